@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages jobsentry needs to build and test. Idempotent:
+# only missing packages are installed, so a second run costs a dpkg query.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config
+  catch2 libboost-program-options-dev nlohmann-json3-dev
+  libunwind-dev libdw-dev
+  openmpi-bin libopenmpi-dev
+  elfutils procps
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "install-deps: missing packages ${missing[*]}; run as root (or install them) first" >&2
+    exit 1
+  fi
+  echo "install-deps: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

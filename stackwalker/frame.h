@@ -1,0 +1,42 @@
+// One stack sample of one process: the frames of its main thread and what the
+// process was doing (scheduler state, CPU time) when it was taken.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace jobsentry {
+
+struct Frame {
+    uint64_t pc = 0;       // return address for callers, exact PC for the innermost frame
+    std::string function;  // mangled symbol name, empty when no symbol covers the PC
+    std::string module;    // path of the mapped file holding the PC, empty if none
+    bool mpi = false;      // named MPI_*/PMPI_*/mpi_*_ or inside an MPI library mapping
+};
+
+enum class SampleStatus {
+    ok,       // frames are valid
+    gone,     // process exited (ESRCH, exit during the sample, or pid reused)
+    denied,   // ptrace or /proc access refused (EPERM/EACCES)
+    timeout,  // the thread did not stop in time (e.g. uninterruptible sleep)
+    error,    // anything else; see StackSample::error
+};
+
+struct StackSample {
+    pid_t pid = 0;
+    SampleStatus status = SampleStatus::error;
+    std::string error;          // human-readable cause when status != ok
+    std::vector<Frame> frames;  // innermost first
+    bool in_mpi = false;        // verdict over the frames (see mpi_classifier.h)
+    char state = '?';           // /proc/PID/stat state before the sample (R, S, D, T, ...)
+    uint64_t cpu_ticks = 0;     // utime + stime of the whole process, clock ticks
+    double taken_at = 0;        // CLOCK_MONOTONIC seconds
+    double cost_seconds = 0;    // time from seize to detach
+};
+
+const char* to_string(SampleStatus s);
+
+}  // namespace jobsentry

@@ -1,0 +1,23 @@
+// Decides whether a stack is "inside MPI". Pure: works on names and paths only.
+//
+// A frame is MPI when its function is named MPI_*, PMPI_*, the Fortran forms
+// mpi_*_ / pmpi_*_ (any case, one or two trailing underscores, and the
+// mpi_f08 *_f08 forms), or when its PC lies in a mapping of an MPI library
+// (Open MPI's libmpi*, libopen-pal, libopen-rte, its mca_* components, PMIx,
+// MPICH's libmpi/libmpich). A stack is inside MPI when any frame is MPI.
+// Frames without a name only count through their mapping, so an unnamed frame
+// never turns an MPI stack into a user-code one, nor the other way round.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "frame.h"
+
+namespace jobsentry {
+
+bool is_mpi_function_name(std::string_view name);
+bool is_mpi_library_path(std::string_view path);
+bool stack_in_mpi(const std::vector<Frame>& frames);
+
+}  // namespace jobsentry

@@ -1,0 +1,34 @@
+// Bounded readers for the /proc files the supervisor needs. Every read has a
+// size cap, so a hostile or huge file can never make the supervisor allocate
+// without limit.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace jobsentry {
+
+struct ProcStat {
+    char state = '?';
+    pid_t ppid = 0;
+    uint64_t cpu_ticks = 0;   // utime + stime
+    uint64_t start_time = 0;  // clock ticks after boot; with the pid, identifies a process
+    std::string comm;
+};
+
+// Parses the text of /proc/PID/stat (comm may hold spaces and parentheses).
+std::optional<ProcStat> parse_proc_stat(const std::string& text);
+
+// Reads at most max_bytes of a file; nullopt (errno set) when it cannot be opened.
+std::optional<std::string> read_bounded(const std::string& path, size_t max_bytes);
+
+std::optional<ProcStat> read_proc_stat(pid_t pid);
+
+// Real, effective, saved and filesystem uids from /proc/PID/status; nullopt if
+// unreadable. A process is "owned by" uid only when all four are equal to it.
+std::optional<bool> process_owned_by(pid_t pid, uid_t uid);
+
+}  // namespace jobsentry

@@ -1,0 +1,179 @@
+#include "stack_walker.h"
+
+#include <libunwind-ptrace.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+
+#include <sched.h>
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+
+#include "mpi_classifier.h"
+#include "proc_files.h"
+#include "symbolizer.h"
+
+namespace jobsentry {
+namespace {
+
+double monotonic_now() {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+SampleStatus status_for_errno(int err) {
+    switch (err) {
+        case ESRCH: return SampleStatus::gone;
+        case EPERM:
+        case EACCES: return SampleStatus::denied;
+        default: return SampleStatus::error;
+    }
+}
+
+// Waits for the seized thread to report a stop. Returns the signal to
+// re-inject at detach (0 for our own interrupt or a group stop), -1 when the
+// process is gone, -2 on timeout.
+int wait_for_stop(pid_t pid, double timeout) {
+    const double deadline = monotonic_now() + timeout;
+    const double spin_until = monotonic_now() + 0.001;
+    for (;;) {
+        int status = 0;
+        pid_t r = waitpid(pid, &status, __WALL | WNOHANG);
+        if (r == pid) {
+            if (WIFEXITED(status) || WIFSIGNALED(status)) return -1;
+            if (!WIFSTOPPED(status)) continue;
+            int event = status >> 16;
+            // PTRACE_EVENT_STOP: our interrupt, or a group stop (SIGSTOP &c.)
+            // that PTRACE_DETACH restores by itself. Anything else is a signal
+            // on its way to the process: hand it back at detach.
+            return event == PTRACE_EVENT_STOP ? 0 : WSTOPSIG(status);
+        }
+        if (r < 0 && errno != EINTR) return -1;
+        const double now = monotonic_now();
+        if (now > deadline) return -2;
+        // A running thread stops within microseconds: yield at first rather
+        // than sleep (a sleep costs at least the 50 us timer slack).
+        if (now < spin_until) {
+            sched_yield();
+        } else {
+            timespec pause{0, 50 * 1000};
+            nanosleep(&pause, nullptr);
+        }
+    }
+}
+
+}  // namespace
+
+struct StackWalker::ProcessCache {
+    explicit ProcessCache(pid_t pid) : symbols(pid) {
+        space = unw_create_addr_space(&_UPT_accessors, 0);
+        if (space) unw_set_caching_policy(space, UNW_CACHE_GLOBAL);
+        upt = _UPT_create(pid);
+    }
+    ~ProcessCache() {
+        if (upt) _UPT_destroy(upt);
+        if (space) unw_destroy_addr_space(space);
+    }
+    unw_addr_space_t space = nullptr;
+    void* upt = nullptr;
+    Symbolizer symbols;
+};
+
+StackWalker::StackWalker(StackWalkerOptions options) : options_(options) {}
+
+StackWalker::~StackWalker() { reap_pending(); }
+
+StackWalker::ProcessCache& StackWalker::cache_for(pid_t pid) {
+    auto it = caches_.find(pid);
+    if (it == caches_.end()) it = caches_.emplace(pid, std::make_unique<ProcessCache>(pid)).first;
+    return *it->second;
+}
+
+void StackWalker::forget(pid_t pid) { caches_.erase(pid); }
+
+void StackWalker::reap_pending() {
+    for (auto it = pending_.begin(); it != pending_.end();) {
+        int sig = wait_for_stop(*it, 0);
+        if (sig == -2) {
+            ++it;
+            continue;
+        }
+        if (sig >= 0) ptrace(PTRACE_DETACH, *it, nullptr, reinterpret_cast<void*>(static_cast<long>(sig)));
+        it = pending_.erase(it);
+    }
+}
+
+StackSample StackWalker::sample(pid_t pid, uint64_t start_time) {
+    if (!pending_.empty()) reap_pending();
+
+    StackSample out;
+    out.pid = pid;
+    out.taken_at = monotonic_now();
+    auto fail = [&](SampleStatus status, std::string what) {
+        out.status = status;
+        out.error = std::move(what);
+        return out;
+    };
+
+    auto stat = read_proc_stat(pid);
+    if (!stat || (start_time != 0 && stat->start_time != start_time))
+        return fail(SampleStatus::gone, "process no longer exists");
+    if (stat->state == 'Z' || stat->state == 'X') return fail(SampleStatus::gone, "process is a zombie");
+    out.state = stat->state;
+    out.cpu_ticks = stat->cpu_ticks;
+    if (pending_.count(pid)) return fail(SampleStatus::timeout, "an earlier stop is still pending");
+
+    const double begin = monotonic_now();
+    if (ptrace(PTRACE_SEIZE, pid, nullptr, nullptr) != 0) {
+        int err = errno;
+        return fail(status_for_errno(err), std::string("PTRACE_SEIZE: ") + std::strerror(err));
+    }
+    if (ptrace(PTRACE_INTERRUPT, pid, nullptr, nullptr) != 0) {
+        int err = errno;
+        // Seized but not stopped: the only way out is through a stop, so let
+        // the pending list detach it when (if) the stop comes.
+        pending_.insert(pid);
+        return fail(status_for_errno(err), std::string("PTRACE_INTERRUPT: ") + std::strerror(err));
+    }
+    int reinject = wait_for_stop(pid, options_.stop_timeout_seconds);
+    if (reinject == -1) return fail(SampleStatus::gone, "process exited during the sample");
+    if (reinject == -2) {
+        pending_.insert(pid);
+        return fail(SampleStatus::timeout, "main thread did not stop (uninterruptible sleep?)");
+    }
+
+    ProcessCache& cache = cache_for(pid);
+    unw_cursor_t cursor;
+    bool unwound = cache.space && cache.upt && unw_init_remote(&cursor, cache.space, cache.upt) == 0;
+    if (unwound) {
+        out.frames.reserve(16);
+        for (int depth = 0; depth < options_.max_frames; ++depth) {
+            unw_word_t ip = 0;
+            if (unw_get_reg(&cursor, UNW_REG_IP, &ip) < 0 || ip == 0) break;
+            // Caller frames hold return addresses: look up ip-1 so a call that
+            // ends a function is attributed to that function.
+            bool exact = depth == 0 || unw_is_signal_frame(&cursor) > 0;
+            Symbol sym = cache.symbols.lookup(exact ? ip : ip - 1);
+            Frame frame;
+            frame.pc = ip;
+            if (sym.function) frame.function = sym.function;
+            if (sym.module) frame.module = sym.module;
+            frame.mpi = sym.mpi_library || (sym.function && is_mpi_function_name(sym.function));
+            out.frames.push_back(std::move(frame));
+            if (unw_step(&cursor) <= 0) break;
+        }
+    }
+    if (ptrace(PTRACE_DETACH, pid, nullptr, reinterpret_cast<void*>(static_cast<long>(reinject))) != 0 &&
+        errno != ESRCH) {
+        pending_.insert(pid);
+    }
+    out.cost_seconds = monotonic_now() - begin;
+    if (!unwound || out.frames.empty()) return fail(SampleStatus::error, "libunwind could not start the unwind");
+    out.in_mpi = stack_in_mpi(out.frames);
+    out.status = SampleStatus::ok;
+    return out;
+}
+
+}  // namespace jobsentry

@@ -1,0 +1,125 @@
+#include "discovery.h"
+
+#include <dirent.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <deque>
+
+#include "proc_files.h"
+
+namespace jobsentry {
+namespace {
+
+constexpr size_t kMaxEnvironBytes = 1 << 20;  // 1 MiB: far above any real environment
+constexpr size_t kMaxProcesses = 1 << 20;
+
+struct ProcInfo {
+    pid_t parent;
+    uint64_t start_time;
+    char state;
+};
+
+std::map<pid_t, ProcInfo> scan_processes() {
+    std::map<pid_t, ProcInfo> out;
+    DIR* dir = opendir("/proc");
+    if (!dir) return out;
+    while (dirent* entry = readdir(dir)) {
+        char* end = nullptr;
+        long pid = std::strtol(entry->d_name, &end, 10);
+        if (*end != '\0' || pid <= 0) continue;
+        if (auto stat = read_proc_stat(static_cast<pid_t>(pid)))
+            out[static_cast<pid_t>(pid)] = {stat->ppid, stat->start_time, stat->state};
+        if (out.size() >= kMaxProcesses) break;
+    }
+    closedir(dir);
+    return out;
+}
+
+std::map<pid_t, pid_t> parents(const std::map<pid_t, ProcInfo>& procs) {
+    std::map<pid_t, pid_t> out;
+    for (const auto& [pid, info] : procs) out[pid] = info.parent;
+    return out;
+}
+
+}  // namespace
+
+std::optional<int> rank_from_environ(const std::string& block) {
+    // Open MPI sets the first, PMIx launchers (srun --mpi=pmix) the second,
+    // MPICH's Hydra and PMI-1 launchers the third.
+    static const char* kNames[] = {"OMPI_COMM_WORLD_RANK=", "PMIX_RANK=", "PMI_RANK="};
+    for (const char* name : kNames) {
+        const std::string key = name;
+        size_t pos = 0;
+        while (pos < block.size()) {
+            size_t end = block.find('\0', pos);
+            if (end == std::string::npos) end = block.size();
+            if (block.compare(pos, key.size(), key) == 0) {
+                std::string value = block.substr(pos + key.size(), end - pos - key.size());
+                char* tail = nullptr;
+                errno = 0;
+                long rank = std::strtol(value.c_str(), &tail, 10);
+                if (!value.empty() && *tail == '\0' && errno == 0 && rank >= 0 && rank < (1L << 30))
+                    return static_cast<int>(rank);
+            }
+            pos = end + 1;
+        }
+    }
+    return std::nullopt;
+}
+
+std::vector<pid_t> descendants_of(pid_t root, const std::map<pid_t, pid_t>& parent_of) {
+    std::multimap<pid_t, pid_t> children;
+    for (const auto& [pid, parent] : parent_of) children.emplace(parent, pid);
+    std::vector<pid_t> out;
+    std::deque<pid_t> todo{root};
+    while (!todo.empty()) {
+        pid_t pid = todo.front();
+        todo.pop_front();
+        auto [begin, end] = children.equal_range(pid);
+        for (auto it = begin; it != end; ++it) {
+            if (it->second == root) continue;
+            out.push_back(it->second);
+            todo.push_back(it->second);
+        }
+    }
+    return out;
+}
+
+Discovery discover_ranks(pid_t root, uid_t job_uid) {
+    Discovery out;
+    const auto procs = scan_processes();
+    const auto parent_of = parents(procs);
+    std::map<pid_t, int> rank_of;
+    for (pid_t pid : descendants_of(root, parent_of)) {  // breadth first: parents before children
+        if (process_owned_by(pid, job_uid) != std::optional<bool>(true)) continue;
+        auto env = read_bounded("/proc/" + std::to_string(pid) + "/environ", kMaxEnvironBytes);
+        if (!env) {
+            if (errno == EACCES || errno == EPERM) out.unreadable.push_back(pid);
+            continue;
+        }
+        auto rank = rank_from_environ(*env);
+        if (!rank) continue;
+        rank_of[pid] = *rank;
+        auto parent = rank_of.find(parent_of.at(pid));
+        if (parent != rank_of.end() && parent->second == *rank) continue;  // a rank's own child
+        out.ranks.push_back({*rank, pid, procs.at(pid).start_time});
+    }
+    std::sort(out.ranks.begin(), out.ranks.end(),
+              [](const RankProcess& a, const RankProcess& b) { return a.rank < b.rank; });
+    return out;
+}
+
+std::vector<pid_t> owned_descendants(pid_t root, uid_t uid) {
+    std::vector<pid_t> out;
+    const auto procs = scan_processes();
+    for (pid_t pid : descendants_of(root, parents(procs))) {
+        const char state = procs.at(pid).state;
+        if (state == 'Z' || state == 'X') continue;  // dead already, waiting to be reaped
+        if (process_owned_by(pid, uid) == std::optional<bool>(true)) out.push_back(pid);
+    }
+    return out;
+}
+
+}  // namespace jobsentry

@@ -1,0 +1,41 @@
+// Finds the MPI rank processes below a launcher process (mpirun, srun, a
+// shell script) by walking /proc. A process is a rank when its environment
+// holds OMPI_COMM_WORLD_RANK, PMIX_RANK or PMI_RANK; a child that inherited
+// the same rank from its parent (a rank's helper process) is not a rank.
+// Only processes whose real, effective, saved and filesystem uids all equal
+// the job's uid are considered; everything else is never touched.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace jobsentry {
+
+struct RankProcess {
+    int rank = -1;
+    pid_t pid = 0;
+    uint64_t start_time = 0;
+};
+
+struct Discovery {
+    std::vector<RankProcess> ranks;      // sorted by rank
+    std::vector<pid_t> unreadable;       // job-owned descendants whose environment we may not read
+};
+
+// Pure: the rank named by a NUL-separated environment block, if any.
+std::optional<int> rank_from_environ(const std::string& environ_block);
+
+// Pure: every pid below root (not root itself) in a pid -> parent map.
+std::vector<pid_t> descendants_of(pid_t root, const std::map<pid_t, pid_t>& parent_of);
+
+Discovery discover_ranks(pid_t root, uid_t job_uid);
+
+// Every live (not zombie) descendant of root owned by uid, for ending a command tree.
+std::vector<pid_t> owned_descendants(pid_t root, uid_t uid);
+
+}  // namespace jobsentry

@@ -1,0 +1,114 @@
+// jobsentry: command-line entry point. Subcommands:
+//   watch   run a command and detect hangs of its MPI ranks (watch_options.h)
+//   sample  take stack samples of one process and print them with their cost
+#include <algorithm>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <boost/program_options.hpp>
+
+#include "report.h"
+#include "stack_walker.h"
+#include "watch_options.h"
+#include "watcher.h"
+
+namespace po = boost::program_options;
+using namespace jobsentry;
+
+namespace {
+
+const char* kUsage =
+    "Usage: jobsentry COMMAND [options]\n\n"
+    "Commands:\n"
+    "  watch [options] [--] CMD...   run CMD and detect hangs of its MPI ranks\n"
+    "  sample [options] PID          stack samples of one process, with their cost\n\n"
+    "Run 'jobsentry COMMAND --help' for the options of each command.\n";
+
+double percentile(std::vector<double> values, double p) {
+    if (values.empty()) return 0;
+    std::sort(values.begin(), values.end());
+    size_t index = static_cast<size_t>(p * (values.size() - 1) + 0.5);
+    return values[index];
+}
+
+int run_sample(const std::vector<std::string>& args) {
+    int count = 1;
+    int pause_ms = 10;
+    long pid = 0;
+    po::options_description desc("Options of jobsentry sample");
+    desc.add_options()("help,h", "print this help")(
+        "count", po::value(&count)->default_value(1), "number of samples, 1..100000; with more than one, "
+                                                      "only the cost statistics and the last stack are printed")(
+        "pause-ms", po::value(&pause_ms)->default_value(10), "pause between samples in ms, 0..10000")(
+        "pid", po::value(&pid)->required(), "process to sample (also the first positional argument)");
+    po::positional_options_description pos;
+    pos.add("pid", 1);
+    try {
+        po::variables_map vm;
+        po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
+        if (vm.count("help")) {
+            std::cout << "Usage: jobsentry sample [options] PID\n\n" << desc;
+            return 0;
+        }
+        po::notify(vm);
+    } catch (const po::error& e) {
+        std::cerr << "jobsentry sample: " << e.what() << " (see jobsentry sample --help)\n";
+        return 2;
+    }
+    if (count < 1 || count > 100000 || pause_ms < 0 || pause_ms > 10000 || pid <= 0) {
+        std::cerr << "jobsentry sample: accepted values are --count 1..100000, --pause-ms 0..10000, PID > 0\n";
+        return 2;
+    }
+    StackWalker walker;
+    std::vector<double> costs;
+    StackSample last;
+    for (int i = 0; i < count; ++i) {
+        last = walker.sample(static_cast<pid_t>(pid));
+        if (last.status != SampleStatus::ok) {
+            std::cerr << "jobsentry sample: pid " << pid << ": " << to_string(last.status) << ": " << last.error
+                      << '\n';
+            return 1;
+        }
+        costs.push_back(last.cost_seconds * 1e6);
+        if (pause_ms) usleep(static_cast<useconds_t>(pause_ms) * 1000);
+    }
+    std::cout << "pid " << pid << " state " << last.state << (last.in_mpi ? " inside MPI" : " outside MPI") << '\n';
+    for (const auto& f : last.frames)
+        std::cout << "  0x" << std::hex << f.pc << std::dec << "  " << frame_label(f) << (f.mpi ? "  [mpi]" : "")
+                  << '\n';
+    std::cout << "samples " << costs.size() << "  cost_us median " << percentile(costs, 0.5) << "  p99 "
+              << percentile(costs, 0.99) << "  first " << costs.front() << '\n';
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        std::cerr << kUsage;
+        return 2;
+    }
+    std::string command = argv[1];
+    std::vector<std::string> args(argv + 2, argv + argc);
+    if (command == "--help" || command == "-h" || command == "help") {
+        std::cout << kUsage;
+        return 0;
+    }
+    if (command == "watch") {
+        WatchParse parsed = parse_watch_options(args);
+        if (parsed.help) {
+            std::cout << watch_help();
+            return 0;
+        }
+        if (!parsed.error.empty()) {
+            std::cerr << "jobsentry watch: " << parsed.error << '\n';
+            return 2;
+        }
+        return run_watch(parsed.options);
+    }
+    if (command == "sample") return run_sample(args);
+    std::cerr << "jobsentry: unknown command '" << command << "'; accepted commands are watch, sample\n\n" << kUsage;
+    return 2;
+}

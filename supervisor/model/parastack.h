@@ -1,0 +1,93 @@
+// The ParaStack hang model (Li, Chen, Gupta), pure arithmetic with no ptrace.
+//
+// Each sample gives S_out, the share of monitored ranks outside MPI. The
+// history of S_out forms an empirical CDF F. With n samples in the history
+// the sample-size level gives (p̂, d); a sample is a suspicion when
+// S_out <= t = F^-1(p̂). After k consecutive suspicions a hang is claimed when
+// q^k <= alpha. Three points go beyond the slides, for reasons in
+// docs/decision-rule.md:
+//   * q uses the observed suspicion probability F(t), which exceeds p̂ when
+//     S_out takes few values (small jobs): q = F(t) + d, not p̂ + d;
+//   * q is at least the upper 97.5 % bound of P(suspicion | previous sample
+//     was a suspicion) in the history, so healthy phases that last several
+//     samples (correlated samples) raise the bar instead of causing alarms;
+//   * the samples of the current run of suspicions stay out of the history
+//     until the run ends, so a hang cannot teach the model that it is normal.
+// The sampling interval I is doubled (up to a cap) while the runs test says
+// the recent history is not random; the next delay is rand(I) + I/2.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <random>
+#include <vector>
+
+#include "ecdf.h"
+
+namespace jobsentry {
+
+struct SampleSizeLevel {
+    double p_hat;
+    double d;
+};
+
+// (0.47, 0.3) for 11 <= n < 19, (0.27, 0.2) below 42, (0.12, 0.1) below 86,
+// (0.06, 0.05) from 86 on; nullopt below 11 (too few samples to judge).
+std::optional<SampleSizeLevel> level_for_sample_size(uint64_t n);
+
+// Upper bound of the Wilson score interval for `hits` successes in `trials`.
+double wilson_upper(uint64_t hits, uint64_t trials, double z = 1.96);
+
+struct ModelConfig {
+    double alpha = 0.001;
+    double interval_s = 0.4;       // initial I
+    double max_interval_s = 6.4;   // cap for the doublings
+    int runs_window = 20;          // samples per runs test
+};
+
+struct Judgement {
+    bool learning = false;      // history too small to judge
+    bool suspicion = false;
+    double threshold = 0;       // t = F^-1(p̂)
+    double q = 1;               // estimated probability of one more suspicion
+    int streak = 0;             // k, consecutive suspicions including this one
+    double probability = 1;     // q^k
+    bool hang = false;          // q^k <= alpha
+};
+
+class ParaStackModel {
+public:
+    explicit ParaStackModel(ModelConfig config = {});
+
+    Judgement observe(double s_out);
+
+    // Verification found progress: the run of suspicions was healthy after
+    // all. It joins the history (making such runs less surprising next time).
+    void dismiss_streak();
+
+    // Next pause before sampling, in seconds: uniform in [I/2, 3I/2).
+    double next_delay(std::mt19937_64& rng) const;
+
+    double interval() const { return interval_; }
+    int doublings() const { return doublings_; }
+    uint64_t history_size() const { return history_.size(); }
+    const ModelConfig& config() const { return config_; }
+
+private:
+    void commit(double s_out, bool suspicion, bool judged);
+    void maybe_adapt_interval();
+
+    ModelConfig config_;
+    double interval_;
+    int doublings_ = 0;
+    Ecdf history_;
+    std::vector<double> runs_buffer_;
+    std::vector<double> streak_;      // S_out of the current run of suspicions
+    bool last_committed_suspicion_ = false;
+    bool last_committed_judged_ = false;
+    uint64_t followed_suspicions_ = 0;  // judged suspicion followed by a judged sample
+    uint64_t repeated_suspicions_ = 0;  // ... that was a suspicion too
+};
+
+}  // namespace jobsentry

@@ -1,0 +1,119 @@
+#include "progress.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace jobsentry {
+namespace {
+
+constexpr uint64_t kFnvOffset = 1469598103934665603ull;
+constexpr uint64_t kFnvPrime = 1099511628211ull;
+
+uint64_t fnv1a(uint64_t hash, const std::string& text) {
+    for (unsigned char c : text) hash = (hash ^ c) * kFnvPrime;
+    return (hash ^ 0xff) * kFnvPrime;  // separator so ("ab","c") != ("a","bc")
+}
+
+// Index of the outermost MPI frame (frames are innermost first), or -1.
+int outermost_mpi_index(const std::vector<Frame>& frames) {
+    for (int i = static_cast<int>(frames.size()) - 1; i >= 0; --i)
+        if (frames[i].mpi) return i;
+    return -1;
+}
+
+std::string join_ranks(const std::vector<int>& ranks) {
+    std::ostringstream out;
+    for (size_t i = 0; i < ranks.size(); ++i) out << (i ? "," : "") << ranks[i];
+    return out.str();
+}
+
+}  // namespace
+
+uint64_t progress_signature(const std::vector<Frame>& frames) {
+    const int mpi = outermost_mpi_index(frames);
+    const int innermost = mpi >= 0 ? mpi : 0;
+    uint64_t hash = kFnvOffset;
+    for (int i = static_cast<int>(frames.size()) - 1; i >= innermost; --i) {
+        // Unnamed frames contribute their module only: their PC is no more
+        // stable than a leaf PC.
+        hash = fnv1a(hash, frames[i].function.empty() ? frames[i].module : frames[i].function);
+    }
+    return hash;
+}
+
+std::string outermost_mpi_call(const std::vector<Frame>& frames) {
+    const int mpi = outermost_mpi_index(frames);
+    if (mpi < 0) return {};
+    return frames[mpi].function.empty() ? frames[mpi].module : frames[mpi].function;
+}
+
+const char* to_string(Activity a) {
+    switch (a) {
+        case Activity::in_mpi: return "in_mpi";
+        case Activity::progressing: return "progressing";
+        case Activity::stuck_outside: return "stuck_outside";
+        case Activity::stopped: return "stopped";
+    }
+    return "?";
+}
+
+Activity ProgressTracker::observe(const RankObservation& obs) {
+    auto previous = last_.find(obs.rank);
+    const bool first = previous == last_.end();
+    const bool same = !first && previous->second.signature == obs.signature;
+    last_[obs.rank] = obs;
+    if (obs.state == 'T' || obs.state == 't') return Activity::stopped;
+    if (obs.in_mpi) return Activity::in_mpi;
+    return first || !same ? Activity::progressing : Activity::stuck_outside;
+}
+
+double effective_s_out(const std::vector<Activity>& activities) {
+    if (activities.empty()) return 0.0;
+    auto out = std::count(activities.begin(), activities.end(), Activity::progressing);
+    return static_cast<double>(out) / activities.size();
+}
+
+Verdict judge_verification(const std::vector<RankVerification>& ranks) {
+    Verdict v;
+    std::vector<int> sampled, stopped, outside;
+    std::map<std::string, std::vector<int>> by_call;
+    for (const auto& r : ranks) {
+        if (!r.sampled) continue;
+        sampled.push_back(r.rank);
+        if (r.signature_changed) v.progressed.push_back(r.rank);
+        if (r.stopped) stopped.push_back(r.rank);
+        if (!r.in_mpi) outside.push_back(r.rank);
+        else by_call[r.mpi_call].push_back(r.rank);
+    }
+    if (sampled.empty()) {
+        v.reason = "no rank could be sampled";
+        return v;
+    }
+    if (!v.progressed.empty()) {
+        v.reason = "rank(s) " + join_ranks(v.progressed) + " made progress";
+        return v;
+    }
+    v.hang = true;
+    if (!stopped.empty()) {
+        v.suspects = stopped;
+        v.reason = "rank(s) " + join_ranks(stopped) + " stopped by a signal while the others wait";
+    } else if (!outside.empty() && outside.size() < sampled.size()) {
+        v.suspects = outside;
+        v.reason = "rank(s) " + join_ranks(outside) + " stuck outside MPI while the others wait inside it";
+    } else if (outside.empty() && by_call.size() > 1) {
+        auto largest = std::max_element(by_call.begin(), by_call.end(),
+                                        [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
+        for (const auto& [call, members] : by_call)
+            if (call != largest->first) v.suspects.insert(v.suspects.end(), members.begin(), members.end());
+        std::sort(v.suspects.begin(), v.suspects.end());
+        v.reason = "rank(s) " + join_ranks(v.suspects) + " wait in a different MPI call than the others (" +
+                   largest->first + ")";
+    } else {
+        v.suspects = sampled;
+        v.reason = outside.empty() ? "every rank waits in " + by_call.begin()->first + ": communication deadlock"
+                                   : "every rank is stuck outside MPI";
+    }
+    return v;
+}
+
+}  // namespace jobsentry

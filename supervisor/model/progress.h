@@ -1,0 +1,86 @@
+// Per-rank evidence on top of S_out, pure code over stack samples.
+//
+// A rank's progress signature is its function-level call chain from the
+// outermost frame down to, and including, the outermost MPI frame (the MPI
+// call the user code made); outside MPI it is the whole chain. Program
+// counters are left out on purpose: a tight infinite loop moves its PC all the
+// time, yet its call chain never changes.
+//
+// ParaStack counts a rank as "outside MPI" when it runs user code. Here an
+// outside rank counts as outside only when it shows progress since its
+// previous sample: its signature changed. A rank that sleeps, is stopped, or
+// spins in one function is as stuck as one waiting inside MPI, which is what
+// lets small jobs, where every rank is monitored, reach S_out = 0 on a
+// single-rank hang. See docs/decision-rule.md.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "frame.h"
+
+namespace jobsentry {
+
+uint64_t progress_signature(const std::vector<Frame>& frames);
+
+// The outermost MPI function a stack is in ("PMPI_Allreduce"), empty outside MPI.
+std::string outermost_mpi_call(const std::vector<Frame>& frames);
+
+enum class Activity {
+    in_mpi,         // inside an MPI call
+    progressing,    // outside MPI, signature changed since the last sample (or first sample)
+    stuck_outside,  // outside MPI, same signature as last time
+    stopped,        // stopped by a signal (state T) or a tracer (t), in or out of MPI
+};
+const char* to_string(Activity a);
+
+struct RankObservation {
+    int rank = -1;
+    bool in_mpi = false;
+    uint64_t signature = 0;
+    char state = '?';
+    uint64_t cpu_ticks = 0;
+};
+
+class ProgressTracker {
+public:
+    // Classifies the observation against the rank's previous one and remembers it.
+    Activity observe(const RankObservation& obs);
+    void forget(int rank) { last_.erase(rank); }
+
+private:
+    std::map<int, RankObservation> last_;
+};
+
+// Effective S_out: share of the observed ranks that are progressing outside MPI.
+double effective_s_out(const std::vector<Activity>& activities);
+
+// A rank's state as seen by verification: several fresh samples in a row.
+struct RankVerification {
+    int rank = -1;
+    bool sampled = false;        // at least one sample succeeded
+    bool in_mpi = false;         // in the last sample
+    bool signature_changed = false;
+    bool stopped = false;        // state T or t in any sample
+    uint64_t cpu_ticks_used = 0; // over the verification window
+    std::string mpi_call;        // outermost MPI function, empty outside MPI
+};
+
+struct Verdict {
+    bool hang = false;            // no rank made progress
+    std::vector<int> progressed;  // ranks whose signature changed
+    std::vector<int> suspects;    // root-cause ranks
+    std::string reason;           // one line for people
+};
+
+// Confirms or clears an alarm and names the root-cause ranks:
+//   1. ranks stopped by a signal, if any;
+//   2. else the ranks outside MPI while others wait inside it;
+//   3. else (every rank in MPI) the ranks outside the largest group of ranks
+//      sharing the same MPI call, as STAT shows a hang as a small odd branch;
+//   4. else every rank (all stuck in the same place: a global deadlock).
+Verdict judge_verification(const std::vector<RankVerification>& ranks);
+
+}  // namespace jobsentry

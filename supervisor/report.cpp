@@ -1,0 +1,170 @@
+#include "report.h"
+
+#include <cxxabi.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <iomanip>
+#include <memory>
+#include <sstream>
+
+#include "model/stack_tree.h"
+
+namespace jobsentry {
+namespace {
+
+std::string demangle(const std::string& name) {
+    if (name.rfind("_Z", 0) != 0) return name;
+    int status = 0;
+    std::unique_ptr<char, decltype(&std::free)> out(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status),
+                                                   &std::free);
+    return status == 0 && out ? std::string(out.get()) : name;
+}
+
+std::string base_name(const std::string& path) {
+    auto slash = path.rfind('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string iso_time(double unix_seconds) {
+    if (unix_seconds <= 0) return "-";
+    time_t t = static_cast<time_t>(unix_seconds);
+    char buf[64];
+    strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+    return buf;
+}
+
+StackTree tree_of(const Report& report) {
+    StackTree tree;
+    for (const auto& r : report.ranks) {
+        if (r.frames.empty()) continue;
+        std::vector<std::string> labels;
+        for (const auto& f : r.frames) labels.push_back(frame_label(f));
+        tree.add(r.rank, labels);
+    }
+    return tree;
+}
+
+}  // namespace
+
+std::string frame_label(const Frame& frame) {
+    if (!frame.function.empty()) return demangle(frame.function);
+    return "?? (" + (frame.module.empty() ? std::string("unmapped") : base_name(frame.module)) + ")";
+}
+
+nlohmann::json report_json(const Report& r) {
+    nlohmann::json ranks = nlohmann::json::array();
+    for (const auto& rank : r.ranks) {
+        nlohmann::json frames = nlohmann::json::array();
+        for (const auto& f : rank.frames) {
+            std::ostringstream pc;
+            pc << "0x" << std::hex << f.pc;
+            frames.push_back({{"pc", pc.str()}, {"function", demangle(f.function)}, {"module", f.module}, {"mpi", f.mpi}});
+        }
+        nlohmann::json entry = {{"rank", rank.rank},         {"pid", rank.pid},
+                                {"activity", rank.activity}, {"state", std::string(1, rank.state)},
+                                {"cpu_seconds", rank.cpu_seconds}, {"frames", frames}};
+        if (!rank.sample_error.empty()) entry["sample_error"] = rank.sample_error;
+        ranks.push_back(entry);
+    }
+    nlohmann::json out = {
+        {"verdict", r.verdict},
+        {"reason", r.reason},
+        {"suspect_ranks", r.suspect_ranks},
+        {"detected_at", r.detected_at > 0 ? nlohmann::json(r.detected_at) : nlohmann::json(nullptr)},
+        {"started_at", r.started_at},
+        {"finished_at", r.finished_at},
+        {"samples", r.samples},
+        {"interval_ms", r.interval_ms},
+        {"alpha", r.alpha},
+        {"monitored_ranks", r.monitored_ranks},
+        {"total_ranks", r.total_ranks},
+        {"command", r.command},
+        {"command_status", r.command_status ? nlohmann::json(*r.command_status) : nlohmann::json(nullptr)},
+        {"evidence", r.evidence},
+        {"ranks", ranks},
+        {"stack_tree", tree_of(r).to_json()},
+    };
+    if (!r.monitoring_problem.empty()) out["monitoring_problem"] = r.monitoring_problem;
+    return out;
+}
+
+std::string report_text(const Report& r) {
+    std::ostringstream out;
+    out << "jobsentry report\n"
+        << "  verdict:      " << r.verdict << '\n';
+    if (!r.reason.empty()) out << "  reason:       " << r.reason << '\n';
+    if (!r.suspect_ranks.empty()) {
+        out << "  suspects:     ";
+        for (size_t i = 0; i < r.suspect_ranks.size(); ++i) out << (i ? ", " : "") << "rank " << r.suspect_ranks[i];
+        out << '\n';
+    }
+    out << "  detected at:  " << iso_time(r.detected_at) << '\n'
+        << "  watched:      " << iso_time(r.started_at) << " to " << iso_time(r.finished_at) << '\n'
+        << "  samples:      " << r.samples << " rounds of " << r.monitored_ranks << " of " << r.total_ranks
+        << " ranks, I = " << r.interval_ms << " ms, alpha = " << r.alpha << '\n';
+    if (!r.monitoring_problem.empty()) out << "  monitoring:   " << r.monitoring_problem << '\n';
+    out << "  command:     ";
+    for (const auto& word : r.command) out << ' ' << word;
+    out << '\n';
+    if (r.command_status) out << "  exit status:  " << *r.command_status << '\n';
+    out << "\nMerged stacks (outermost first; [ranks] that share each frame):\n" << tree_of(r).to_text();
+    out << "\nRanks:\n";
+    for (const auto& rank : r.ranks) {
+        out << "  rank " << rank.rank << " (pid " << rank.pid << ", state " << rank.state << ", "
+            << std::fixed << std::setprecision(2) << rank.cpu_seconds << " s CPU): " << rank.activity;
+        if (!rank.sample_error.empty()) out << " — " << rank.sample_error;
+        out << '\n';
+        for (const auto& f : rank.frames) {
+            out << "      0x" << std::hex << f.pc << std::dec << "  " << frame_label(f);
+            if (!f.module.empty()) out << "  [" << base_name(f.module) << ']';
+            out << '\n';
+        }
+    }
+    return out.str();
+}
+
+std::string text_path_for(const std::string& json_path) {
+    const std::string suffix = ".json";
+    if (json_path.size() > suffix.size() && json_path.compare(json_path.size() - suffix.size(), suffix.size(), suffix) == 0)
+        return json_path.substr(0, json_path.size() - suffix.size()) + ".txt";
+    return json_path + ".txt";
+}
+
+std::string write_file_safely(const std::string& path, const std::string& content) {
+    std::string tmpl = path + ".XXXXXX";
+    int fd = mkostemp(tmpl.data(), O_CLOEXEC);  // O_CREAT|O_EXCL: a fresh file, never a symlink's target
+    if (fd < 0) return "cannot create " + tmpl + ": " + std::strerror(errno);
+    fchmod(fd, 0644);
+    size_t done = 0;
+    while (done < content.size()) {
+        ssize_t n = write(fd, content.data() + done, content.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            std::string err = "cannot write " + tmpl + ": " + std::strerror(errno);
+            close(fd);
+            unlink(tmpl.c_str());
+            return err;
+        }
+        done += static_cast<size_t>(n);
+    }
+    if (close(fd) != 0 || rename(tmpl.c_str(), path.c_str()) != 0) {
+        std::string err = "cannot write " + path + ": " + std::strerror(errno);
+        unlink(tmpl.c_str());
+        return err;
+    }
+    return {};
+}
+
+std::string write_report(const Report& report, const std::string& json_path) {
+    std::string err = write_file_safely(json_path, report_json(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    if (!err.empty()) return err;
+    return write_file_safely(text_path_for(json_path), report_text(report));
+}
+
+}  // namespace jobsentry

@@ -1,0 +1,62 @@
+// The hang report: what was watched, the verdict, the root-cause ranks, every
+// rank's stack and the stacks merged into a tree. Written as JSON (for tools)
+// and as text (for people), both created without following symlinks.
+#pragma once
+
+#include <sys/types.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "frame.h"
+
+namespace jobsentry {
+
+struct RankReport {
+    int rank = -1;
+    pid_t pid = 0;
+    std::string activity;   // in_mpi, progressing, stuck_outside, stopped, unsampled
+    char state = '?';
+    double cpu_seconds = 0;
+    std::string sample_error;
+    std::vector<Frame> frames;  // innermost first
+};
+
+struct Report {
+    std::string verdict = "no_hang";  // "hang" or "no_hang"
+    std::string reason;
+    std::vector<int> suspect_ranks;
+    double detected_at = 0;     // Unix seconds; 0 when there was no hang
+    double started_at = 0;
+    double finished_at = 0;
+    uint64_t samples = 0;       // sampling rounds
+    double interval_ms = 0;     // I at the end (after doublings)
+    double alpha = 0;
+    int monitored_ranks = 0;
+    int total_ranks = 0;
+    std::string monitoring_problem;  // why monitoring stopped early, if it did
+    std::vector<std::string> command;
+    std::optional<int> command_status;
+    nlohmann::json evidence = nlohmann::json::object();
+    std::vector<RankReport> ranks;
+};
+
+// Name of a frame for people: demangled function, or ?? with the module.
+std::string frame_label(const Frame& frame);
+
+nlohmann::json report_json(const Report& report);
+std::string report_text(const Report& report);
+
+// path.json and path's .txt sibling. Returns an error text, empty on success.
+std::string write_report(const Report& report, const std::string& json_path);
+std::string text_path_for(const std::string& json_path);
+
+// Writes content to path through a new temporary file in the same directory
+// and rename(): never follows a symlink planted at path, never leaves a half
+// file. Returns an error text, empty on success.
+std::string write_file_safely(const std::string& path, const std::string& content);
+
+}  // namespace jobsentry

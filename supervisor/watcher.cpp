@@ -1,0 +1,413 @@
+#include "watcher.h"
+
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <random>
+#include <sstream>
+
+#include "discovery.h"
+#include "launcher.h"
+#include "model/parastack.h"
+#include "model/progress.h"
+#include "proc_files.h"
+#include "report.h"
+#include "stack_walker.h"
+
+namespace jobsentry {
+namespace {
+
+double monotonic_now() {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+double unix_now() {
+    timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+std::string yama_hint() {
+    auto scope = read_bounded("/proc/sys/kernel/yama/ptrace_scope", 16);
+    if (!scope || scope->empty()) return "";
+    return " (kernel.yama.ptrace_scope is " + scope->substr(0, scope->find('\n')) + ")";
+}
+
+constexpr double kDiscoverySeconds = 2.0;
+
+class Watcher {
+public:
+    explicit Watcher(const WatchOptions& o)
+        : opt_(o),
+          model_(ModelConfig{o.alpha, o.interval_ms / 1000.0, o.max_interval_ms / 1000.0, 20}),
+          rng_(o.seed ? o.seed : static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count())),
+          uid_(getuid()),
+          self_(getpid()) {}
+
+    int run();
+
+private:
+    void log(const std::string& message) const { std::cerr << "jobsentry[watch]: " << message << std::endl; }
+    void reap();
+    void wait_for_events(double until);
+    void discover();
+    void pick_monitored();
+    void sample_round();
+    void verify();
+    void stop_monitoring(const std::string& why);
+    void hang_found(const Verdict& verdict, const std::map<int, StackSample>& stacks);
+    RankReport rank_report(const RankProcess& proc, const StackSample* sample, const std::string& activity) const;
+    void fill_report_common();
+    nlohmann::json evidence() const;
+
+    WatchOptions opt_;
+    ParaStackModel model_;
+    std::mt19937_64 rng_;
+    StackWalker walker_;
+    ProgressTracker tracker_;
+    uid_t uid_;
+    pid_t self_;
+    pid_t child_ = -1;
+    std::optional<int> child_status_;
+    bool monitoring_ = true;
+    bool hang_ = false;
+    bool terminating_ = false;
+
+    std::vector<RankProcess> ranks_;        // every rank found
+    std::vector<RankProcess> candidate_;    // last discovery, until it is seen twice
+    std::vector<RankProcess> monitored_;
+    bool ranks_stable_ = false;
+    double next_discovery_ = 0;
+    double next_sample_ = 0;
+    double unreadable_since_ = 0;
+
+    std::map<int, StackSample> last_sample_;  // per rank
+    std::map<int, std::string> last_activity_;
+    Judgement last_judgement_;
+    std::string last_verification_;
+    int verifications_ = 0;
+    Report report_;
+};
+
+void Watcher::reap() {
+    // Exits only (WEXITED): never consumes a ptrace stop meant for the walker.
+    for (;;) {
+        siginfo_t info{};
+        if (waitid(P_ALL, 0, &info, WEXITED | WNOHANG) != 0 || info.si_pid == 0) return;
+        if (info.si_pid == child_) {
+            int status = info.si_code == CLD_EXITED ? (info.si_status & 0xff) << 8 : (info.si_status & 0x7f);
+            child_status_ = shell_status(status);
+        }
+    }
+}
+
+void Watcher::wait_for_events(double until) {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int s : {SIGCHLD, SIGTERM, SIGINT, SIGHUP, SIGQUIT}) sigaddset(&set, s);
+    double left = until - monotonic_now();
+    if (left < 0) left = 0;
+    timespec timeout{static_cast<time_t>(left), static_cast<long>((left - std::floor(left)) * 1e9)};
+    siginfo_t info{};
+    int sig = sigtimedwait(&set, &info, &timeout);
+    if (sig <= 0 || sig == SIGCHLD) return;
+    // A terminal's ^C reaches the whole foreground group, the command included;
+    // a signal sent to us alone (kill, a batch system) is passed on.
+    if (info.si_code == SI_USER || info.si_code == SI_QUEUE) kill(child_, sig);
+    if (!terminating_) {
+        terminating_ = true;
+        stop_monitoring(std::string("received ") + strsignal(sig) + "; waiting for the command to end");
+    }
+}
+
+void Watcher::stop_monitoring(const std::string& why) {
+    if (!monitoring_) return;
+    monitoring_ = false;
+    report_.monitoring_problem = why;
+    log(why);
+}
+
+void Watcher::discover() {
+    next_discovery_ = monotonic_now() + kDiscoverySeconds;
+    Discovery found = discover_ranks(self_, uid_);
+    if (found.ranks.empty() && !found.unreadable.empty()) {
+        if (unreadable_since_ == 0) unreadable_since_ = monotonic_now();
+        if (monotonic_now() - unreadable_since_ > 2 * kDiscoverySeconds)
+            stop_monitoring("cannot inspect the command's processes (pid " + std::to_string(found.unreadable[0]) +
+                            ": permission denied). ptrace access is not permitted" + yama_hint() +
+                            "; jobsentry needs the same user as the ranks (and ptrace_scope <= 1) or "
+                            "CAP_SYS_PTRACE. The command keeps running unmonitored.");
+        return;
+    }
+    auto same = [](const std::vector<RankProcess>& a, const std::vector<RankProcess>& b) {
+        return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](const auto& x, const auto& y) {
+                   return x.pid == y.pid && x.rank == y.rank;
+               });
+    };
+    if (!same(found.ranks, candidate_)) {  // still changing (start-up, exits): look again soon
+        candidate_ = found.ranks;
+        next_discovery_ = monotonic_now() + 0.5;
+        return;
+    }
+    if (found.ranks.empty() || same(found.ranks, ranks_)) return;
+    const bool first = ranks_.empty();
+    ranks_ = found.ranks;
+    ranks_stable_ = true;
+    pick_monitored();
+    if (first) {
+        std::ostringstream msg;
+        msg << "found " << ranks_.size() << " ranks; monitoring " << monitored_.size() << ":";
+        for (const auto& r : monitored_) msg << ' ' << r.rank;
+        log(msg.str());
+    }
+}
+
+void Watcher::pick_monitored() {
+    monitored_ = ranks_;
+    std::shuffle(monitored_.begin(), monitored_.end(), rng_);
+    if (static_cast<int>(monitored_.size()) > opt_.ranks) monitored_.resize(opt_.ranks);
+    std::sort(monitored_.begin(), monitored_.end(), [](const auto& a, const auto& b) { return a.rank < b.rank; });
+}
+
+void Watcher::sample_round() {
+    std::vector<Activity> activities;
+    std::ostringstream detail;
+    bool someone_gone = false;
+    for (const auto& proc : monitored_) {
+        StackSample s = walker_.sample(proc.pid, proc.start_time);
+        if (s.status == SampleStatus::denied) {
+            stop_monitoring("ptrace of rank " + std::to_string(proc.rank) + " (pid " + std::to_string(proc.pid) +
+                            ") was refused: " + s.error + ". jobsentry needs the same user as the ranks" + yama_hint() +
+                            " or CAP_SYS_PTRACE; seccomp or a container policy can also forbid ptrace. "
+                            "The command keeps running unmonitored.");
+            return;
+        }
+        if (s.status == SampleStatus::gone) {
+            someone_gone = true;
+            walker_.forget(proc.pid);
+            tracker_.forget(proc.rank);
+            continue;
+        }
+        if (s.status != SampleStatus::ok) {
+            if (opt_.verbose) log("rank " + std::to_string(proc.rank) + ": " + s.error);
+            continue;
+        }
+        Activity a = tracker_.observe({proc.rank, s.in_mpi, progress_signature(s.frames), s.state, s.cpu_ticks});
+        activities.push_back(a);
+        last_activity_[proc.rank] = to_string(a);
+        last_sample_[proc.rank] = std::move(s);
+        if (opt_.verbose) detail << " r" << proc.rank << ':' << to_string(a);
+    }
+    if (someone_gone) next_discovery_ = 0;  // a rank ended: the job is changing
+    if (activities.empty()) return;
+    ++report_.samples;
+    const double s_out = effective_s_out(activities);
+    last_judgement_ = model_.observe(s_out);
+    if (opt_.verbose) {
+        std::ostringstream msg;
+        msg.precision(3);
+        msg << "sample " << report_.samples << " I=" << model_.interval() * 1000 << "ms S_out=" << s_out
+            << " n=" << model_.history_size();
+        if (last_judgement_.learning) msg << " learning";
+        else if (last_judgement_.suspicion)
+            msg << " suspicion k=" << last_judgement_.streak << " q=" << last_judgement_.q
+                << " q^k=" << last_judgement_.probability;
+        msg << " |" << detail.str();
+        log(msg.str());
+    }
+    if (last_judgement_.hang) verify();
+}
+
+void Watcher::verify() {
+    ++verifications_;
+    std::map<int, std::vector<StackSample>> seen;
+    std::map<int, bool> exited;
+    for (int round = 0; round < opt_.verify_rounds; ++round) {
+        if (round > 0) {
+            std::uniform_real_distribution<double> pause(model_.interval() / 4, 3 * model_.interval() / 4);
+            wait_for_events(monotonic_now() + pause(rng_));
+            reap();
+            if (!monitoring_ || child_status_) return;
+        }
+        for (const auto& proc : ranks_) {
+            StackSample s = walker_.sample(proc.pid, proc.start_time);
+            if (s.status == SampleStatus::gone) exited[proc.rank] = true;
+            if (s.status == SampleStatus::ok) seen[proc.rank].push_back(std::move(s));
+        }
+    }
+    std::vector<RankVerification> checks;
+    std::map<int, StackSample> latest;
+    for (const auto& proc : ranks_) {
+        RankVerification v;
+        v.rank = proc.rank;
+        auto& samples = seen[proc.rank];
+        v.sampled = !samples.empty() || exited[proc.rank];
+        v.signature_changed = exited[proc.rank];  // ending is progress too
+        if (!samples.empty()) {
+            uint64_t first = progress_signature(samples.front().frames);
+            auto previous = last_sample_.find(proc.rank);
+            if (previous != last_sample_.end() && progress_signature(previous->second.frames) != first)
+                v.signature_changed = true;
+            for (const auto& s : samples) {
+                if (progress_signature(s.frames) != first) v.signature_changed = true;
+                if (s.state == 'T' || s.state == 't') v.stopped = true;
+            }
+            v.in_mpi = samples.back().in_mpi;
+            v.mpi_call = outermost_mpi_call(samples.back().frames);
+            v.cpu_ticks_used = samples.back().cpu_ticks - samples.front().cpu_ticks;
+            latest[proc.rank] = samples.back();
+        }
+        checks.push_back(v);
+    }
+    Verdict verdict = judge_verification(checks);
+    last_verification_ = verdict.reason;
+    if (!verdict.hang) {
+        log("alarm cleared by verification: " + verdict.reason);
+        model_.dismiss_streak();
+        for (auto& [rank, s] : latest) last_sample_[rank] = std::move(s);
+        return;
+    }
+    hang_found(verdict, latest);
+}
+
+RankReport Watcher::rank_report(const RankProcess& proc, const StackSample* s, const std::string& activity) const {
+    RankReport r;
+    r.rank = proc.rank;
+    r.pid = proc.pid;
+    r.activity = activity;
+    if (s) {
+        r.state = s->state;
+        r.cpu_seconds = static_cast<double>(s->cpu_ticks) / sysconf(_SC_CLK_TCK);
+        r.frames = s->frames;
+    }
+    return r;
+}
+
+nlohmann::json Watcher::evidence() const {
+    return {{"history_samples", model_.history_size()},
+            {"interval_doublings", model_.doublings()},
+            {"last_threshold", last_judgement_.threshold},
+            {"last_q", last_judgement_.q},
+            {"last_streak", last_judgement_.streak},
+            {"last_probability", last_judgement_.probability},
+            {"verifications", verifications_},
+            {"last_verification", last_verification_}};
+}
+
+void Watcher::fill_report_common() {
+    report_.finished_at = unix_now();
+    report_.interval_ms = model_.interval() * 1000;
+    report_.alpha = opt_.alpha;
+    report_.monitored_ranks = static_cast<int>(monitored_.size());
+    report_.total_ranks = static_cast<int>(ranks_.size());
+    report_.command = opt_.command;
+    report_.command_status = child_status_;
+    report_.evidence = evidence();
+}
+
+void Watcher::hang_found(const Verdict& verdict, const std::map<int, StackSample>& stacks) {
+    hang_ = true;
+    monitoring_ = false;
+    report_.verdict = "hang";
+    report_.reason = verdict.reason;
+    report_.suspect_ranks = verdict.suspects;
+    report_.detected_at = unix_now();
+    report_.ranks.clear();
+    for (const auto& proc : ranks_) {
+        auto it = stacks.find(proc.rank);
+        std::string activity = "unsampled";
+        if (it != stacks.end()) {
+            bool suspect = std::count(verdict.suspects.begin(), verdict.suspects.end(), proc.rank) > 0;
+            activity = it->second.state == 'T' ? "stopped" : it->second.in_mpi ? "in_mpi" : "stuck_outside";
+            if (suspect) activity += " (suspect)";
+        }
+        report_.ranks.push_back(rank_report(proc, it == stacks.end() ? nullptr : &it->second, activity));
+    }
+    fill_report_common();
+    std::string err = write_report(report_, opt_.report);
+    log("HANG detected: " + verdict.reason);
+    std::cerr << report_text(report_);
+    if (err.empty()) log("report written to " + opt_.report + " and " + text_path_for(opt_.report));
+    else log("could not write the report: " + err);
+    if (opt_.action == HangAction::kill) {
+        log("terminating the command (action kill)");
+        terminate_tree(self_, uid_, opt_.grace_ms, [this] { reap(); });
+    } else {
+        log("action report: the command keeps running");
+    }
+}
+
+int Watcher::run() {
+    report_.started_at = unix_now();
+    // Orphaned ranks (their mpirun died) are re-parented to us, not to init,
+    // so that the whole tree can still be found and ended.
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    sigset_t set;
+    sigemptyset(&set);
+    for (int s : {SIGCHLD, SIGTERM, SIGINT, SIGHUP, SIGQUIT}) sigaddset(&set, s);
+    sigprocmask(SIG_BLOCK, &set, nullptr);
+
+    Launch launch = launch_command(opt_.command);
+    if (!launch.error.empty()) {
+        std::cerr << "jobsentry watch: " << launch.error << std::endl;
+        return 127;
+    }
+    child_ = launch.pid;
+
+    while (!child_status_) {
+        reap();
+        if (child_status_) break;
+        const double now = monotonic_now();
+        if (monitoring_ && now >= next_discovery_) discover();
+        if (monitoring_ && ranks_stable_ && !monitored_.empty() && now >= next_sample_) {
+            sample_round();
+            next_sample_ = monotonic_now() + model_.next_delay(rng_);
+        }
+        double wake = monitoring_ ? std::min(next_discovery_, ranks_stable_ ? next_sample_ : next_discovery_) : now + 1.0;
+        if (hang_ && opt_.action == HangAction::kill) break;
+        wait_for_events(wake);
+    }
+    // The kill action may have returned before our direct child was reaped.
+    for (int i = 0; i < 500 && !child_status_; ++i) {
+        reap();
+        if (!child_status_) usleep(10000);
+    }
+    if (hang_) {
+        // Refresh the exit status in the written report.
+        report_.command_status = child_status_;
+        write_report(report_, opt_.report);
+        return 3;
+    }
+    report_.verdict = "no_hang";
+    report_.ranks.clear();
+    for (const auto& proc : ranks_) {
+        auto it = last_sample_.find(proc.rank);
+        auto act = last_activity_.find(proc.rank);
+        report_.ranks.push_back(rank_report(proc, it == last_sample_.end() ? nullptr : &it->second,
+                                            act == last_activity_.end() ? "unsampled" : act->second));
+    }
+    fill_report_common();
+    std::string err = write_report(report_, opt_.report);
+    if (!err.empty()) log("could not write the report: " + err);
+    else if (opt_.verbose) log("no hang; report written to " + opt_.report);
+    return child_status_.value_or(1);
+}
+
+}  // namespace
+
+int run_watch(const WatchOptions& options) {
+    Watcher watcher(options);
+    return watcher.run();
+}
+
+}  // namespace jobsentry

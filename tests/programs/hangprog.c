@@ -1,0 +1,173 @@
+/* hangprog: an iterative MPI program (compute, halo exchange with Sendrecv,
+ * Allreduce, a periodic Barrier) that can hang on request, for jobsentry's
+ * tests and benchmarks.
+ *
+ *   --seconds S        run time when nothing hangs (default 20)
+ *   --hang KIND        none | sleep | loop | deadlock (default none)
+ *                        sleep:    one rank sleeps forever outside MPI
+ *                        loop:     one rank spins forever in a compute loop
+ *                        deadlock: every rank posts a receive nobody matches
+ *                      (a rank stopped with SIGSTOP is done from outside:
+ *                       see --pid-dir)
+ *   --hang-rank R      rank that hangs for sleep/loop (default: last rank)
+ *   --hang-after S     seconds after start when the hang begins (default 10)
+ *   --long-phases      every ~6 s, rank 0 computes alone for 3-5 s while the
+ *                      others wait in MPI_Barrier (hang-free, must not alarm)
+ *   --pid-dir DIR      each rank writes its pid to DIR/rank.N
+ *   --undumpable       prctl(PR_SET_DUMPABLE, 0): ptrace by the same user fails
+ *
+ * The rank (or rank 0) that starts a hang prints "HANG-INJECTED <unix time>"
+ * on stderr, so delays can be measured.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+enum hang_kind { HANG_NONE, HANG_SLEEP, HANG_LOOP, HANG_DEADLOCK };
+
+#define N 4096
+static double grid[N], next_grid[N];
+static volatile double sink;
+
+static double unix_now(void) {
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    return tv.tv_sec + tv.tv_usec * 1e-6;
+}
+
+__attribute__((noinline)) static void relax_row(int i) {
+    next_grid[i] = 0.25 * grid[i - 1] + 0.5 * grid[i] + 0.25 * grid[i + 1];
+}
+
+__attribute__((noinline)) static void stencil_sweep(int sweeps) {
+    for (int s = 0; s < sweeps; ++s) {
+        for (int i = 1; i < N - 1; ++i) relax_row(i);
+        memcpy(grid + 1, next_grid + 1, sizeof(double) * (N - 2));
+    }
+}
+
+__attribute__((noinline)) static double local_norm(void) {
+    double sum = 0;
+    for (int i = 0; i < N; ++i) sum += sqrt(fabs(grid[i]) + 1.0) * exp(-grid[i] * 1e-3);
+    return sum;
+}
+
+/* Kernels of the long single-rank phase: two of them, so the stack changes. */
+__attribute__((noinline)) static void phase_kernel_a(void) {
+    for (int r = 0; r < 40; ++r) stencil_sweep(2);
+}
+__attribute__((noinline)) static void phase_kernel_b(void) {
+    for (int r = 0; r < 40; ++r) sink += local_norm();
+}
+__attribute__((noinline)) static void long_phase(double seconds) {
+    double end = MPI_Wtime() + seconds;
+    for (int i = 0; MPI_Wtime() < end; ++i) (i % 2 ? phase_kernel_a : phase_kernel_b)();
+}
+
+__attribute__((noinline)) static void sleep_forever(void) {
+    for (;;) sleep(1000);
+}
+
+__attribute__((noinline)) static void spin_forever(void) {
+    volatile double x = 1.0;
+    for (;;) x = x * 1.0000001 + 1e-9;
+}
+
+static void usage(const char* why) {
+    fprintf(stderr, "hangprog: %s\nusage: hangprog [--seconds S] [--hang none|sleep|loop|deadlock] "
+                    "[--hang-rank R] [--hang-after S] [--long-phases] [--pid-dir DIR] [--undumpable]\n", why);
+    exit(2);
+}
+
+int main(int argc, char** argv) {
+    double seconds = 20, hang_after = 10;
+    enum hang_kind hang = HANG_NONE;
+    int hang_rank = -1, long_phases = 0;
+    const char* pid_dir = NULL;
+    for (int i = 1; i < argc; ++i) {
+        const char* a = argv[i];
+        const char* v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--seconds") && v) seconds = atof(argv[++i]);
+        else if (!strcmp(a, "--hang-after") && v) hang_after = atof(argv[++i]);
+        else if (!strcmp(a, "--hang-rank") && v) hang_rank = atoi(argv[++i]);
+        else if (!strcmp(a, "--pid-dir") && v) pid_dir = argv[++i];
+        else if (!strcmp(a, "--long-phases")) long_phases = 1;
+        else if (!strcmp(a, "--undumpable")) prctl(PR_SET_DUMPABLE, 0);
+        else if (!strcmp(a, "--hang") && v) {
+            ++i;
+            if (!strcmp(v, "none")) hang = HANG_NONE;
+            else if (!strcmp(v, "sleep")) hang = HANG_SLEEP;
+            else if (!strcmp(v, "loop")) hang = HANG_LOOP;
+            else if (!strcmp(v, "deadlock")) hang = HANG_DEADLOCK;
+            else usage("--hang accepts none, sleep, loop, deadlock");
+        } else usage("unknown or incomplete option");
+    }
+
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (hang_rank < 0 || hang_rank >= size) hang_rank = size - 1;
+    if (pid_dir) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/rank.%d", pid_dir, rank);
+        FILE* f = fopen(path, "w");
+        if (f) {
+            fprintf(f, "%d\n", (int)getpid());
+            fclose(f);
+        }
+    }
+    for (int i = 0; i < N; ++i) grid[i] = (i * 7 + rank) % 13;
+    srand(1000 + rank);
+
+    const int left = (rank + size - 1) % size, right = (rank + 1) % size;
+    const double start = MPI_Wtime();
+    double next_phase = start + 6.0;
+    for (long iteration = 0;; ++iteration) {
+        /* Compute with some imbalance between ranks and iterations. */
+        stencil_sweep(2 + rand() % 4);
+        double halo_out = grid[1], halo_in = 0;
+        MPI_Sendrecv(&halo_out, 1, MPI_DOUBLE, right, 1, &halo_in, 1, MPI_DOUBLE, left, 1, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+        grid[0] = halo_in;
+        sink += local_norm();
+
+        /* Rank 0 decides, everyone learns it from the Allreduce: stop, hang, phase. */
+        double now = MPI_Wtime();
+        double flags[3] = {0, 0, 0};
+        if (rank == 0) {
+            flags[0] = now - start >= seconds;
+            flags[1] = hang != HANG_NONE && now - start >= hang_after;
+            flags[2] = long_phases && now >= next_phase;
+        }
+        double global[3];
+        MPI_Allreduce(flags, global, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        if (global[1] > 0) {
+            if (hang == HANG_DEADLOCK) {
+                if (rank == 0) fprintf(stderr, "HANG-INJECTED %.3f deadlock\n", unix_now());
+                double x;
+                MPI_Recv(&x, 1, MPI_DOUBLE, right, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            } else if (rank == hang_rank) {
+                fprintf(stderr, "HANG-INJECTED %.3f %s rank %d\n", unix_now(),
+                        hang == HANG_SLEEP ? "sleep" : "loop", rank);
+                if (hang == HANG_SLEEP) sleep_forever();
+                spin_forever();
+            }
+        }
+        if (global[2] > 0) {
+            if (rank == 0) long_phase(3.0 + (rand() % 2000) / 1000.0);
+            MPI_Barrier(MPI_COMM_WORLD);
+            next_phase = MPI_Wtime() + 6.0;
+        }
+        if (global[0] > 0) break;
+        if (iteration % 10 == 0) MPI_Barrier(MPI_COMM_WORLD);
+    }
+    MPI_Finalize();
+    return 0;
+}
