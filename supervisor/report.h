@@ -18,7 +18,7 @@ namespace jobsentry {
 struct RankReport {
     int rank = -1;
     pid_t pid = 0;
-    std::string activity;   // in_mpi, progressing, stuck_outside, stopped, unsampled
+    std::string activity;   // in_mpi, computing, idle_outside, stopped, outside_mpi, unsampled
     char state = '?';
     double cpu_seconds = 0;
     std::string sample_error;

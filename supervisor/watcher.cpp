@@ -202,7 +202,7 @@ void Watcher::sample_round() {
             if (opt_.verbose) log("rank " + std::to_string(proc.rank) + ": " + s.error);
             continue;
         }
-        Activity a = tracker_.observe({proc.rank, s.in_mpi, progress_signature(s.frames), s.state, s.cpu_ticks});
+        Activity a = tracker_.observe({proc.rank, s.in_mpi, exact_signature(s.frames), s.state, s.cpu_ticks});
         activities.push_back(a);
         last_activity_[proc.rank] = to_string(a);
         last_sample_[proc.rank] = std::move(s);
@@ -328,7 +328,7 @@ void Watcher::hang_found(const Verdict& verdict, const std::map<int, StackSample
         std::string activity = "unsampled";
         if (it != stacks.end()) {
             bool suspect = std::count(verdict.suspects.begin(), verdict.suspects.end(), proc.rank) > 0;
-            activity = it->second.state == 'T' ? "stopped" : it->second.in_mpi ? "in_mpi" : "stuck_outside";
+            activity = it->second.state == 'T' ? "stopped" : it->second.in_mpi ? "in_mpi" : "outside_mpi";
             if (suspect) activity += " (suspect)";
         }
         report_.ranks.push_back(rank_report(proc, it == stacks.end() ? nullptr : &it->second, activity));

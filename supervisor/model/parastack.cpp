@@ -15,16 +15,6 @@ std::optional<SampleSizeLevel> level_for_sample_size(uint64_t n) {
     return SampleSizeLevel{0.06, 0.05};
 }
 
-double wilson_upper(uint64_t hits, uint64_t trials, double z) {
-    if (trials == 0) return 1.0;
-    const double n = static_cast<double>(trials);
-    const double p = hits / n;
-    const double z2 = z * z;
-    const double centre = p + z2 / (2 * n);
-    const double spread = z * std::sqrt(p * (1 - p) / n + z2 / (4 * n * n));
-    return std::min(1.0, (centre + spread) / (1 + z2 / n));
-}
-
 ParaStackModel::ParaStackModel(ModelConfig config) : config_(config), interval_(config.interval_s) {}
 
 double ParaStackModel::next_delay(std::mt19937_64& rng) const {
@@ -41,25 +31,44 @@ Judgement ParaStackModel::observe(double s_out) {
         return j;
     }
     j.threshold = history_.quantile(level->p_hat);
+    const double observed = std::max(level->p_hat, history_.cdf(j.threshold));
+    const double marginal = std::min(1.0, observed + level->d);
+    j.q = std::max(marginal, conditional_suspicion());
+    if (j.q >= 1.0) {
+        // Suspicions are so common that no run of them could be rare (e.g. t
+        // is the largest S_out seen): the sample says nothing, so it is
+        // learnt from instead of being held back.
+        j.learning = true;
+        flush_streak();
+        commit(s_out, false, false);
+        return j;
+    }
     j.suspicion = s_out <= j.threshold + 1e-12;
     if (!j.suspicion) {
-        for (double held : streak_) commit(held, true, true);
-        streak_.clear();
+        flush_streak();
         commit(s_out, false, true);
         return j;
     }
     streak_.push_back(s_out);
-    const double observed = std::max(level->p_hat, history_.cdf(j.threshold));
-    const double marginal = std::min(1.0, observed + level->d);
-    const double conditional = followed_suspicions_ > 0 ? wilson_upper(repeated_suspicions_, followed_suspicions_) : 0.0;
-    j.q = std::max(marginal, conditional);
     j.streak = static_cast<int>(streak_.size());
     j.probability = std::pow(j.q, j.streak);
-    j.hang = j.q < 1.0 && j.probability <= config_.alpha;
+    j.hang = j.probability <= config_.alpha;
     return j;
 }
 
-void ParaStackModel::dismiss_streak() {
+double ParaStackModel::conditional_suspicion() const {
+    // P(suspicion | the previous sample was one), estimated like p itself:
+    // the observed share plus the margin d of its own sample size (the number
+    // of suspicions that were followed by a judged sample). Below 11 such
+    // pairs there is no estimate, and the marginal q stands alone.
+    auto level = level_for_sample_size(followed_suspicions_);
+    if (!level) return 0.0;
+    return std::min(1.0, static_cast<double>(repeated_suspicions_) / followed_suspicions_ + level->d);
+}
+
+void ParaStackModel::dismiss_streak() { flush_streak(); }
+
+void ParaStackModel::flush_streak() {
     for (double held : streak_) commit(held, true, true);
     streak_.clear();
 }

@@ -8,9 +8,10 @@
 // docs/decision-rule.md:
 //   * q uses the observed suspicion probability F(t), which exceeds p̂ when
 //     S_out takes few values (small jobs): q = F(t) + d, not p̂ + d;
-//   * q is at least the upper 97.5 % bound of P(suspicion | previous sample
-//     was a suspicion) in the history, so healthy phases that last several
-//     samples (correlated samples) raise the bar instead of causing alarms;
+//   * q is at least the observed P(suspicion | previous sample was one) plus
+//     the d of that estimate's own sample size, so healthy phases that last
+//     several samples (correlated samples) raise the bar instead of causing
+//     alarms;
 //   * the samples of the current run of suspicions stay out of the history
 //     until the run ends, so a hang cannot teach the model that it is normal.
 // The sampling interval I is doubled (up to a cap) while the runs test says
@@ -36,9 +37,6 @@ struct SampleSizeLevel {
 // (0.06, 0.05) from 86 on; nullopt below 11 (too few samples to judge).
 std::optional<SampleSizeLevel> level_for_sample_size(uint64_t n);
 
-// Upper bound of the Wilson score interval for `hits` successes in `trials`.
-double wilson_upper(uint64_t hits, uint64_t trials, double z = 1.96);
-
 struct ModelConfig {
     double alpha = 0.001;
     double interval_s = 0.4;       // initial I
@@ -47,7 +45,7 @@ struct ModelConfig {
 };
 
 struct Judgement {
-    bool learning = false;      // history too small to judge
+    bool learning = false;      // history too small, or suspicions too common (q = 1), to judge
     bool suspicion = false;
     double threshold = 0;       // t = F^-1(p̂)
     double q = 1;               // estimated probability of one more suspicion
@@ -76,6 +74,8 @@ public:
 
 private:
     void commit(double s_out, bool suspicion, bool judged);
+    void flush_streak();
+    double conditional_suspicion() const;
     void maybe_adapt_interval();
 
     ModelConfig config_;

@@ -41,6 +41,13 @@ uint64_t progress_signature(const std::vector<Frame>& frames) {
     return hash;
 }
 
+uint64_t exact_signature(const std::vector<Frame>& frames) {
+    uint64_t hash = kFnvOffset;
+    for (const Frame& f : frames)
+        for (int shift = 0; shift < 64; shift += 8) hash = (hash ^ ((f.pc >> shift) & 0xff)) * kFnvPrime;
+    return hash;
+}
+
 std::string outermost_mpi_call(const std::vector<Frame>& frames) {
     const int mpi = outermost_mpi_index(frames);
     if (mpi < 0) return {};
@@ -50,8 +57,8 @@ std::string outermost_mpi_call(const std::vector<Frame>& frames) {
 const char* to_string(Activity a) {
     switch (a) {
         case Activity::in_mpi: return "in_mpi";
-        case Activity::progressing: return "progressing";
-        case Activity::stuck_outside: return "stuck_outside";
+        case Activity::computing: return "computing";
+        case Activity::idle_outside: return "idle_outside";
         case Activity::stopped: return "stopped";
     }
     return "?";
@@ -60,16 +67,16 @@ const char* to_string(Activity a) {
 Activity ProgressTracker::observe(const RankObservation& obs) {
     auto previous = last_.find(obs.rank);
     const bool first = previous == last_.end();
-    const bool same = !first && previous->second.signature == obs.signature;
+    const bool idle = !first && previous->second.exact == obs.exact && previous->second.cpu_ticks == obs.cpu_ticks;
     last_[obs.rank] = obs;
     if (obs.state == 'T' || obs.state == 't') return Activity::stopped;
     if (obs.in_mpi) return Activity::in_mpi;
-    return first || !same ? Activity::progressing : Activity::stuck_outside;
+    return idle ? Activity::idle_outside : Activity::computing;
 }
 
 double effective_s_out(const std::vector<Activity>& activities) {
     if (activities.empty()) return 0.0;
-    auto out = std::count(activities.begin(), activities.end(), Activity::progressing);
+    auto out = std::count(activities.begin(), activities.end(), Activity::computing);
     return static_cast<double>(out) / activities.size();
 }
 

@@ -1,17 +1,20 @@
 // Per-rank evidence on top of S_out, pure code over stack samples.
 //
-// A rank's progress signature is its function-level call chain from the
-// outermost frame down to, and including, the outermost MPI frame (the MPI
-// call the user code made); outside MPI it is the whole chain. Program
-// counters are left out on purpose: a tight infinite loop moves its PC all the
-// time, yet its call chain never changes.
+// Two views of a rank's stack:
+//  * the progress signature: the function-level call chain from the outermost
+//    frame down to, and including, the outermost MPI frame (the MPI call the
+//    user code made); outside MPI the whole chain. Program counters are left
+//    out: a tight infinite loop moves its PC all the time, yet its chain never
+//    changes. Verification uses it: a rank whose chain changes made progress.
+//  * the exact stack: every PC. Unchanged PCs and no CPU time since the last
+//    sample mean the rank did nothing at all (sleeping, blocked, stopped).
 //
-// ParaStack counts a rank as "outside MPI" when it runs user code. Here an
-// outside rank counts as outside only when it shows progress since its
-// previous sample: its signature changed. A rank that sleeps, is stopped, or
-// spins in one function is as stuck as one waiting inside MPI, which is what
-// lets small jobs, where every rank is monitored, reach S_out = 0 on a
-// single-rank hang. See docs/decision-rule.md.
+// S_out counts a rank as outside when it runs user code, as ParaStack does,
+// except when it is idle outside MPI (stopped by a signal, or no CPU time and
+// the same exact stack as last time): such a rank is as stuck as one waiting
+// inside MPI. That is what lets a small job, where every rank is monitored,
+// reach a low S_out when one rank sleeps or is stopped. See
+// docs/decision-rule.md.
 #pragma once
 
 #include <cstdint>
@@ -24,14 +27,15 @@
 namespace jobsentry {
 
 uint64_t progress_signature(const std::vector<Frame>& frames);
+uint64_t exact_signature(const std::vector<Frame>& frames);
 
 // The outermost MPI function a stack is in ("PMPI_Allreduce"), empty outside MPI.
 std::string outermost_mpi_call(const std::vector<Frame>& frames);
 
 enum class Activity {
     in_mpi,         // inside an MPI call
-    progressing,    // outside MPI, signature changed since the last sample (or first sample)
-    stuck_outside,  // outside MPI, same signature as last time
+    computing,      // outside MPI and active (CPU time used or stack moved, or first sample)
+    idle_outside,   // outside MPI, no CPU time and the same exact stack as last time
     stopped,        // stopped by a signal (state T) or a tracer (t), in or out of MPI
 };
 const char* to_string(Activity a);
@@ -39,7 +43,7 @@ const char* to_string(Activity a);
 struct RankObservation {
     int rank = -1;
     bool in_mpi = false;
-    uint64_t signature = 0;
+    uint64_t exact = 0;  // exact_signature()
     char state = '?';
     uint64_t cpu_ticks = 0;
 };
@@ -54,7 +58,7 @@ private:
     std::map<int, RankObservation> last_;
 };
 
-// Effective S_out: share of the observed ranks that are progressing outside MPI.
+// S_out: share of the observed ranks computing outside MPI.
 double effective_s_out(const std::vector<Activity>& activities);
 
 // A rank's state as seen by verification: several fresh samples in a row.

@@ -11,6 +11,7 @@
  *                       see --pid-dir)
  *   --hang-rank R      rank that hangs for sleep/loop (default: last rank)
  *   --hang-after S     seconds after start when the hang begins (default 10)
+ *   --work-ms W        mean compute time per iteration in ms (default 30)
  *   --long-phases      every ~6 s, rank 0 computes alone for 3-5 s while the
  *                      others wait in MPI_Barrier (hang-free, must not alarm)
  *   --pid-dir DIR      each rank writes its pid to DIR/rank.N
@@ -60,10 +61,10 @@ __attribute__((noinline)) static double local_norm(void) {
 
 /* Kernels of the long single-rank phase: two of them, so the stack changes. */
 __attribute__((noinline)) static void phase_kernel_a(void) {
-    for (int r = 0; r < 40; ++r) stencil_sweep(2);
+    stencil_sweep(15000); /* about 60 ms */
 }
 __attribute__((noinline)) static void phase_kernel_b(void) {
-    for (int r = 0; r < 40; ++r) sink += local_norm();
+    for (int r = 0; r < 1000; ++r) sink += local_norm();
 }
 __attribute__((noinline)) static void long_phase(double seconds) {
     double end = MPI_Wtime() + seconds;
@@ -81,12 +82,12 @@ __attribute__((noinline)) static void spin_forever(void) {
 
 static void usage(const char* why) {
     fprintf(stderr, "hangprog: %s\nusage: hangprog [--seconds S] [--hang none|sleep|loop|deadlock] "
-                    "[--hang-rank R] [--hang-after S] [--long-phases] [--pid-dir DIR] [--undumpable]\n", why);
+                    "[--hang-rank R] [--hang-after S] [--work-ms W] [--long-phases] [--pid-dir DIR] [--undumpable]\n", why);
     exit(2);
 }
 
 int main(int argc, char** argv) {
-    double seconds = 20, hang_after = 10;
+    double seconds = 20, hang_after = 10, work_ms = 30;
     enum hang_kind hang = HANG_NONE;
     int hang_rank = -1, long_phases = 0;
     const char* pid_dir = NULL;
@@ -94,6 +95,7 @@ int main(int argc, char** argv) {
         const char* a = argv[i];
         const char* v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--seconds") && v) seconds = atof(argv[++i]);
+        else if (!strcmp(a, "--work-ms") && v) work_ms = atof(argv[++i]);
         else if (!strcmp(a, "--hang-after") && v) hang_after = atof(argv[++i]);
         else if (!strcmp(a, "--hang-rank") && v) hang_rank = atoi(argv[++i]);
         else if (!strcmp(a, "--pid-dir") && v) pid_dir = argv[++i];
@@ -131,7 +133,9 @@ int main(int argc, char** argv) {
     double next_phase = start + 6.0;
     for (long iteration = 0;; ++iteration) {
         /* Compute with some imbalance between ranks and iterations. */
-        stencil_sweep(2 + rand() % 4);
+        /* A sweep costs about 4.4 us here; +-30 % imbalance. */
+        const int sweeps = (int)(work_ms * 1000 / 4.4 * (0.7 + 0.6 * (rand() % 1000) / 1000.0));
+        stencil_sweep(sweeps > 1 ? sweeps : 1);
         double halo_out = grid[1], halo_in = 0;
         MPI_Sendrecv(&halo_out, 1, MPI_DOUBLE, right, 1, &halo_in, 1, MPI_DOUBLE, left, 1, MPI_COMM_WORLD,
                      MPI_STATUS_IGNORE);
