@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The stop-and-detach path: after thousands of samples, and after the sampler
+# is killed with SIGTERM in the middle of sampling, no target is left stopped
+# or traced; a process stopped by SIGSTOP before sampling stays stopped (by
+# its signal, not by us) and resumes on SIGCONT.
+. "$(dirname "$0")/lib.sh"
+state() { awk '/^State:/ {print $2}' "/proc/$1/status"; }
+tracer() { awk '/^TracerPid:/ {print $2}' "/proc/$1/status"; }
+check_free() {  # check_free PID EXPECTED_STATES
+  local s t
+  s=$(state "$1"); t=$(tracer "$1")
+  [ "$t" = 0 ] || fail "pid $1 still traced by $t"
+  case "$2" in *"$s"*) ;; *) fail "pid $1 in state $s, expected one of $2" ;; esac
+}
+# A busy process with helper threads (an MPI rank) and a sleeping one.
+mpirun --oversubscribe -np 2 "$HANGPROG" --seconds 60 --pid-dir "$WORK" >/dev/null 2>&1 &
+mpirun_pid=$!
+sleep 300 & sleeper=$!
+for _ in $(seq 100); do [ -s "$WORK/rank.0" ] && break; sleep 0.1; done
+rank=$(cat "$WORK/rank.0")
+
+"$JOBSENTRY" sample --count 2000 --pause-ms 0 "$rank" >/dev/null || fail "sampling a rank failed"
+check_free "$rank" "RS"
+"$JOBSENTRY" sample --count 2000 --pause-ms 0 "$sleeper" >/dev/null || fail "sampling a sleeper failed"
+check_free "$sleeper" "S"
+
+for target in "$rank" "$sleeper"; do
+  for _ in 1 2 3 4 5; do
+    "$JOBSENTRY" sample --count 100000 --pause-ms 0 "$target" >/dev/null 2>&1 &
+    sampler=$!
+    sleep 0.$((RANDOM % 5 + 1))
+    kill -TERM "$sampler"; wait "$sampler" 2>/dev/null || true
+    check_free "$target" "RS"
+  done
+done
+
+kill -STOP "$sleeper"
+"$JOBSENTRY" sample --count 200 --pause-ms 0 "$sleeper" >/dev/null || fail "sampling a stopped process failed"
+check_free "$sleeper" "T"
+kill -CONT "$sleeper"; sleep 0.2
+check_free "$sleeper" "S"
+
+kill "$sleeper"; kill "$mpirun_pid" 2>/dev/null || true; wait 2>/dev/null || true
+pass "no target left stopped or traced"

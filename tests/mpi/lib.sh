@@ -1,0 +1,57 @@
+# Shared helpers of the end-to-end tests: real mpirun jobs of hangprog under
+# `jobsentry watch`. Sourced by each test script; every check fails loudly.
+set -euo pipefail
+
+JOBSENTRY=${JOBSENTRY:?set by CTest}
+HANGPROG=${HANGPROG:?set by CTest}
+NP=${NP:-4}
+WORK=$(mktemp -d /tmp/jobsentry-test.XXXXXX)
+cleanup() {
+  # A failed check must not leave a job behind for the next test.
+  local bg
+  bg=$(jobs -p)
+  [ -n "$bg" ] && kill $bg 2>/dev/null || true
+  pkill -KILL -x "$(basename "$HANGPROG")" 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# Open MPI refuses root without these; CI runs as root.
+if [ "$(id -u)" -eq 0 ]; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
+# Keep Open MPI on shared memory: no network needed.
+export OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1
+
+fail() { echo "FAIL: $*" >&2; [ -f "$WORK/watch.err" ] && tail -40 "$WORK/watch.err" >&2; exit 1; }
+pass() { echo "PASS: $*"; }
+
+# run_watch EXPECTED_STATUS [watch options] -- hangprog options
+run_watch() {
+  local expected=$1; shift
+  local opts=()
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do opts+=("$1"); shift; done
+  shift
+  local status=0
+  "$JOBSENTRY" watch --report "$WORK/report.json" "${opts[@]}" -- \
+    mpirun --oversubscribe -np "$NP" "$HANGPROG" "$@" >"$WORK/watch.out" 2>"$WORK/watch.err" || status=$?
+  [ "$status" -eq "$expected" ] || fail "jobsentry watch exited $status, expected $expected"
+}
+
+json() { jq -r "$1" "$WORK/report.json"; }
+
+expect_json() {  # expect_json JQ_FILTER EXPECTED
+  local got
+  got=$(json "$1")
+  [ "$got" = "$2" ] || fail "report $1 is '$got', expected '$2'"
+}
+
+# No process of ours may be left behind, stopped or otherwise.
+expect_no_leftovers() {
+  sleep 1
+  if pgrep -f "$HANGPROG" >/dev/null; then
+    ps -o pid,stat,cmd -p "$(pgrep -d, -f "$HANGPROG")" >&2
+    pkill -KILL -f "$HANGPROG" || true
+    fail "hangprog processes left behind"
+  fi
+}

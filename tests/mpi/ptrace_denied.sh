@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# ptrace not permitted: a clear message naming what is missing, and the
+# command keeps running unmonitored to its normal end (exit status its own).
+# The ranks make themselves non-dumpable; as root, jobsentry also loses
+# CAP_SYS_PTRACE, so that ptrace and /proc/PID/environ are refused.
+. "$(dirname "$0")/lib.sh"
+drop=()
+[ "$(id -u)" -eq 0 ] && drop=(setpriv --bounding-set=-sys_ptrace --inh-caps=-sys_ptrace)
+status=0
+"${drop[@]}" "$JOBSENTRY" watch --report "$WORK/report.json" -- \
+  mpirun --oversubscribe -np "$NP" "$HANGPROG" --seconds 12 --undumpable \
+  >"$WORK/watch.out" 2>"$WORK/watch.err" || status=$?
+[ "$status" -eq 0 ] || fail "exit status $status, expected the command's 0"
+grep -q "unmonitored" "$WORK/watch.err" || fail "no message that the command runs unmonitored"
+grep -qi "ptrace" "$WORK/watch.err" || fail "the message does not name ptrace"
+grep -q "CAP_SYS_PTRACE" "$WORK/watch.err" || fail "the message does not say what is missing"
+expect_json .verdict no_hang
+[ -n "$(json '.monitoring_problem // empty')" ] || fail "report lacks monitoring_problem"
+pass "ptrace refused: reported, command ran to its end"
