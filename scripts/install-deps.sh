@@ -8,7 +8,7 @@ packages=(
   catch2 libboost-program-options-dev nlohmann-json3-dev
   libunwind-dev libdw-dev
   openmpi-bin libopenmpi-dev
-  elfutils procps jq util-linux
+  elfutils procps jq util-linux bc
 )
 
 missing=()

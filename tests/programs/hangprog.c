@@ -3,6 +3,7 @@
  * tests and benchmarks.
  *
  *   --seconds S        run time when nothing hangs (default 20)
+ *   --iterations N     stop after N iterations instead (fixed work, for timing)
  *   --hang KIND        none | sleep | loop | deadlock (default none)
  *                        sleep:    one rank sleeps forever outside MPI
  *                        loop:     one rank spins forever in a compute loop
@@ -81,7 +82,7 @@ __attribute__((noinline)) static void spin_forever(void) {
 }
 
 static void usage(const char* why) {
-    fprintf(stderr, "hangprog: %s\nusage: hangprog [--seconds S] [--hang none|sleep|loop|deadlock] "
+    fprintf(stderr, "hangprog: %s\nusage: hangprog [--seconds S | --iterations N] [--hang none|sleep|loop|deadlock] "
                     "[--hang-rank R] [--hang-after S] [--work-ms W] [--long-phases] [--pid-dir DIR] [--undumpable]\n", why);
     exit(2);
 }
@@ -90,11 +91,13 @@ int main(int argc, char** argv) {
     double seconds = 20, hang_after = 10, work_ms = 30;
     enum hang_kind hang = HANG_NONE;
     int hang_rank = -1, long_phases = 0;
+    long iterations = 0;
     const char* pid_dir = NULL;
     for (int i = 1; i < argc; ++i) {
         const char* a = argv[i];
         const char* v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--seconds") && v) seconds = atof(argv[++i]);
+        else if (!strcmp(a, "--iterations") && v) iterations = atol(argv[++i]);
         else if (!strcmp(a, "--work-ms") && v) work_ms = atof(argv[++i]);
         else if (!strcmp(a, "--hang-after") && v) hang_after = atof(argv[++i]);
         else if (!strcmp(a, "--hang-rank") && v) hang_rank = atoi(argv[++i]);
@@ -146,7 +149,7 @@ int main(int argc, char** argv) {
         double now = MPI_Wtime();
         double flags[3] = {0, 0, 0};
         if (rank == 0) {
-            flags[0] = now - start >= seconds;
+            flags[0] = iterations > 0 ? iteration + 1 >= iterations : now - start >= seconds;
             flags[1] = hang != HANG_NONE && now - start >= hang_after;
             flags[2] = long_phases && now >= next_phase;
         }

@@ -1,0 +1,21 @@
+# Shared setup of the benchmark scripts: where the binaries are, Open MPI as
+# root, a scratch directory. Benchmarks print markdown tables on stdout.
+set -euo pipefail
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+JOBSENTRY=$BUILD/supervisor/jobsentry
+HANGPROG=$BUILD/tests/programs/hangprog
+[ -x "$JOBSENTRY" ] && [ -x "$HANGPROG" ] || { echo "build first: bash scripts/build.sh" >&2; exit 1; }
+if [ "$(id -u)" -eq 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
+export OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1
+SCRATCH=$(mktemp -d /tmp/jobsentry-bench.XXXXXX)
+trap 'pkill -KILL -x hangprog 2>/dev/null || true; rm -rf "$SCRATCH"' EXIT
+
+# stats FILE: "median p90 p99 min max count" of the numbers in FILE, one per line.
+stats() {
+  sort -g "$1" | awk '{v[NR]=$1} END {
+    if (NR == 0) { print "- - - - - 0"; exit }
+    m = (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2
+    p90 = v[int(0.9 * (NR - 1) + 1.5)]; p99 = v[int(0.99 * (NR - 1) + 1.5)]
+    printf "%.3f %.3f %.3f %.3f %.3f %d\n", m, p90, p99, v[1], v[NR], NR }'
+}
