@@ -10,18 +10,13 @@
 #include <cstring>
 #include <ctime>
 
+#include "clock.h"
 #include "mpi_classifier.h"
 #include "proc_files.h"
 #include "symbolizer.h"
 
 namespace jobsentry {
 namespace {
-
-double monotonic_now() {
-    timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 SampleStatus status_for_errno(int err) {
     switch (err) {

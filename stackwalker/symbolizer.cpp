@@ -4,18 +4,13 @@
 
 #include <ctime>
 
+#include "clock.h"
 #include "mpi_classifier.h"
 
 namespace jobsentry {
 namespace {
 
 constexpr double kRefreshSeconds = 2.0;
-
-double monotonic_now() {
-    timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 // No debuginfo search: symbol tables of the mapped files are enough to name
 // frames, and looking for separate debug files would make the first lookup

@@ -82,7 +82,9 @@ WatchParse parse_watch_options(const std::vector<std::string>& args) {
 
     try {
         po::variables_map vm;
-        po::store(po::command_line_parser(mine).options(desc).run(), vm);
+        // No guessing of abbreviated names: --alp must not silently mean --alpha.
+        const int style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
+        po::store(po::command_line_parser(mine).options(desc).style(style).run(), vm);
         po::notify(vm);
         if (vm.count("help")) {
             out.help = true;

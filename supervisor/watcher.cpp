@@ -14,6 +14,7 @@
 #include <random>
 #include <sstream>
 
+#include "clock.h"
 #include "discovery.h"
 #include "launcher.h"
 #include "model/parastack.h"
@@ -24,18 +25,6 @@
 
 namespace jobsentry {
 namespace {
-
-double monotonic_now() {
-    timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-double unix_now() {
-    timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 std::string yama_hint() {
     auto scope = read_bounded("/proc/sys/kernel/yama/ptrace_scope", 16);

@@ -27,6 +27,21 @@ std::string join_ranks(const std::vector<int>& ranks) {
     return out.str();
 }
 
+// True when one group is strictly larger than every other: only then is
+// there an odd branch to point at.
+bool unique_largest(const std::map<std::string, std::vector<int>>& groups) {
+    size_t best = 0, count = 0;
+    for (const auto& [call, members] : groups) {
+        if (members.size() > best) {
+            best = members.size();
+            count = 1;
+        } else if (members.size() == best) {
+            ++count;
+        }
+    }
+    return count == 1;
+}
+
 }  // namespace
 
 uint64_t progress_signature(const std::vector<Frame>& frames) {
@@ -107,7 +122,7 @@ Verdict judge_verification(const std::vector<RankVerification>& ranks) {
     } else if (!outside.empty() && outside.size() < sampled.size()) {
         v.suspects = outside;
         v.reason = "rank(s) " + join_ranks(outside) + " stuck outside MPI while the others wait inside it";
-    } else if (outside.empty() && by_call.size() > 1) {
+    } else if (outside.empty() && by_call.size() > 1 && unique_largest(by_call)) {
         auto largest = std::max_element(by_call.begin(), by_call.end(),
                                         [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
         for (const auto& [call, members] : by_call)
@@ -117,8 +132,9 @@ Verdict judge_verification(const std::vector<RankVerification>& ranks) {
                    largest->first + ")";
     } else {
         v.suspects = sampled;
-        v.reason = outside.empty() ? "every rank waits in " + by_call.begin()->first + ": communication deadlock"
-                                   : "every rank is stuck outside MPI";
+        if (!outside.empty()) v.reason = "every rank is stuck outside MPI";
+        else if (by_call.size() == 1) v.reason = "every rank waits in " + by_call.begin()->first + ": communication deadlock";
+        else v.reason = "the ranks wait in different MPI calls, no group the odd one out: communication deadlock";
     }
     return v;
 }

@@ -83,8 +83,10 @@ struct Verdict {
 //   1. ranks stopped by a signal, if any;
 //   2. else the ranks outside MPI while others wait inside it;
 //   3. else (every rank in MPI) the ranks outside the largest group of ranks
-//      sharing the same MPI call, as STAT shows a hang as a small odd branch;
-//   4. else every rank (all stuck in the same place: a global deadlock).
+//      sharing the same MPI call, as STAT shows a hang as a small odd branch,
+//      when that largest group is unique;
+//   4. else every rank (all stuck in one call, or in calls of which none is
+//      the odd one out: a communication deadlock).
 Verdict judge_verification(const std::vector<RankVerification>& ranks);
 
 }  // namespace jobsentry

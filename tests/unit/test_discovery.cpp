@@ -1,0 +1,87 @@
+// Rank discovery (pure part): rank variables in an environment block, descendants in a pid tree.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "discovery.h"
+
+using namespace jobsentry;
+
+namespace {
+
+std::string env(std::initializer_list<std::string> vars) {
+    std::string block;
+    for (const auto& v : vars) block += v + '\0';
+    return block;
+}
+
+}  // namespace
+
+TEST_CASE("rank_from_environ", "[discovery]") {
+    struct Row {
+        const char* what;
+        std::string block;
+        std::optional<int> rank;
+    };
+    const std::vector<Row> rows{
+        {"Open MPI", env({"HOME=/home/u", "OMPI_COMM_WORLD_RANK=3", "PATH=/bin"}), 3},
+        {"PMIx", env({"PMIX_RANK=7"}), 7},
+        {"PMI", env({"PMI_RANK=0"}), 0},
+        {"last entry without NUL", std::string("A=1") + '\0' + "PMI_RANK=12", 12},
+        {"Open MPI beats PMIx", env({"PMIX_RANK=5", "OMPI_COMM_WORLD_RANK=2"}), 2},
+        {"PMIx beats PMI", env({"PMI_RANK=9", "PMIX_RANK=4"}), 4},
+        {"all three", env({"PMI_RANK=1", "PMIX_RANK=2", "OMPI_COMM_WORLD_RANK=3"}), 3},
+        {"garbage OMPI falls back to PMIx", env({"OMPI_COMM_WORLD_RANK=abc", "PMIX_RANK=6"}), 6},
+        {"abc", env({"PMI_RANK=abc"}), std::nullopt},
+        {"negative", env({"PMI_RANK=-1"}), std::nullopt},
+        {"empty value", env({"OMPI_COMM_WORLD_RANK="}), std::nullopt},
+        {"trailing junk", env({"PMIX_RANK=12x"}), std::nullopt},
+        {"huge", env({"PMI_RANK=99999999999999999999"}), std::nullopt},
+        {"name only ends with PMI_RANK", env({"XPMI_RANK=3"}), std::nullopt},
+        {"other suffix", env({"MY_OMPI_COMM_WORLD_RANK=3", "APMIX_RANK=1"}), std::nullopt},
+        {"name is a prefix of another", env({"PMI_RANKS=3", "PMI_RANK_X=4"}), std::nullopt},
+        {"value mentions a rank", env({"NOTE=PMI_RANK=3"}), std::nullopt},
+        {"no rank", env({"HOME=/home/u"}), std::nullopt},
+        {"empty block", "", std::nullopt},
+        {"OMPI_COMM_WORLD_LOCAL_RANK is not the rank", env({"OMPI_COMM_WORLD_LOCAL_RANK=1"}), std::nullopt},
+    };
+    for (const auto& row : rows) {
+        INFO(row.what);
+        CHECK(rank_from_environ(row.block) == row.rank);
+    }
+}
+
+namespace {
+
+std::vector<pid_t> sorted(std::vector<pid_t> v) {
+    std::sort(v.begin(), v.end());
+    return v;
+}
+
+}  // namespace
+
+TEST_CASE("descendants_of", "[discovery]") {
+    //   1 -> 10 -> 100, 101 -> 1000
+    //     -> 11
+    //   2 -> 20 (unrelated)
+    const std::map<pid_t, pid_t> tree{{1, 0},     {10, 1},   {11, 1}, {100, 10},
+                                      {101, 10},  {1000, 101}, {2, 0}, {20, 2}};
+    CHECK(sorted(descendants_of(1, tree)) == std::vector<pid_t>{10, 11, 100, 101, 1000});
+    CHECK(sorted(descendants_of(10, tree)) == std::vector<pid_t>{100, 101, 1000});
+    CHECK(descendants_of(1000, tree).empty());
+    CHECK(descendants_of(12345, tree).empty());
+    CHECK(sorted(descendants_of(2, tree)) == std::vector<pid_t>{20});
+
+    // Breadth first: every parent comes before its children.
+    const auto order = descendants_of(1, tree);
+    auto pos = [&](pid_t p) { return std::find(order.begin(), order.end(), p) - order.begin(); };
+    CHECK(pos(10) < pos(100));
+    CHECK(pos(101) < pos(1000));
+}
+
+TEST_CASE("descendants_of survives cycles in a racy /proc snapshot", "[discovery]") {
+    // The root in a cycle, a self-parented root, a cycle not reachable from the root.
+    CHECK(sorted(descendants_of(1, {{1, 3}, {2, 1}, {3, 2}})) == std::vector<pid_t>{2, 3});
+    CHECK(descendants_of(5, {{5, 5}}).empty());
+    CHECK(sorted(descendants_of(1, {{2, 1}, {7, 8}, {8, 7}})) == std::vector<pid_t>{2});
+}

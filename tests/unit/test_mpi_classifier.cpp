@@ -1,0 +1,78 @@
+// MPI classifier: function names, library paths and the stack verdict.
+#include <catch2/catch.hpp>
+
+#include "mpi_classifier.h"
+
+using namespace jobsentry;
+
+TEST_CASE("MPI function names", "[mpi_classifier]") {
+    const std::vector<std::pair<const char*, bool>> rows{
+        {"MPI_Allreduce", true},   {"PMPI_Allreduce", true},  {"mpi_allreduce_", true},
+        {"mpi_allreduce__", true}, {"MPI_ALLREDUCE", true},   {"pmpi_send_", true},
+        {"mpi_send_f08", true},    {"mpi_send_f08ts", true},  {"PMPI_ALLREDUCE_", true},
+        {"Mpi_Send_", true},       // Fortran names are case-insensitive
+        {"main", false},           {"MPI_", false},           {"PMPI_", false},
+        {"mpi_", false},           {"mpi__", false},          {"mpi_helper", false},
+        {"compute_mpi_", false},   {"my_MPI_Send", false},    {"mpi_send_f09", false},
+        {"", false},               {"_ZN3foo8MPI_SendEv", false},
+    };
+    for (const auto& [name, mpi] : rows) {
+        INFO(name);
+        CHECK(is_mpi_function_name(name) == mpi);
+    }
+}
+
+TEST_CASE("MPI library paths", "[mpi_classifier]") {
+    const std::vector<std::pair<const char*, bool>> rows{
+        {"/usr/lib/x86_64-linux-gnu/libmpi.so.40.30.4", true},
+        {"/usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3/mca_coll_tuned.so", true},
+        {"/usr/lib/x86_64-linux-gnu/libopen-pal.so.40", true},
+        {"/usr/lib/x86_64-linux-gnu/libopen-rte.so.40", true},
+        {"/usr/lib/x86_64-linux-gnu/libpmix.so.2", true},
+        {"/usr/lib/x86_64-linux-gnu/libmpich.so.12", true},
+        {"/usr/lib/x86_64-linux-gnu/libmpi_mpifh.so.40", true},
+        {"libmpi.so", true},
+        {"/usr/lib/x86_64-linux-gnu/libc.so.6", false},
+        {"/home/u/libmpix_user.so", false},  // a user library whose name merely starts with "libmpi"
+        {"/home/u/libmpi-tools/app", false},  // MPI in a directory name only
+        {"/home/u/mympi.so", false},
+        {"", false},
+    };
+    for (const auto& [path, mpi] : rows) {
+        INFO(path);
+        CHECK(is_mpi_library_path(path) == mpi);
+    }
+}
+
+TEST_CASE("stack_in_mpi: any MPI frame, unnamed frames do not flip it", "[mpi_classifier]") {
+    auto frame = [](const char* function, const char* module) {
+        Frame f;
+        f.function = function;
+        f.module = module;
+        f.mpi = is_mpi_function_name(function) || is_mpi_library_path(module);
+        return f;
+    };
+    const char* libc = "/usr/lib/x86_64-linux-gnu/libc.so.6";
+    const char* libmpi = "/usr/lib/x86_64-linux-gnu/libmpi.so.40";
+    const char* app = "/home/u/app";
+    struct Row {
+        const char* what;
+        std::vector<Frame> frames;
+        bool in_mpi;
+    };
+    const std::vector<Row> rows{
+        {"empty", {}, false},
+        {"user code", {frame("kernel", app), frame("main", app)}, false},
+        {"named MPI call", {frame("MPI_Barrier", app), frame("main", app)}, true},
+        {"unnamed frame inside libmpi", {frame("", libmpi), frame("main", app)}, true},
+        {"unnamed libc frame below an MPI call", {frame("", libc), frame("", libmpi), frame("PMPI_Recv", libmpi),
+                                                   frame("main", app)}, true},
+        {"unnamed user frames", {frame("", app), frame("", app), frame("main", app)}, false},
+        {"unnamed libc frame in user code", {frame("", libc), frame("compute_mpi_", app), frame("main", app)},
+         false},
+    };
+    for (const auto& row : rows) {
+        INFO(row.what);
+        CHECK(stack_in_mpi(row.frames) == row.in_mpi);
+    }
+}

@@ -1,0 +1,233 @@
+// ParaStack model: sample-size levels, learning, jittered delay, hang after k suspicions, streaks, interval doubling.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <random>
+
+#include "model/parastack.h"
+#include "model/runs_test.h"
+
+using namespace jobsentry;
+
+TEST_CASE("level_for_sample_size table", "[parastack]") {
+    struct Row {
+        uint64_t n;
+        bool present;
+        double p_hat, d;
+    };
+    const std::vector<Row> rows{{0, false, 0, 0},       {10, false, 0, 0},     {11, true, 0.47, 0.3},
+                                {18, true, 0.47, 0.3},  {19, true, 0.27, 0.2}, {41, true, 0.27, 0.2},
+                                {42, true, 0.12, 0.1},  {85, true, 0.12, 0.1}, {86, true, 0.06, 0.05},
+                                {100000, true, 0.06, 0.05}};
+    for (const auto& row : rows) {
+        INFO("n=" << row.n);
+        auto level = level_for_sample_size(row.n);
+        REQUIRE(level.has_value() == row.present);
+        if (level) {
+            CHECK(level->p_hat == row.p_hat);
+            CHECK(level->d == row.d);
+        }
+    }
+}
+
+TEST_CASE("the first 11 samples are learnt, the 12th is judged", "[parastack]") {
+    ParaStackModel m;
+    for (int i = 0; i < 11; ++i) {
+        auto j = m.observe(i / 10.0);  // 0.0 .. 1.0
+        CHECK(j.learning);
+        CHECK_FALSE(j.suspicion);
+        CHECK_FALSE(j.hang);
+        CHECK(m.history_size() == static_cast<uint64_t>(i + 1));
+    }
+    // t = F^-1(0.47) = 0.5 (6 of 11 values), F(t) = 6/11, q = 6/11 + 0.3.
+    auto j = m.observe(0.9);
+    CHECK_FALSE(j.learning);
+    CHECK_FALSE(j.suspicion);
+    CHECK(j.threshold == Approx(0.5));
+    CHECK(j.q == Approx(6.0 / 11 + 0.3));
+    CHECK(m.history_size() == 12);
+}
+
+TEST_CASE("next_delay is uniform in [I/2, 3I/2)", "[parastack]") {
+    for (double interval : {0.4, 1.0, 6.4}) {
+        ModelConfig c;
+        c.interval_s = interval;
+        c.max_interval_s = 2 * interval;
+        ParaStackModel m(c);
+        std::mt19937_64 rng(12345);
+        double lo = 1e9, hi = -1e9, sum = 0;
+        const int draws = 20000;
+        for (int i = 0; i < draws; ++i) {
+            double d = m.next_delay(rng);
+            lo = std::min(lo, d);
+            hi = std::max(hi, d);
+            sum += d;
+        }
+        INFO("I=" << interval);
+        CHECK(lo >= interval / 2);
+        CHECK(hi < 1.5 * interval);
+        CHECK(lo < interval / 2 + 0.01 * interval);  // the whole range is used
+        CHECK(hi > 1.5 * interval - 0.01 * interval);
+        CHECK(sum / draws == Approx(interval).epsilon(0.02));
+    }
+}
+
+namespace {
+
+// 100 samples: 8 x 0.1 then 92 x 0.5. Only the first 11 are unjudged, and no
+// judged sample is ever a suspicion (t stays 0.1 < 0.5), so the conditional
+// estimate is absent and, at n = 100, t = F^-1(0.06) = 0.1, F(t) = 0.08 and
+// q = 0.08 + 0.05 = 0.13.
+ParaStackModel model_with_known_q(double alpha) {
+    ModelConfig c;
+    c.alpha = alpha;
+    ParaStackModel m(c);
+    for (int i = 0; i < 8; ++i) m.observe(0.1);
+    for (int i = 0; i < 92; ++i) REQUIRE_FALSE(m.observe(0.5).suspicion);
+    REQUIRE(m.history_size() == 100);
+    return m;
+}
+
+int expected_k(double q, double alpha) { return static_cast<int>(std::ceil(std::log(alpha) / std::log(q))); }
+
+}  // namespace
+
+TEST_CASE("a hang is claimed after k = ceil(log alpha / log q) suspicions", "[parastack]") {
+    const double q = 0.08 + 0.05;
+    struct Row {
+        double alpha;
+        int k;
+    };
+    // The k column is worked out by hand from q = 0.13 and also checked against the formula.
+    const std::vector<Row> rows{{0.05, 2}, {0.01, 3}, {0.001, 4}, {1e-6, 7}};
+    for (const auto& row : rows) {
+        INFO("alpha=" << row.alpha);
+        REQUIRE(expected_k(q, row.alpha) == row.k);
+        ParaStackModel m = model_with_known_q(row.alpha);
+        int claimed_at = 0;
+        for (int k = 1; k <= 20 && !claimed_at; ++k) {
+            auto j = m.observe(0.0);
+            REQUIRE_FALSE(j.learning);
+            REQUIRE(j.suspicion);
+            CHECK(j.threshold == Approx(0.1));
+            CHECK(j.q == Approx(q));
+            CHECK(j.streak == k);
+            CHECK(j.probability == Approx(std::pow(q, k)));
+            if (j.hang) claimed_at = k;
+        }
+        CHECK(claimed_at == row.k);
+    }
+}
+
+TEST_CASE("correlated suspicions raise q through the conditional estimate", "[parastack]") {
+    // Learning: 6 x 0.1, 5 x 0.5. Then 11 runs (0.1, 0.1, 0.5): each gives two
+    // judged suspicions followed by a judged sample, one of them a suspicion,
+    // so P(suspicion | suspicion) = 11/22 with d(22) = 0.2: q_c = 0.7. Then
+    // 56 x 0.5 up to n = 100: F(0.1) = 28/100, marginal q = 0.33 < 0.7.
+    ModelConfig c;
+    c.alpha = 0.001;
+    ParaStackModel m(c);
+    for (int i = 0; i < 6; ++i) m.observe(0.1);
+    for (int i = 0; i < 5; ++i) m.observe(0.5);
+    for (int i = 0; i < 11; ++i) {
+        REQUIRE(m.observe(0.1).suspicion);
+        REQUIRE(m.observe(0.1).suspicion);
+        REQUIRE_FALSE(m.observe(0.5).suspicion);
+    }
+    for (int i = 0; i < 56; ++i) REQUIRE_FALSE(m.observe(0.5).suspicion);
+    REQUIRE(m.history_size() == 100);
+    int claimed_at = 0;
+    double q = 0;
+    for (int k = 1; k <= 40 && !claimed_at; ++k) {
+        auto j = m.observe(0.0);
+        q = j.q;
+        if (j.hang) claimed_at = k;
+    }
+    CHECK(q == Approx(0.7));
+    CHECK(claimed_at == expected_k(0.7, 0.001));
+    CHECK(claimed_at == 20);
+}
+
+TEST_CASE("a streak stays out of the history until it ends", "[parastack]") {
+    SECTION("dismiss_streak commits the held samples") {
+        ParaStackModel m = model_with_known_q(1e-12);
+        for (int k = 1; k <= 5; ++k) {
+            CHECK(m.observe(0.0).streak == k);
+            CHECK(m.history_size() == 100);
+        }
+        m.dismiss_streak();
+        CHECK(m.history_size() == 105);
+        // A new run starts from 1 again.
+        CHECK(m.observe(0.0).streak == 1);
+        CHECK(m.history_size() == 105);
+    }
+    SECTION("a non-suspicion ends the streak and commits it with itself") {
+        ParaStackModel m = model_with_known_q(1e-12);
+        for (int k = 1; k <= 3; ++k) m.observe(0.0);
+        CHECK(m.history_size() == 100);
+        auto j = m.observe(0.5);
+        CHECK_FALSE(j.suspicion);
+        CHECK(j.streak == 0);
+        CHECK(m.history_size() == 104);
+    }
+    SECTION("a hang does not teach the model that hanging is normal") {
+        ParaStackModel m = model_with_known_q(0.001);
+        for (int k = 1; k <= 50; ++k) {
+            auto j = m.observe(0.0);
+            CHECK(j.q == Approx(0.13));
+            CHECK(j.hang == (k >= 4));
+        }
+        CHECK(m.history_size() == 100);
+    }
+}
+
+TEST_CASE("when q would be 1 the sample is learnt and committed", "[parastack]") {
+    ParaStackModel m;
+    // Constant S_out: t is the largest value seen, F(t) = 1, so q = 1.
+    for (int i = 1; i <= 40; ++i) {
+        auto j = m.observe(0.5);
+        INFO("sample " << i);
+        CHECK(j.learning);
+        CHECK_FALSE(j.suspicion);
+        CHECK_FALSE(j.hang);
+        CHECK(j.q == 1.0);
+        CHECK(m.history_size() == static_cast<uint64_t>(i));
+    }
+}
+
+TEST_CASE("the runs test doubles the interval up to the cap, never beyond", "[parastack]") {
+    struct Row {
+        double interval, cap;
+        int doublings;
+        double final_interval;
+    };
+    const std::vector<Row> rows{{0.4, 6.4, 4, 6.4}, {0.4, 1.6, 2, 1.6}, {0.4, 1.0, 1, 0.8}, {0.4, 0.4, 0, 0.4}};
+    for (const auto& row : rows) {
+        INFO("I=" << row.interval << " cap=" << row.cap);
+        ModelConfig c;
+        c.interval_s = row.interval;
+        c.max_interval_s = row.cap;
+        ParaStackModel m(c);
+        // Blocks of ten 0s and ten 1s: every runs window holds R = 2, far too few runs.
+        for (int i = 0; i < 400; ++i) {
+            m.observe((i / 10) % 2 ? 1.0 : 0.0);
+            CHECK(m.interval() <= row.cap + 1e-9);
+        }
+        m.dismiss_streak();
+        CHECK(m.doublings() == row.doublings);
+        CHECK(m.interval() == Approx(row.final_interval));
+    }
+}
+
+TEST_CASE("a random-looking history keeps the interval", "[parastack]") {
+    const std::vector<double> window{0.3, 0.7, 0.6, 0.2, 0.9, 0.1, 0.4, 0.8, 0.55, 0.65,
+                                     0.15, 0.35, 0.75, 0.85, 0.25, 0.05, 0.45, 0.95, 0.12, 0.62};
+    REQUIRE(runs_test(window).random);
+    ParaStackModel m;
+    for (int rep = 0; rep < 10; ++rep)
+        for (double v : window) m.observe(v);
+    m.dismiss_streak();
+    CHECK(m.history_size() == 200);
+    CHECK(m.doublings() == 0);
+    CHECK(m.interval() == Approx(0.4));
+}

@@ -1,0 +1,62 @@
+// /proc/PID/stat parsing: awkward comm names, CPU ticks, start time and malformed text.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include "proc_files.h"
+
+using namespace jobsentry;
+
+namespace {
+
+// A /proc/PID/stat line with 52 fields, as Linux 5.x+ prints it: utime 13+1, stime 14+1, starttime 21+1.
+std::string stat_line(const std::string& comm, const std::string& state = "S") {
+    return "1234 (" + comm + ") " + state +
+           " 1 1234 1234 0 -1 4194560 1523 0 12 0 250 37 0 0 20 0 1 0 98765 12345678 345 "
+           "18446744073709551615 1 1 0 0 0 0 0 4096 1260 0 0 0 17 3 0 0 0 0 0 0 0 0 0 0 0 0 0\n";
+}
+
+}  // namespace
+
+TEST_CASE("parse_proc_stat on awkward comm names", "[proc_files]") {
+    const std::vector<std::string> comms{"a", "a) b) c", "my prog", "(x)", ")(", "", "a) S 1 2 3"};
+    for (const auto& comm : comms) {
+        INFO("comm=" << comm);
+        auto st = parse_proc_stat(stat_line(comm));
+        REQUIRE(st);
+        CHECK(st->comm == comm);
+        CHECK(st->state == 'S');
+        CHECK(st->ppid == 1);
+        CHECK(st->cpu_ticks == 250 + 37);
+        CHECK(st->start_time == 98765);
+    }
+    CHECK(parse_proc_stat(stat_line("x", "T"))->state == 'T');
+}
+
+TEST_CASE("parse_proc_stat rejects malformed text", "[proc_files]") {
+    const std::string full = stat_line("a) b) c");
+    const std::vector<std::pair<const char*, std::string>> rows{
+        {"empty", ""},
+        {"no parentheses", "1234 a S 1 2 3"},
+        {"no closing parenthesis", "1234 (abc S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20"},
+        {"parentheses reversed", "1234 )abc( S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20"},
+        {"cut before starttime", full.substr(0, full.find(" 98765"))},
+        {"only the comm", "1234 (abc)"},
+    };
+    for (const auto& [what, text] : rows) {
+        INFO(what);
+        CHECK_FALSE(parse_proc_stat(text));
+    }
+}
+
+TEST_CASE("read_proc_stat reads this process", "[proc_files]") {
+    auto st = read_proc_stat(getpid());
+    REQUIRE(st);
+    CHECK(st->ppid == getppid());
+    CHECK(st->state == 'R');
+    CHECK(st->start_time > 0);
+    CHECK_FALSE(read_bounded("/nonexistent/file", 10));
+    auto limited = read_bounded("/proc/self/stat", 5);
+    REQUIRE(limited);
+    CHECK(limited->size() == 5);
+}
