@@ -9,7 +9,16 @@ HANGPROG=$BUILD/tests/programs/hangprog
 if [ "$(id -u)" -eq 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
 export OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1
 SCRATCH=$(mktemp -d /tmp/jobsentry-bench.XXXXXX)
-trap 'pkill -KILL -x hangprog 2>/dev/null || true; rm -rf "$SCRATCH"' EXIT
+# Processes started here carry this tag; the exit trap ends only those.
+export JOBSENTRY_BENCH_TAG=$SCRATCH
+end_tagged() {
+  local pid
+  for pid in $(pgrep -x hangprog; pgrep -x mpirun); do
+    grep -qz "^JOBSENTRY_BENCH_TAG=$SCRATCH\$" "/proc/$pid/environ" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
+  done
+  return 0
+}
+trap 'end_tagged; rm -rf "$SCRATCH"' EXIT
 
 # stats FILE: "median p90 p99 min max count" of the numbers in FILE, one per line.
 stats() {

@@ -14,7 +14,7 @@ done
 expect_json .verdict hang
 expect_json '.suspect_ranks | join(",")' 0
 sleep 2
-[ "$(pgrep -c -x "$(basename "$HANGPROG")")" -eq "$NP" ] || fail "the command did not keep running after the report"
+[ "$(tagged_pids | wc -l)" -eq "$NP" ] || fail "the command did not keep running after the report"
 kill -TERM "$watch"
 status=0
 wait "$watch" || status=$?

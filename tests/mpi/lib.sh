@@ -6,12 +6,25 @@ JOBSENTRY=${JOBSENTRY:?set by CTest}
 HANGPROG=${HANGPROG:?set by CTest}
 NP=${NP:-4}
 WORK=$(mktemp -d /tmp/jobsentry-test.XXXXXX)
+# Every process this test starts carries this tag in its environment, so that
+# cleanup and the leftover check see only this test's processes, never those
+# of another test or benchmark running on the machine.
+export JOBSENTRY_TEST_TAG=$WORK
+tagged_pids() {
+  local pid
+  for pid in $(pgrep -x "${1:-$(basename "$HANGPROG")}"); do
+    grep -qz "^JOBSENTRY_TEST_TAG=$WORK\$" "/proc/$pid/environ" 2>/dev/null && echo "$pid"
+  done
+  return 0
+}
 cleanup() {
   # A failed check must not leave a job behind for the next test.
   local bg
   bg=$(jobs -p)
   [ -n "$bg" ] && kill $bg 2>/dev/null || true
-  pkill -KILL -x "$(basename "$HANGPROG")" 2>/dev/null || true
+  for name in jobsentry mpirun "$(basename "$HANGPROG")"; do
+    tagged_pids "$name" | xargs -r kill -KILL 2>/dev/null || true
+  done
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -49,9 +62,10 @@ expect_json() {  # expect_json JQ_FILTER EXPECTED
 # No process of ours may be left behind, stopped or otherwise.
 expect_no_leftovers() {
   sleep 1
-  if pgrep -f "$HANGPROG" >/dev/null; then
-    ps -o pid,stat,cmd -p "$(pgrep -d, -f "$HANGPROG")" >&2
-    pkill -KILL -f "$HANGPROG" || true
+  local left
+  left=$(tagged_pids | tr '\n' ',')
+  if [ -n "$left" ]; then
+    ps -o pid,stat,cmd -p "${left%,}" >&2
     fail "hangprog processes left behind"
   fi
 }
