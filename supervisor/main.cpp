@@ -3,6 +3,8 @@
 //   sample  take stack samples of one process and print them with their cost
 #include <algorithm>
 #include <cstring>
+#include <map>
+#include <unistd.h>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -36,12 +38,14 @@ double percentile(std::vector<double> values, double p) {
 int run_sample(const std::vector<std::string>& args) {
     int count = 1;
     int pause_ms = 10;
+    bool chains = false;
     long pid = 0;
     po::options_description desc("Options of jobsentry sample");
     desc.add_options()("help,h", "print this help")(
         "count", po::value(&count)->default_value(1), "number of samples, 1..100000; with more than one, "
                                                       "only the cost statistics and the last stack are printed")(
         "pause-ms", po::value(&pause_ms)->default_value(10), "pause between samples in ms, 0..10000")(
+        "chains", po::bool_switch(&chains), "count the distinct function-level call chains seen")(
         "pid", po::value(&pid)->required(), "process to sample (also the first positional argument)");
     po::positional_options_description pos;
     pos.add("pid", 1);
@@ -62,6 +66,7 @@ int run_sample(const std::vector<std::string>& args) {
         return 2;
     }
     StackWalker walker;
+    std::map<std::string, int> chain_counts;
     std::vector<double> costs;
     StackSample last;
     for (int i = 0; i < count; ++i) {
@@ -72,12 +77,18 @@ int run_sample(const std::vector<std::string>& args) {
             return 1;
         }
         costs.push_back(last.cost_seconds * 1e6);
+        if (chains) {
+            std::string chain;
+            for (auto f = last.frames.rbegin(); f != last.frames.rend(); ++f) chain += frame_label(*f) + " > ";
+            ++chain_counts[chain];
+        }
         if (pause_ms) usleep(static_cast<useconds_t>(pause_ms) * 1000);
     }
     std::cout << "pid " << pid << " state " << last.state << (last.in_mpi ? " inside MPI" : " outside MPI") << '\n';
     for (const auto& f : last.frames)
         std::cout << "  0x" << std::hex << f.pc << std::dec << "  " << frame_label(f) << (f.mpi ? "  [mpi]" : "")
                   << '\n';
+    for (const auto& [chain, n] : chain_counts) std::cout << n << "\t" << chain << '\n';
     std::cout << "samples " << costs.size() << "  cost_us median " << percentile(costs, 0.5) << "  p99 "
               << percentile(costs, 0.99) << "  first " << costs.front() << '\n';
     return 0;
