@@ -26,10 +26,14 @@
 namespace jobsentry {
 namespace {
 
-std::string yama_hint() {
+// What ptrace needs, said once for every place that finds it refused.
+std::string ptrace_requirements() {
+    std::string yama;
     auto scope = read_bounded("/proc/sys/kernel/yama/ptrace_scope", 16);
-    if (!scope || scope->empty()) return "";
-    return " (kernel.yama.ptrace_scope is " + scope->substr(0, scope->find('\n')) + ")";
+    if (scope && !scope->empty()) yama = " (kernel.yama.ptrace_scope is " + scope->substr(0, scope->find('\n')) + ")";
+    return "jobsentry needs the same user as the ranks with kernel.yama.ptrace_scope <= 1" + yama +
+           ", or CAP_SYS_PTRACE; ranks that made themselves non-dumpable, seccomp or a container policy "
+           "can also forbid it. The command keeps running unmonitored.";
 }
 
 constexpr double kDiscoverySeconds = 2.0;
@@ -133,9 +137,7 @@ void Watcher::discover() {
         if (unreadable_since_ == 0) unreadable_since_ = monotonic_now();
         if (monotonic_now() - unreadable_since_ > 2 * kDiscoverySeconds)
             stop_monitoring("cannot inspect the command's processes (pid " + std::to_string(found.unreadable[0]) +
-                            ": permission denied). ptrace access is not permitted" + yama_hint() +
-                            "; jobsentry needs the same user as the ranks (and ptrace_scope <= 1) or "
-                            "CAP_SYS_PTRACE. The command keeps running unmonitored.");
+                            ": permission denied): ptrace access is not permitted. " + ptrace_requirements());
         return;
     }
     auto same = [](const std::vector<RankProcess>& a, const std::vector<RankProcess>& b) {
@@ -176,9 +178,7 @@ void Watcher::sample_round() {
         StackSample s = walker_.sample(proc.pid, proc.start_time);
         if (s.status == SampleStatus::denied) {
             stop_monitoring("ptrace of rank " + std::to_string(proc.rank) + " (pid " + std::to_string(proc.pid) +
-                            ") was refused: " + s.error + ". jobsentry needs the same user as the ranks" + yama_hint() +
-                            " or CAP_SYS_PTRACE; seccomp or a container policy can also forbid ptrace. "
-                            "The command keeps running unmonitored.");
+                            ") was refused: " + s.error + ". " + ptrace_requirements());
             return;
         }
         if (s.status == SampleStatus::gone) {

@@ -40,5 +40,12 @@ check_free "$sleeper" "T"
 kill -CONT "$sleeper"; sleep 0.2
 check_free "$sleeper" "S"
 
+# A process that exits in the middle of sampling: a clear "gone", no hang.
+sleep 0.3 & short=$!
+status=0
+"$JOBSENTRY" sample --count 100000 --pause-ms 0 "$short" >/dev/null 2>"$WORK/gone.err" || status=$?
+[ "$status" -eq 1 ] || fail "sampling an exiting process ended with $status, expected 1"
+grep -q "gone" "$WORK/gone.err" || fail "no 'gone' reported for an exited process: $(cat "$WORK/gone.err")"
+
 kill "$sleeper"; kill "$mpirun_pid" 2>/dev/null || true; wait 2>/dev/null || true
 pass "no target left stopped or traced"
