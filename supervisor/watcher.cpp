@@ -43,6 +43,9 @@ public:
     explicit Watcher(const WatchOptions& o)
         : opt_(o),
           model_(ModelConfig{o.alpha, o.interval_ms / 1000.0, o.max_interval_ms / 1000.0, 20}),
+          // Same samples, same significance; sampling times follow model_, so
+          // this one never adapts an interval of its own.
+          stillness_(ModelConfig{o.alpha, o.interval_ms / 1000.0, o.interval_ms / 1000.0, 20}),
           rng_(o.seed ? o.seed : static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count())),
           uid_(getuid()),
           self_(getpid()) {}
@@ -64,7 +67,8 @@ private:
     nlohmann::json evidence() const;
 
     WatchOptions opt_;
-    ParaStackModel model_;
+    ParaStackModel model_;      // on S_out, as ParaStack
+    ParaStackModel stillness_;  // on S_move: see docs/decision-rule.md
     std::mt19937_64 rng_;
     StackWalker walker_;
     ProgressTracker tracker_;
@@ -87,6 +91,7 @@ private:
     std::map<int, StackSample> last_sample_;  // per rank
     std::map<int, std::string> last_activity_;
     Judgement last_judgement_;
+    Judgement last_stillness_;
     std::string last_verification_;
     int verifications_ = 0;
     Report report_;
@@ -172,6 +177,7 @@ void Watcher::pick_monitored() {
 
 void Watcher::sample_round() {
     std::vector<Activity> activities;
+    std::vector<bool> moved;
     std::ostringstream detail;
     bool someone_gone = false;
     for (const auto& proc : monitored_) {
@@ -191,30 +197,39 @@ void Watcher::sample_round() {
             if (opt_.verbose) log("rank " + std::to_string(proc.rank) + ": " + s.error);
             continue;
         }
-        Activity a = tracker_.observe({proc.rank, s.in_mpi, exact_signature(s.frames), s.state, s.cpu_ticks});
+        bool rank_moved = false;
+        Activity a = tracker_.observe(
+            {proc.rank, s.in_mpi, exact_signature(s.frames), s.state, s.cpu_ticks, progress_signature(s.frames)},
+            &rank_moved);
         activities.push_back(a);
+        moved.push_back(rank_moved);
         last_activity_[proc.rank] = to_string(a);
         last_sample_[proc.rank] = std::move(s);
-        if (opt_.verbose) detail << " r" << proc.rank << ':' << to_string(a);
+        if (opt_.verbose) detail << " r" << proc.rank << ':' << to_string(a) << (rank_moved ? "+" : "");
     }
     if (someone_gone) next_discovery_ = 0;  // a rank ended: the job is changing
     if (activities.empty()) return;
     ++report_.samples;
     const double s_out = effective_s_out(activities);
+    const double s_move = share_moved(moved);
     last_judgement_ = model_.observe(s_out);
+    last_stillness_ = stillness_.observe(s_move);
     if (opt_.verbose) {
+        auto describe = [](const Judgement& j) {
+            std::ostringstream out;
+            out.precision(3);
+            if (j.learning) out << " learning";
+            else if (j.suspicion) out << " suspicion k=" << j.streak << " q=" << j.q << " q^k=" << j.probability;
+            return out.str();
+        };
         std::ostringstream msg;
         msg.precision(3);
-        msg << "sample " << report_.samples << " I=" << model_.interval() * 1000 << "ms S_out=" << s_out
-            << " n=" << model_.history_size();
-        if (last_judgement_.learning) msg << " learning";
-        else if (last_judgement_.suspicion)
-            msg << " suspicion k=" << last_judgement_.streak << " q=" << last_judgement_.q
-                << " q^k=" << last_judgement_.probability;
-        msg << " |" << detail.str();
+        msg << "sample " << report_.samples << " I=" << model_.interval() * 1000 << "ms n=" << model_.history_size()
+            << " S_out=" << s_out << describe(last_judgement_) << " S_move=" << s_move << describe(last_stillness_)
+            << " |" << detail.str();
         log(msg.str());
     }
-    if (last_judgement_.hang) verify();
+    if (last_judgement_.hang || last_stillness_.hang) verify();
 }
 
 void Watcher::verify() {
@@ -263,6 +278,7 @@ void Watcher::verify() {
     if (!verdict.hang) {
         log("alarm cleared by verification: " + verdict.reason);
         model_.dismiss_streak();
+        stillness_.dismiss_streak();
         for (auto& [rank, s] : latest) last_sample_[rank] = std::move(s);
         return;
     }
@@ -283,12 +299,14 @@ RankReport Watcher::rank_report(const RankProcess& proc, const StackSample* s, c
 }
 
 nlohmann::json Watcher::evidence() const {
+    auto judgement = [](const Judgement& j) {
+        return nlohmann::json{{"threshold", j.threshold}, {"q", j.q},          {"streak", j.streak},
+                              {"probability", j.probability}, {"hang", j.hang}, {"learning", j.learning}};
+    };
     return {{"history_samples", model_.history_size()},
             {"interval_doublings", model_.doublings()},
-            {"last_threshold", last_judgement_.threshold},
-            {"last_q", last_judgement_.q},
-            {"last_streak", last_judgement_.streak},
-            {"last_probability", last_judgement_.probability},
+            {"s_out", judgement(last_judgement_)},
+            {"s_move", judgement(last_stillness_)},
             {"verifications", verifications_},
             {"last_verification", last_verification_}};
 }

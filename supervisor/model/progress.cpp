@@ -79,9 +79,10 @@ const char* to_string(Activity a) {
     return "?";
 }
 
-Activity ProgressTracker::observe(const RankObservation& obs) {
+Activity ProgressTracker::observe(const RankObservation& obs, bool* moved) {
     auto previous = last_.find(obs.rank);
     const bool first = previous == last_.end();
+    if (moved) *moved = first || previous->second.progress != obs.progress;
     const bool idle = !first && previous->second.exact == obs.exact && previous->second.cpu_ticks == obs.cpu_ticks;
     last_[obs.rank] = obs;
     if (obs.state == 'T' || obs.state == 't') return Activity::stopped;
@@ -93,6 +94,11 @@ double effective_s_out(const std::vector<Activity>& activities) {
     if (activities.empty()) return 0.0;
     auto out = std::count(activities.begin(), activities.end(), Activity::computing);
     return static_cast<double>(out) / activities.size();
+}
+
+double share_moved(const std::vector<bool>& moved) {
+    if (moved.empty()) return 0.0;
+    return static_cast<double>(std::count(moved.begin(), moved.end(), true)) / moved.size();
 }
 
 Verdict judge_verification(const std::vector<RankVerification>& ranks) {

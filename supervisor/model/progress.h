@@ -46,12 +46,16 @@ struct RankObservation {
     uint64_t exact = 0;  // exact_signature()
     char state = '?';
     uint64_t cpu_ticks = 0;
+    uint64_t progress = 0;  // progress_signature()
 };
 
 class ProgressTracker {
 public:
-    // Classifies the observation against the rank's previous one and remembers it.
-    Activity observe(const RankObservation& obs);
+    // Classifies the observation against the rank's previous one and remembers
+    // it. moved, if given, tells whether the progress signature changed since
+    // that previous observation (true for a first observation: no evidence of
+    // standing still).
+    Activity observe(const RankObservation& obs, bool* moved = nullptr);
     void forget(int rank) { last_.erase(rank); }
 
 private:
@@ -60,6 +64,10 @@ private:
 
 // S_out: share of the observed ranks computing outside MPI.
 double effective_s_out(const std::vector<Activity>& activities);
+
+// S_move: share of the observed ranks whose progress signature changed since
+// their previous sample. A hang of any kind holds it at 0.
+double share_moved(const std::vector<bool>& moved);
 
 // A rank's state as seen by verification: several fresh samples in a row.
 struct RankVerification {
