@@ -31,7 +31,10 @@ po::options_description describe(WatchOptions& o, std::string& action) {
         ("grace-ms", po::value(&o.grace_ms)->default_value(o.grace_ms),
             "time between SIGTERM and SIGKILL when killing; 0..600000")
         ("verify-rounds", po::value(&o.verify_rounds)->default_value(o.verify_rounds),
-            "fresh samples of every rank taken to verify a hang; 2..50");
+            "fresh samples of every rank taken to verify a hang; 2..50")
+        ("spin-verify-ms", po::value(&o.spin_verify_ms)->default_value(o.spin_verify_ms),
+            "then, for suspects computing outside MPI, how long to watch them every 100 ms for a change of "
+            "function before calling it a hang; 0..60000");
     // clang-format on
     return d;
 }
@@ -50,6 +53,8 @@ std::string check(const WatchOptions& o, const std::string& action) {
     else if (o.grace_ms < 0 || o.grace_ms > 600000) e << "--grace-ms " << o.grace_ms << ": accepted values are 0..600000";
     else if (o.verify_rounds < 2 || o.verify_rounds > 50)
         e << "--verify-rounds " << o.verify_rounds << ": accepted values are 2..50";
+    else if (o.spin_verify_ms < 0 || o.spin_verify_ms > 60000)
+        e << "--spin-verify-ms " << o.spin_verify_ms << ": accepted values are 0..60000";
     else if (o.command.empty()) e << "no COMMAND given: usage is jobsentry watch [options] -- COMMAND [ARGS...]";
     return e.str();
 }

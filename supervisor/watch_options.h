@@ -21,6 +21,7 @@ struct WatchOptions {
     uint64_t seed = 0;      // 0: from the clock
     int grace_ms = 3000;    // SIGTERM to SIGKILL when killing the command tree
     int verify_rounds = 5;
+    int spin_verify_ms = 3000;  // extra watch of suspects that compute outside MPI
     std::vector<std::string> command;
 };
 

@@ -60,6 +60,8 @@ private:
     void pick_monitored();
     void sample_round();
     void verify();
+    std::string watch_spinning_suspects(const Verdict& verdict, const std::vector<RankVerification>& checks,
+                                        std::map<int, StackSample>& latest);
     void stop_monitoring(const std::string& why);
     void hang_found(const Verdict& verdict, const std::map<int, StackSample>& stacks);
     RankReport rank_report(const RankProcess& proc, const StackSample* sample, const std::string& activity) const;
@@ -274,6 +276,13 @@ void Watcher::verify() {
         checks.push_back(v);
     }
     Verdict verdict = judge_verification(checks);
+    if (verdict.hang) {
+        std::string moved = watch_spinning_suspects(verdict, checks, latest);
+        if (!moved.empty()) {
+            verdict.hang = false;
+            verdict.reason = moved;
+        }
+    }
     last_verification_ = verdict.reason;
     if (!verdict.hang) {
         log("alarm cleared by verification: " + verdict.reason);
@@ -283,6 +292,37 @@ void Watcher::verify() {
         return;
     }
     hang_found(verdict, latest);
+}
+
+std::string Watcher::watch_spinning_suspects(const Verdict& verdict, const std::vector<RankVerification>& checks,
+                                             std::map<int, StackSample>& latest) {
+    // A suspect outside MPI that gets CPU time may be in an infinite loop or
+    // in a long computation that happens to stay in one call chain for the
+    // few verification samples. Watch only those ranks, closely, for a while:
+    // a computation moves to another function, a loop never does.
+    std::vector<RankProcess> spinning;
+    for (const auto& c : checks) {
+        bool suspect = std::count(verdict.suspects.begin(), verdict.suspects.end(), c.rank) > 0;
+        if (!suspect || c.in_mpi || c.stopped || c.cpu_ticks_used == 0 || !latest.count(c.rank)) continue;
+        for (const auto& proc : ranks_)
+            if (proc.rank == c.rank) spinning.push_back(proc);
+    }
+    if (spinning.empty() || opt_.spin_verify_ms == 0) return {};
+    const double until = monotonic_now() + opt_.spin_verify_ms / 1000.0;
+    while (monotonic_now() < until) {
+        wait_for_events(monotonic_now() + 0.1);
+        reap();
+        if (!monitoring_ || child_status_) return "the command ended during verification";
+        for (const auto& proc : spinning) {
+            StackSample s = walker_.sample(proc.pid, proc.start_time);
+            if (s.status == SampleStatus::gone) return "rank " + std::to_string(proc.rank) + " exited";
+            if (s.status != SampleStatus::ok) continue;
+            if (progress_signature(s.frames) != progress_signature(latest[proc.rank].frames))
+                return "rank " + std::to_string(proc.rank) + " computing outside MPI moved to another function";
+            latest[proc.rank] = std::move(s);
+        }
+    }
+    return {};
 }
 
 RankReport Watcher::rank_report(const RankProcess& proc, const StackSample* s, const std::string& activity) const {
