@@ -35,6 +35,7 @@ struct StackSample {
     uint64_t cpu_ticks = 0;     // utime + stime of the whole process, clock ticks
     double taken_at = 0;        // CLOCK_MONOTONIC seconds
     double cost_seconds = 0;    // time from seize to detach
+    double stop_seconds = 0;    // of which waiting for the thread to stop (scheduler-bound when CPUs are busy)
 };
 
 const char* to_string(SampleStatus s);

@@ -139,6 +139,7 @@ StackSample StackWalker::sample(pid_t pid, uint64_t start_time) {
         return fail(SampleStatus::timeout, "main thread did not stop (uninterruptible sleep?)");
     }
 
+    out.stop_seconds = monotonic_now() - begin;
     ProcessCache& cache = cache_for(pid);
     unw_cursor_t cursor;
     bool unwound = cache.space && cache.upt && unw_init_remote(&cursor, cache.space, cache.upt) == 0;
