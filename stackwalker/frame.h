@@ -22,6 +22,7 @@ enum class SampleStatus {
     gone,     // process exited (ESRCH, exit during the sample, or pid reused)
     denied,   // ptrace or /proc access refused (EPERM/EACCES)
     timeout,  // the thread did not stop in time (e.g. uninterruptible sleep)
+    busy,     // another tracer (a debugger) holds the process; try again later
     error,    // anything else; see StackSample::error
 };
 

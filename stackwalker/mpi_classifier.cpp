@@ -59,6 +59,7 @@ const char* to_string(SampleStatus s) {
         case SampleStatus::gone: return "gone";
         case SampleStatus::denied: return "denied";
         case SampleStatus::timeout: return "timeout";
+        case SampleStatus::busy: return "busy";
         case SampleStatus::error: return "error";
     }
     return "?";

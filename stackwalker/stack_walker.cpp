@@ -7,6 +7,7 @@
 #include <sched.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 
@@ -29,15 +30,19 @@ SampleStatus status_for_errno(int err) {
 
 // Waits for the seized thread to report a stop. Returns the signal to
 // re-inject at detach (0 for our own interrupt or a group stop), -1 when the
-// process is gone, -2 on timeout.
-int wait_for_stop(pid_t pid, double timeout) {
+// process is gone (its wait status, which we may have just consumed, goes to
+// *exit_status), -2 on timeout.
+int wait_for_stop(pid_t pid, double timeout, int* exit_status) {
     const double deadline = monotonic_now() + timeout;
     const double spin_until = monotonic_now() + 0.001;
     for (;;) {
         int status = 0;
         pid_t r = waitpid(pid, &status, __WALL | WNOHANG);
         if (r == pid) {
-            if (WIFEXITED(status) || WIFSIGNALED(status)) return -1;
+            if (WIFEXITED(status) || WIFSIGNALED(status)) {
+                *exit_status = status;
+                return -1;
+            }
             if (!WIFSTOPPED(status)) continue;
             int event = status >> 16;
             // PTRACE_EVENT_STOP: our interrupt, or a group stop (SIGSTOP &c.)
@@ -57,6 +62,13 @@ int wait_for_stop(pid_t pid, double timeout) {
             nanosleep(&pause, nullptr);
         }
     }
+}
+
+bool traced_by_another(pid_t pid) {
+    auto status = read_bounded("/proc/" + std::to_string(pid) + "/status", 16384);
+    if (!status) return false;
+    auto at = status->find("\nTracerPid:");
+    return at != std::string::npos && std::strtol(status->c_str() + at + 11, nullptr, 10) != 0;
 }
 
 }  // namespace
@@ -90,14 +102,26 @@ void StackWalker::forget(pid_t pid) { caches_.erase(pid); }
 
 void StackWalker::reap_pending() {
     for (auto it = pending_.begin(); it != pending_.end();) {
-        int sig = wait_for_stop(*it, 0);
+        int exit_status = -1;
+        int sig = wait_for_stop(*it, 0, &exit_status);
         if (sig == -2) {
             ++it;
             continue;
         }
         if (sig >= 0) ptrace(PTRACE_DETACH, *it, nullptr, reinterpret_cast<void*>(static_cast<long>(sig)));
+        if (exit_status != -1) exits_[*it] = exit_status;
         it = pending_.erase(it);
     }
+}
+
+bool StackWalker::is_pending(pid_t pid) const { return pending_.count(pid) > 0; }
+
+std::optional<int> StackWalker::take_exit_status(pid_t pid) {
+    auto it = exits_.find(pid);
+    if (it == exits_.end()) return std::nullopt;
+    int status = it->second;
+    exits_.erase(it);
+    return status;
 }
 
 StackSample StackWalker::sample(pid_t pid, uint64_t start_time) {
@@ -123,6 +147,8 @@ StackSample StackWalker::sample(pid_t pid, uint64_t start_time) {
     const double begin = monotonic_now();
     if (ptrace(PTRACE_SEIZE, pid, nullptr, nullptr) != 0) {
         int err = errno;
+        if (err == EPERM && traced_by_another(pid))
+            return fail(SampleStatus::busy, "traced by another process (a debugger?)");
         return fail(status_for_errno(err), std::string("PTRACE_SEIZE: ") + std::strerror(err));
     }
     if (ptrace(PTRACE_INTERRUPT, pid, nullptr, nullptr) != 0) {
@@ -132,8 +158,13 @@ StackSample StackWalker::sample(pid_t pid, uint64_t start_time) {
         pending_.insert(pid);
         return fail(status_for_errno(err), std::string("PTRACE_INTERRUPT: ") + std::strerror(err));
     }
-    int reinject = wait_for_stop(pid, options_.stop_timeout_seconds);
-    if (reinject == -1) return fail(SampleStatus::gone, "process exited during the sample");
+    int exit_status = -1;
+    int reinject = wait_for_stop(pid, options_.stop_timeout_seconds, &exit_status);
+    if (reinject == -1) {
+        // The tracer is told of the exit first: keep the status for the parent.
+        if (exit_status != -1) exits_[pid] = exit_status;
+        return fail(SampleStatus::gone, "process exited during the sample");
+    }
     if (reinject == -2) {
         pending_.insert(pid);
         return fail(SampleStatus::timeout, "main thread did not stop (uninterruptible sleep?)");

@@ -19,6 +19,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include "frame.h"
@@ -43,10 +44,18 @@ public:
     StackSample sample(pid_t pid, uint64_t start_time = 0);
     void forget(pid_t pid);
 
-    // Detaches tracees that did not stop in time earlier. Called by sample()
-    // and by the destructor; cheap when there are none.
+    // Detaches tracees that did not stop in time earlier. The owner must call
+    // it whenever a child-state notification may concern one (SIGCHLD, a
+    // CLD_TRAPPED from waitid) and regularly, also after sampling has ended:
+    // until then such a tracee stays stopped. Cheap when there are none.
     void reap_pending();
+    bool is_pending(pid_t pid) const;
     size_t pending_count() const { return pending_.size(); }
+
+    // A tracer is told of a tracee's exit before its parent; if the tracee
+    // was our own child, that wait status was consumed here and the parent
+    // gets it from this call (once).
+    std::optional<int> take_exit_status(pid_t pid);
 
 private:
     struct ProcessCache;
@@ -55,6 +64,7 @@ private:
     StackWalkerOptions options_;
     std::map<pid_t, std::unique_ptr<ProcessCache>> caches_;
     std::set<pid_t> pending_;
+    std::map<pid_t, int> exits_;
 };
 
 }  // namespace jobsentry

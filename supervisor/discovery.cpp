@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <deque>
 
+#include "mpi_classifier.h"
 #include "proc_files.h"
 
 namespace jobsentry {
@@ -14,6 +15,7 @@ namespace {
 
 constexpr size_t kMaxEnvironBytes = 1 << 20;  // 1 MiB: far above any real environment
 constexpr size_t kMaxProcesses = 1 << 20;
+constexpr size_t kMaxMapsBytes = 8 << 20;  // 8 MiB: tens of thousands of mappings
 
 struct ProcInfo {
     pid_t parent;
@@ -41,6 +43,22 @@ std::map<pid_t, pid_t> parents(const std::map<pid_t, ProcInfo>& procs) {
     std::map<pid_t, pid_t> out;
     for (const auto& [pid, info] : procs) out[pid] = info.parent;
     return out;
+}
+
+bool maps_mpi_library(pid_t pid) {
+    auto maps = read_bounded("/proc/" + std::to_string(pid) + "/maps", kMaxMapsBytes);
+    if (!maps) return false;
+    size_t pos = 0;
+    while (pos < maps->size()) {
+        size_t end = maps->find('\n', pos);
+        if (end == std::string::npos) end = maps->size();
+        size_t slash = maps->rfind('/', end);
+        if (slash != std::string::npos && slash >= pos &&
+            is_mpi_library_path(std::string_view(*maps).substr(slash, end - slash)))
+            return true;
+        pos = end + 1;
+    }
+    return false;
 }
 
 }  // namespace
@@ -103,7 +121,16 @@ Discovery discover_ranks(pid_t root, uid_t job_uid) {
         if (!rank) continue;
         rank_of[pid] = *rank;
         auto parent = rank_of.find(parent_of.at(pid));
-        if (parent != rank_of.end() && parent->second == *rank) continue;  // a rank's own child
+        if (parent != rank_of.end() && parent->second == *rank) {
+            // Same rank as its parent: either a rank's helper child (keep the
+            // parent) or the application under a wrapper that did not exec,
+            // e.g. `mpirun ./wrap.sh` (take the child that maps MPI).
+            auto chosen = std::find_if(out.ranks.begin(), out.ranks.end(),
+                                       [&](const RankProcess& r) { return r.pid == parent->first; });
+            if (chosen != out.ranks.end() && !maps_mpi_library(chosen->pid) && maps_mpi_library(pid))
+                *chosen = {*rank, pid, procs.at(pid).start_time};
+            continue;
+        }
         out.ranks.push_back({*rank, pid, procs.at(pid).start_time});
     }
     std::sort(out.ranks.begin(), out.ranks.end(),

@@ -1,5 +1,6 @@
-// Finds the MPI rank processes below a launcher process (mpirun, srun, a
-// shell script) by walking /proc. A process is a rank when its environment
+// Finds the MPI rank processes below a launcher process (mpirun, mpiexec, a
+// shell script) by walking /proc. (Tasks that srun starts are children of
+// slurmstepd, not of srun: the Slurm mode finds them by their job cgroup.) A process is a rank when its environment
 // holds OMPI_COMM_WORLD_RANK, PMIX_RANK or PMI_RANK; a child that inherited
 // the same rank from its parent (a rank's helper process) is not a rank.
 // Only processes whose real, effective, saved and filesystem uids all equal

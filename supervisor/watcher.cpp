@@ -37,6 +37,7 @@ std::string ptrace_requirements() {
 }
 
 constexpr double kDiscoverySeconds = 2.0;
+constexpr double kNoRanksWarningSeconds = 30.0;
 
 class Watcher {
 public:
@@ -89,6 +90,8 @@ private:
     double next_discovery_ = 0;
     double next_sample_ = 0;
     double unreadable_since_ = 0;
+    double started_ = monotonic_now();
+    bool no_ranks_warned_ = false;
 
     std::map<int, StackSample> last_sample_;  // per rank
     std::map<int, std::string> last_activity_;
@@ -100,14 +103,29 @@ private:
 };
 
 void Watcher::reap() {
-    // Exits only (WEXITED): never consumes a ptrace stop meant for the walker.
+    // Peek first (WNOWAIT): a tracer is shown its tracees' ptrace stops
+    // whatever the wait flags say, and such a stop belongs to the walker,
+    // which must detach the tracee. Only real exits are reaped here.
+    walker_.reap_pending();
     for (;;) {
         siginfo_t info{};
-        if (waitid(P_ALL, 0, &info, WEXITED | WNOHANG) != 0 || info.si_pid == 0) return;
-        if (info.si_pid == child_) {
+        if (waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid == 0) break;
+        const pid_t pid = info.si_pid;
+        if (info.si_code != CLD_EXITED && info.si_code != CLD_KILLED && info.si_code != CLD_DUMPED) {
+            walker_.reap_pending();  // a late stop of a tracee we still hold
+            if (walker_.is_pending(pid)) break;  // not ours to take; look again at the next turn
+            continue;
+        }
+        siginfo_t done{};
+        waitid(P_PID, static_cast<id_t>(pid), &done, WEXITED | WNOHANG);
+        if (pid == child_) {
             int status = info.si_code == CLD_EXITED ? (info.si_status & 0xff) << 8 : (info.si_status & 0x7f);
             child_status_ = shell_status(status);
         }
+    }
+    // Our own child may have been a rank whose exit the walker saw first.
+    if (!child_status_) {
+        if (auto status = walker_.take_exit_status(child_)) child_status_ = shell_status(*status);
     }
 }
 
@@ -157,8 +175,27 @@ void Watcher::discover() {
         next_discovery_ = monotonic_now() + 0.5;
         return;
     }
-    if (found.ranks.empty() || same(found.ranks, ranks_)) return;
+    if (found.ranks.empty()) {
+        if (!no_ranks_warned_ && monotonic_now() - started_ > kNoRanksWarningSeconds) {
+            no_ranks_warned_ = true;
+            report_.monitoring_problem =
+                "no MPI rank found below the command after " + std::to_string(int(kNoRanksWarningSeconds)) +
+                " s (a rank is a process carrying OMPI_COMM_WORLD_RANK, PMIX_RANK or PMI_RANK; tasks that "
+                "srun starts are children of slurmd, not of the command); still looking";
+            log(report_.monitoring_problem);
+        }
+        return;
+    }
+    if (same(found.ranks, ranks_)) return;
     const bool first = ranks_.empty();
+    for (const auto& old : ranks_) {  // drop the caches of processes that left
+        bool kept = std::any_of(found.ranks.begin(), found.ranks.end(),
+                                [&](const RankProcess& r) { return r.pid == old.pid && r.start_time == old.start_time; });
+        if (!kept) {
+            walker_.forget(old.pid);
+            tracker_.forget(old.rank);
+        }
+    }
     ranks_ = found.ranks;
     ranks_stable_ = true;
     pick_monitored();
@@ -238,6 +275,7 @@ void Watcher::verify() {
     ++verifications_;
     std::map<int, std::vector<StackSample>> seen;
     std::map<int, bool> exited;
+    std::map<int, int> timeouts;
     for (int round = 0; round < opt_.verify_rounds; ++round) {
         if (round > 0) {
             std::uniform_real_distribution<double> pause(model_.interval() / 4, 3 * model_.interval() / 4);
@@ -248,6 +286,7 @@ void Watcher::verify() {
         for (const auto& proc : ranks_) {
             StackSample s = walker_.sample(proc.pid, proc.start_time);
             if (s.status == SampleStatus::gone) exited[proc.rank] = true;
+            if (s.status == SampleStatus::timeout) ++timeouts[proc.rank];
             if (s.status == SampleStatus::ok) seen[proc.rank].push_back(std::move(s));
         }
     }
@@ -257,7 +296,11 @@ void Watcher::verify() {
         RankVerification v;
         v.rank = proc.rank;
         auto& samples = seen[proc.rank];
-        v.sampled = !samples.empty() || exited[proc.rank];
+        // A rank that never stopped for us sits in uninterruptible sleep (D):
+        // stuck in the kernel, a suspect like a rank stopped by a signal.
+        const bool blocked = samples.empty() && timeouts[proc.rank] > 0;
+        v.sampled = !samples.empty() || exited[proc.rank] || blocked;
+        v.stopped = blocked;
         v.signature_changed = exited[proc.rank];  // ending is progress too
         if (!samples.empty()) {
             uint64_t first = progress_signature(samples.front().frames);
@@ -266,7 +309,7 @@ void Watcher::verify() {
                 v.signature_changed = true;
             for (const auto& s : samples) {
                 if (progress_signature(s.frames) != first) v.signature_changed = true;
-                if (s.state == 'T' || s.state == 't') v.stopped = true;
+                if (s.state == 'T' || s.state == 't' || s.state == 'D') v.stopped = true;
             }
             v.in_mpi = samples.back().in_mpi;
             v.mpi_call = outermost_mpi_call(samples.back().frames);
@@ -373,9 +416,15 @@ void Watcher::hang_found(const Verdict& verdict, const std::map<int, StackSample
     for (const auto& proc : ranks_) {
         auto it = stacks.find(proc.rank);
         std::string activity = "unsampled";
+        if (it == stacks.end() && std::count(verdict.suspects.begin(), verdict.suspects.end(), proc.rank))
+            activity = "uninterruptible (suspect): never stopped for sampling";
         if (it != stacks.end()) {
             bool suspect = std::count(verdict.suspects.begin(), verdict.suspects.end(), proc.rank) > 0;
-            activity = it->second.state == 'T' ? "stopped" : it->second.in_mpi ? "in_mpi" : "outside_mpi";
+            const char state = it->second.state;
+            activity = state == 'T' || state == 't' ? "stopped"
+                       : state == 'D'               ? "uninterruptible"
+                       : it->second.in_mpi          ? "in_mpi"
+                                                    : "outside_mpi";
             if (suspect) activity += " (suspect)";
         }
         report_.ranks.push_back(rank_report(proc, it == stacks.end() ? nullptr : &it->second, activity));
@@ -412,7 +461,7 @@ int Watcher::run() {
     child_ = launch.pid;
 
     while (!child_status_) {
-        reap();
+        reap();  // also releases late stops of tracees, monitoring or not
         if (child_status_) break;
         const double now = monotonic_now();
         if (monitoring_ && now >= next_discovery_) discover();

@@ -16,6 +16,9 @@ public:
     double cdf(double x) const;
     // F^-1(p): the smallest sample value v with F(v) >= p; p in (0, 1].
     double quantile(double p) const;
+    // a <= b as the ECDF compares values (to 1e-9), so that S_out = 1/3 is
+    // "at most" the threshold 1/3 that quantile() returned.
+    static bool at_most(double a, double b) { return key(a) <= key(b); }
 
 private:
     static int64_t key(double value);  // values are compared to 1e-9

@@ -43,7 +43,7 @@ Judgement ParaStackModel::observe(double s_out) {
         commit(s_out, false, false);
         return j;
     }
-    j.suspicion = s_out <= j.threshold + 1e-12;
+    j.suspicion = Ecdf::at_most(s_out, j.threshold);
     if (!j.suspicion) {
         flush_streak();
         commit(s_out, false, true);

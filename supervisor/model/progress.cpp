@@ -124,7 +124,7 @@ Verdict judge_verification(const std::vector<RankVerification>& ranks) {
     v.hang = true;
     if (!stopped.empty()) {
         v.suspects = stopped;
-        v.reason = "rank(s) " + join_ranks(stopped) + " stopped by a signal while the others wait";
+        v.reason = "rank(s) " + join_ranks(stopped) + " stopped (by a signal, or blocked in the kernel) while the others wait";
     } else if (!outside.empty() && outside.size() < sampled.size()) {
         v.suspects = outside;
         v.reason = "rank(s) " + join_ranks(outside) + " stuck outside MPI while the others wait inside it";

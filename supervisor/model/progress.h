@@ -75,7 +75,7 @@ struct RankVerification {
     bool sampled = false;        // at least one sample succeeded
     bool in_mpi = false;         // in the last sample
     bool signature_changed = false;
-    bool stopped = false;        // state T or t in any sample
+    bool stopped = false;        // state T, t or D in any sample, or it never stopped for sampling
     uint64_t cpu_ticks_used = 0; // over the verification window
     std::string mpi_call;        // outermost MPI function, empty outside MPI
 };
@@ -88,7 +88,8 @@ struct Verdict {
 };
 
 // Confirms or clears an alarm and names the root-cause ranks:
-//   1. ranks stopped by a signal, if any;
+//   1. ranks stopped by a signal or blocked in the kernel (state D, or never
+//      stopping for a sample), if any;
 //   2. else the ranks outside MPI while others wait inside it;
 //   3. else (every rank in MPI) the ranks outside the largest group of ranks
 //      sharing the same MPI call, as STAT shows a hang as a small odd branch,

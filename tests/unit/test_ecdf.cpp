@@ -40,3 +40,13 @@ TEST_CASE("ecdf compares values to 1e-9 and handles emptiness", "[ecdf]") {
     CHECK(e.cdf(1.0 / 3) == 1.0);
     CHECK(e.quantile(0.34) == Approx(1.0 / 3).margin(1e-9));
 }
+
+TEST_CASE("ecdf: a value equal to the threshold is at most it, despite rounding", "[ecdf]") {
+    Ecdf f;
+    for (int i = 0; i < 10; ++i) f.add(1.0 / 3);
+    f.add(1.0);
+    const double t = f.quantile(0.5);
+    CHECK(Ecdf::at_most(1.0 / 3, t));  // 1/3 is stored rounded down to 1e-9
+    CHECK(Ecdf::at_most(1.0 / 9, 1.0 / 9));
+    CHECK_FALSE(Ecdf::at_most(2.0 / 3, t));
+}

@@ -159,10 +159,10 @@ TEST_CASE("judge_verification rules", "[progress]") {
     const std::vector<Row> rows{
         {"1. a stopped rank is the cause",
          {rv(0, true, ar), rv(1, true, ar), rv(2, false, "", true), rv(3, false)},
-         true, {2}, {}, "stopped by a signal"},
+         true, {2}, {}, "stopped (by a signal"},
         {"1. stopped wins even inside MPI",
          {rv(0, true, ar), rv(1, true, "PMPI_Recv", true), rv(2, false)},
-         true, {1}, {}, "stopped by a signal"},
+         true, {1}, {}, "stopped (by a signal"},
         {"2. ranks outside MPI while others wait inside",
          {rv(0, true, ar), rv(1, false), rv(2, true, ar), rv(3, false)},
          true, {1, 3}, {}, "stuck outside MPI while the others wait inside"},
