@@ -307,10 +307,13 @@ void Watcher::verify() {
             auto previous = last_sample_.find(proc.rank);
             if (previous != last_sample_.end() && progress_signature(previous->second.frames) != first)
                 v.signature_changed = true;
+            size_t in_kernel = 0;  // D in every sample, not a passing page fault
             for (const auto& s : samples) {
                 if (progress_signature(s.frames) != first) v.signature_changed = true;
-                if (s.state == 'T' || s.state == 't' || s.state == 'D') v.stopped = true;
+                if (s.state == 'T' || s.state == 't') v.stopped = true;
+                if (s.state == 'D') ++in_kernel;
             }
+            if (in_kernel == samples.size()) v.stopped = true;
             v.in_mpi = samples.back().in_mpi;
             v.mpi_call = outermost_mpi_call(samples.back().frames);
             v.cpu_ticks_used = samples.back().cpu_ticks - samples.front().cpu_ticks;

@@ -75,7 +75,7 @@ struct RankVerification {
     bool sampled = false;        // at least one sample succeeded
     bool in_mpi = false;         // in the last sample
     bool signature_changed = false;
-    bool stopped = false;        // state T, t or D in any sample, or it never stopped for sampling
+    bool stopped = false;        // T or t in any sample, D in every one, or never stopped for sampling
     uint64_t cpu_ticks_used = 0; // over the verification window
     std::string mpi_call;        // outermost MPI function, empty outside MPI
 };
