@@ -50,7 +50,6 @@ public:
     // until then such a tracee stays stopped. Cheap when there are none.
     void reap_pending();
     bool is_pending(pid_t pid) const;
-    size_t pending_count() const { return pending_.size(); }
 
     // A tracer is told of a tracee's exit before its parent; if the tracee
     // was our own child, that wait status was consumed here and the parent

@@ -195,3 +195,27 @@ TEST_CASE("judge_verification rules", "[progress]") {
         CHECK_THAT(v.reason, Catch::Contains(row.reason_has));
     }
 }
+
+TEST_CASE("progress tracker reports whether the call chain moved; S_move", "[progress]") {
+    ProgressTracker t;
+    bool moved = false;
+    RankObservation o{0, true, 1, 'R', 10, 100};
+    t.observe(o, &moved);
+    CHECK(moved);  // first sample: no evidence of standing still
+    o.exact = 2;   // PCs change, chain does not
+    t.observe(o, &moved);
+    CHECK_FALSE(moved);
+    o.progress = 101;
+    t.observe(o, &moved);
+    CHECK(moved);
+    RankObservation other{1, false, 5, 'S', 3, 7};
+    t.observe(other, &moved);
+    CHECK(moved);
+    t.observe(other, &moved);
+    CHECK_FALSE(moved);
+
+    CHECK(share_moved({}) == 0.0);
+    CHECK(share_moved({false, false}) == 0.0);
+    CHECK(share_moved({true, false, false, true}) == 0.5);
+    CHECK(share_moved({true}) == 1.0);
+}
