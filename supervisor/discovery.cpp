@@ -105,12 +105,16 @@ std::vector<pid_t> descendants_of(pid_t root, const std::map<pid_t, pid_t>& pare
     return out;
 }
 
-Discovery discover_ranks(pid_t root, uid_t job_uid) {
+namespace {
+
+// The ranks among candidates, which come parents first. Only processes whose
+// four uids are the job's are looked at.
+Discovery ranks_among(const std::vector<pid_t>& candidates, const std::map<pid_t, ProcInfo>& procs, uid_t job_uid) {
     Discovery out;
-    const auto procs = scan_processes();
-    const auto parent_of = parents(procs);
     std::map<pid_t, int> rank_of;
-    for (pid_t pid : descendants_of(root, parent_of)) {  // breadth first: parents before children
+    for (pid_t pid : candidates) {
+        auto info = procs.find(pid);
+        if (info == procs.end() || info->second.state == 'Z' || info->second.state == 'X') continue;
         if (process_owned_by(pid, job_uid) != std::optional<bool>(true)) continue;
         auto env = read_bounded("/proc/" + std::to_string(pid) + "/environ", kMaxEnvironBytes);
         if (!env) {
@@ -120,7 +124,7 @@ Discovery discover_ranks(pid_t root, uid_t job_uid) {
         auto rank = rank_from_environ(*env);
         if (!rank) continue;
         rank_of[pid] = *rank;
-        auto parent = rank_of.find(parent_of.at(pid));
+        auto parent = rank_of.find(info->second.parent);
         if (parent != rank_of.end() && parent->second == *rank) {
             // Same rank as its parent: either a rank's helper child (keep the
             // parent) or the application under a wrapper that did not exec,
@@ -128,14 +132,35 @@ Discovery discover_ranks(pid_t root, uid_t job_uid) {
             auto chosen = std::find_if(out.ranks.begin(), out.ranks.end(),
                                        [&](const RankProcess& r) { return r.pid == parent->first; });
             if (chosen != out.ranks.end() && !maps_mpi_library(chosen->pid) && maps_mpi_library(pid))
-                *chosen = {*rank, pid, procs.at(pid).start_time};
+                *chosen = {*rank, pid, info->second.start_time};
             continue;
         }
-        out.ranks.push_back({*rank, pid, procs.at(pid).start_time});
+        out.ranks.push_back({*rank, pid, info->second.start_time});
     }
     std::sort(out.ranks.begin(), out.ranks.end(),
               [](const RankProcess& a, const RankProcess& b) { return a.rank < b.rank; });
     return out;
+}
+
+}  // namespace
+
+Discovery discover_ranks(pid_t root, uid_t job_uid) {
+    const auto procs = scan_processes();
+    return ranks_among(descendants_of(root, parents(procs)), procs, job_uid);  // breadth first: parents first
+}
+
+Discovery discover_ranks_among(std::vector<pid_t> pids, uid_t job_uid) {
+    std::map<pid_t, ProcInfo> procs;
+    for (pid_t pid : pids)
+        if (auto stat = read_proc_stat(pid)) procs[pid] = {stat->ppid, stat->start_time, stat->state};
+    // A parent starts before its children: start time orders parents first.
+    std::sort(pids.begin(), pids.end(), [&](pid_t a, pid_t b) {
+        auto ia = procs.find(a), ib = procs.find(b);
+        uint64_t ta = ia == procs.end() ? 0 : ia->second.start_time, tb = ib == procs.end() ? 0 : ib->second.start_time;
+        return ta != tb ? ta < tb : a < b;
+    });
+    pids.erase(std::unique(pids.begin(), pids.end()), pids.end());
+    return ranks_among(pids, procs, job_uid);
 }
 
 std::vector<pid_t> owned_descendants(pid_t root, uid_t uid) {

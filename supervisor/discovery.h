@@ -34,7 +34,11 @@ std::optional<int> rank_from_environ(const std::string& environ_block);
 // Pure: every pid below root (not root itself) in a pid -> parent map.
 std::vector<pid_t> descendants_of(pid_t root, const std::map<pid_t, pid_t>& parent_of);
 
+// The ranks below root (`jobsentry watch`: root is the supervisor).
 Discovery discover_ranks(pid_t root, uid_t job_uid);
+
+// The ranks among a set of pids (`jobsentry supervise`: a job cgroup's members).
+Discovery discover_ranks_among(std::vector<pid_t> pids, uid_t job_uid);
 
 // Every live (not zombie) descendant of root owned by uid, for ending a command tree.
 std::vector<pid_t> owned_descendants(pid_t root, uid_t uid);

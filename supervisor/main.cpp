@@ -14,6 +14,9 @@
 #include "report.h"
 #include "stack_walker.h"
 #include "watch_options.h"
+#include "command_job.h"
+#include "slurm_job.h"
+#include "supervise_options.h"
 #include "watcher.h"
 
 namespace po = boost::program_options;
@@ -25,6 +28,7 @@ const char* kUsage =
     "Usage: jobsentry COMMAND [options]\n\n"
     "Commands:\n"
     "  watch [options] [--] CMD...   run CMD and detect hangs of its MPI ranks\n"
+    "  supervise --job-id ID [opts]  watch a Slurm job on this node (started by jobsentry.so)\n"
     "  sample [options] PID          stack samples of one process, with their cost\n\n"
     "Run 'jobsentry COMMAND --help' for the options of each command.\n";
 
@@ -119,9 +123,24 @@ int main(int argc, char** argv) {
             std::cerr << "jobsentry watch: " << parsed.error << '\n';
             return 2;
         }
-        return run_watch(parsed.options);
+        CommandJob job(parsed.options);
+        return run_watcher(parsed.options, job);
+    }
+    if (command == "supervise") {
+        SuperviseParse parsed = parse_supervise_options(args);
+        if (parsed.help) {
+            std::cout << supervise_help();
+            return 0;
+        }
+        if (!parsed.error.empty()) {
+            std::cerr << "jobsentry supervise: " << parsed.error << '\n';
+            return 2;
+        }
+        SlurmJob job(parsed.options);
+        int status = run_watcher(parsed.options, job);
+        return status == 127 ? 1 : status;
     }
     if (command == "sample") return run_sample(args);
-    std::cerr << "jobsentry: unknown command '" << command << "'; accepted commands are watch, sample\n\n" << kUsage;
+    std::cerr << "jobsentry: unknown command '" << command << "'; accepted commands are watch, supervise, sample\n\n" << kUsage;
     return 2;
 }

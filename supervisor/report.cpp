@@ -91,6 +91,9 @@ nlohmann::json report_json(const Report& r) {
         {"stack_tree", tree_of(r).to_json()},
     };
     if (!r.monitoring_problem.empty()) out["monitoring_problem"] = r.monitoring_problem;
+    if (r.suspicious_since > 0) out["suspicious_since"] = r.suspicious_since;
+    if (r.slurm_job_id) out["slurm_job_id"] = r.slurm_job_id;
+    if (!r.action_taken.empty()) out["action_taken"] = r.action_taken;
     return out;
 }
 
@@ -104,14 +107,19 @@ std::string report_text(const Report& r) {
         for (size_t i = 0; i < r.suspect_ranks.size(); ++i) out << (i ? ", " : "") << "rank " << r.suspect_ranks[i];
         out << '\n';
     }
-    out << "  detected at:  " << iso_time(r.detected_at) << '\n'
+    out << "  detected at:  " << iso_time(r.detected_at) << '\n';
+    if (!r.action_taken.empty()) out << "  action:       " << r.action_taken << '\n';
+    out
         << "  watched:      " << iso_time(r.started_at) << " to " << iso_time(r.finished_at) << '\n'
         << "  samples:      " << r.samples << " rounds of " << r.monitored_ranks << " of " << r.total_ranks
         << " ranks, I = " << r.interval_ms << " ms, alpha = " << r.alpha << '\n';
     if (!r.monitoring_problem.empty()) out << "  monitoring:   " << r.monitoring_problem << '\n';
-    out << "  command:     ";
-    for (const auto& word : r.command) out << ' ' << word;
-    out << '\n';
+    if (r.slurm_job_id) out << "  slurm job:    " << r.slurm_job_id << '\n';
+    if (!r.command.empty()) {
+        out << "  command:     ";
+        for (const auto& word : r.command) out << ' ' << word;
+        out << '\n';
+    }
     if (r.command_status) out << "  exit status:  " << *r.command_status << '\n';
     out << "\nMerged stacks (outermost first; [ranks] that share each frame):\n" << tree_of(r).to_text();
     out << "\nRanks:\n";

@@ -30,6 +30,7 @@ struct Report {
     std::string reason;
     std::vector<int> suspect_ranks;
     double detected_at = 0;     // Unix seconds; 0 when there was no hang
+    double suspicious_since = 0;  // first sample of the run of suspicious samples that led to the hang
     double started_at = 0;
     double finished_at = 0;
     uint64_t samples = 0;       // sampling rounds
@@ -38,7 +39,9 @@ struct Report {
     int monitored_ranks = 0;
     int total_ranks = 0;
     std::string monitoring_problem;  // why monitoring stopped early, if it did
-    std::vector<std::string> command;
+    std::vector<std::string> command;  // `jobsentry watch`
+    uint32_t slurm_job_id = 0;         // `jobsentry supervise`; 0 otherwise
+    std::string action_taken;          // what was done about the hang
     std::optional<int> command_status;
     nlohmann::json evidence = nlohmann::json::object();
     std::vector<RankReport> ranks;

@@ -6,22 +6,16 @@
 #include <string>
 #include <vector>
 
+#include "detection_settings.h"
+
 namespace jobsentry {
 
 enum class HangAction { kill, report };
 
-struct WatchOptions {
-    double alpha = 0.001;
-    int interval_ms = 400;
-    int max_interval_ms = 6400;
-    int ranks = 10;
+struct WatchOptions : DetectionSettings {
     HangAction action = HangAction::kill;
     std::string report = "jobsentry-report.json";
-    bool verbose = false;
-    uint64_t seed = 0;      // 0: from the clock
     int grace_ms = 3000;    // SIGTERM to SIGKILL when killing the command tree
-    int verify_rounds = 5;
-    int spin_verify_ms = 3000;  // extra watch of suspects that compute outside MPI
     std::vector<std::string> command;
 };
 

@@ -1,7 +1,6 @@
 #include "watcher.h"
 
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,7 +15,7 @@
 
 #include "clock.h"
 #include "discovery.h"
-#include "launcher.h"
+#include "launcher.h"  // shell_status
 #include "model/parastack.h"
 #include "model/progress.h"
 #include "proc_files.h"
@@ -41,20 +40,20 @@ constexpr double kNoRanksWarningSeconds = 30.0;
 
 class Watcher {
 public:
-    explicit Watcher(const WatchOptions& o)
+    Watcher(const DetectionSettings& o, WatchedJob& job)
         : opt_(o),
+          job_(job),
           model_(ModelConfig{o.alpha, o.interval_ms / 1000.0, o.max_interval_ms / 1000.0, 20}),
           // Same samples, same significance; sampling times follow model_, so
           // this one never adapts an interval of its own.
           stillness_(ModelConfig{o.alpha, o.interval_ms / 1000.0, o.interval_ms / 1000.0, 20}),
           rng_(o.seed ? o.seed : static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count())),
-          uid_(getuid()),
-          self_(getpid()) {}
+          uid_(job.uid()) {}
 
     int run();
 
 private:
-    void log(const std::string& message) const { std::cerr << "jobsentry[watch]: " << message << std::endl; }
+    void log(const std::string& message) const { std::cerr << "jobsentry: " << message << std::endl; }
     void reap();
     void wait_for_events(double until);
     void discover();
@@ -67,18 +66,17 @@ private:
     void hang_found(const Verdict& verdict, const std::map<int, StackSample>& stacks);
     RankReport rank_report(const RankProcess& proc, const StackSample* sample, const std::string& activity) const;
     void fill_report_common();
+    bool ended() const { return job_.over(); }
     nlohmann::json evidence() const;
 
-    WatchOptions opt_;
+    DetectionSettings opt_;
+    WatchedJob& job_;
     ParaStackModel model_;      // on S_out, as ParaStack
     ParaStackModel stillness_;  // on S_move: see docs/decision-rule.md
     std::mt19937_64 rng_;
     StackWalker walker_;
     ProgressTracker tracker_;
     uid_t uid_;
-    pid_t self_;
-    pid_t child_ = -1;
-    std::optional<int> child_status_;
     bool monitoring_ = true;
     bool hang_ = false;
     bool terminating_ = false;
@@ -91,6 +89,7 @@ private:
     double next_sample_ = 0;
     double unreadable_since_ = 0;
     double started_ = monotonic_now();
+    double streak_started_ = 0;  // unix time of the first sample of the current suspicious run
     bool no_ranks_warned_ = false;
 
     std::map<int, StackSample> last_sample_;  // per rank
@@ -118,14 +117,12 @@ void Watcher::reap() {
         }
         siginfo_t done{};
         waitid(P_PID, static_cast<id_t>(pid), &done, WEXITED | WNOHANG);
-        if (pid == child_) {
-            int status = info.si_code == CLD_EXITED ? (info.si_status & 0xff) << 8 : (info.si_status & 0x7f);
-            child_status_ = shell_status(status);
-        }
+        int status = info.si_code == CLD_EXITED ? (info.si_status & 0xff) << 8 : (info.si_status & 0x7f);
+        job_.child_exited(pid, status);
     }
     // Our own child may have been a rank whose exit the walker saw first.
-    if (!child_status_) {
-        if (auto status = walker_.take_exit_status(child_)) child_status_ = shell_status(*status);
+    if (job_.child() > 0) {
+        if (auto status = walker_.take_exit_status(job_.child())) job_.child_exited(job_.child(), *status);
     }
 }
 
@@ -139,12 +136,10 @@ void Watcher::wait_for_events(double until) {
     siginfo_t info{};
     int sig = sigtimedwait(&set, &info, &timeout);
     if (sig <= 0 || sig == SIGCHLD) return;
-    // A terminal's ^C reaches the whole foreground group, the command included;
-    // a signal sent to us alone (kill, a batch system) is passed on.
-    if (info.si_code == SI_USER || info.si_code == SI_QUEUE) kill(child_, sig);
-    if (!terminating_) {
+    std::string why = job_.signalled(sig, info);
+    if (!why.empty() && !terminating_) {
         terminating_ = true;
-        stop_monitoring(std::string("received ") + strsignal(sig) + "; waiting for the command to end");
+        stop_monitoring(why);
     }
 }
 
@@ -153,15 +148,16 @@ void Watcher::stop_monitoring(const std::string& why) {
     monitoring_ = false;
     report_.monitoring_problem = why;
     log(why);
+    job_.problem(why);
 }
 
 void Watcher::discover() {
     next_discovery_ = monotonic_now() + kDiscoverySeconds;
-    Discovery found = discover_ranks(self_, uid_);
+    Discovery found = job_.find_ranks();
     if (found.ranks.empty() && !found.unreadable.empty()) {
         if (unreadable_since_ == 0) unreadable_since_ = monotonic_now();
         if (monotonic_now() - unreadable_since_ > 2 * kDiscoverySeconds)
-            stop_monitoring("cannot inspect the command's processes (pid " + std::to_string(found.unreadable[0]) +
+            stop_monitoring("cannot inspect the job's processes (pid " + std::to_string(found.unreadable[0]) +
                             ": permission denied): ptrace access is not permitted. " + ptrace_requirements());
         return;
     }
@@ -179,10 +175,12 @@ void Watcher::discover() {
         if (!no_ranks_warned_ && monotonic_now() - started_ > kNoRanksWarningSeconds) {
             no_ranks_warned_ = true;
             report_.monitoring_problem =
-                "no MPI rank found below the command after " + std::to_string(int(kNoRanksWarningSeconds)) +
-                " s (a rank is a process carrying OMPI_COMM_WORLD_RANK, PMIX_RANK or PMI_RANK; tasks that "
-                "srun starts are children of slurmd, not of the command); still looking";
+                "no MPI rank found after " + std::to_string(int(kNoRanksWarningSeconds)) +
+                " s (a rank is a process of the job's user carrying OMPI_COMM_WORLD_RANK, PMIX_RANK or PMI_RANK; "
+                "under `jobsentry watch`, tasks that srun starts are children of slurmd, not of the command); "
+                "still looking";
             log(report_.monitoring_problem);
+            job_.problem(report_.monitoring_problem);
         }
         return;
     }
@@ -201,7 +199,9 @@ void Watcher::discover() {
     pick_monitored();
     if (first) {
         std::ostringstream msg;
-        msg << "found " << ranks_.size() << " ranks; monitoring " << monitored_.size() << ":";
+        msg << "found " << ranks_.size() << " ranks (rank/pid:";
+        for (const auto& r : ranks_) msg << ' ' << r.rank << '/' << r.pid;
+        msg << "); monitoring " << monitored_.size() << ":";
         for (const auto& r : monitored_) msg << ' ' << r.rank;
         log(msg.str());
     }
@@ -253,6 +253,9 @@ void Watcher::sample_round() {
     const double s_move = share_moved(moved);
     last_judgement_ = model_.observe(s_out);
     last_stillness_ = stillness_.observe(s_move);
+    const int streak = std::max(last_judgement_.streak, last_stillness_.streak);
+    if (streak == 0) streak_started_ = 0;
+    else if (streak_started_ == 0) streak_started_ = unix_now();
     if (opt_.verbose) {
         auto describe = [](const Judgement& j) {
             std::ostringstream out;
@@ -281,7 +284,7 @@ void Watcher::verify() {
             std::uniform_real_distribution<double> pause(model_.interval() / 4, 3 * model_.interval() / 4);
             wait_for_events(monotonic_now() + pause(rng_));
             reap();
-            if (!monitoring_ || child_status_) return;
+            if (!monitoring_ || ended()) return;
         }
         for (const auto& proc : ranks_) {
             StackSample s = walker_.sample(proc.pid, proc.start_time);
@@ -358,7 +361,7 @@ std::string Watcher::watch_spinning_suspects(const Verdict& verdict, const std::
     while (monotonic_now() < until) {
         wait_for_events(monotonic_now() + 0.1);
         reap();
-        if (!monitoring_ || child_status_) return "the command ended during verification";
+        if (!monitoring_ || ended()) return "the job ended during verification";
         for (const auto& proc : spinning) {
             StackSample s = walker_.sample(proc.pid, proc.start_time);
             if (s.status == SampleStatus::gone) return "rank " + std::to_string(proc.rank) + " exited";
@@ -403,8 +406,6 @@ void Watcher::fill_report_common() {
     report_.alpha = opt_.alpha;
     report_.monitored_ranks = static_cast<int>(monitored_.size());
     report_.total_ranks = static_cast<int>(ranks_.size());
-    report_.command = opt_.command;
-    report_.command_status = child_status_;
     report_.evidence = evidence();
 }
 
@@ -415,6 +416,7 @@ void Watcher::hang_found(const Verdict& verdict, const std::map<int, StackSample
     report_.reason = verdict.reason;
     report_.suspect_ranks = verdict.suspects;
     report_.detected_at = unix_now();
+    report_.suspicious_since = streak_started_ > 0 ? streak_started_ : report_.detected_at;
     report_.ranks.clear();
     for (const auto& proc : ranks_) {
         auto it = stacks.find(proc.rank);
@@ -433,79 +435,54 @@ void Watcher::hang_found(const Verdict& verdict, const std::map<int, StackSample
         report_.ranks.push_back(rank_report(proc, it == stacks.end() ? nullptr : &it->second, activity));
     }
     fill_report_common();
-    std::string err = write_report(report_, opt_.report);
     log("HANG detected: " + verdict.reason);
-    std::cerr << report_text(report_);
-    if (err.empty()) log("report written to " + opt_.report + " and " + text_path_for(opt_.report));
-    else log("could not write the report: " + err);
-    if (opt_.action == HangAction::kill) {
-        log("terminating the command (action kill)");
-        terminate_tree(self_, uid_, opt_.grace_ms, [this] { reap(); });
-    } else {
-        log("action report: the command keeps running");
-    }
+    job_.hang(report_, [this] { reap(); });
 }
 
 int Watcher::run() {
     report_.started_at = unix_now();
-    // Orphaned ranks (their mpirun died) are re-parented to us, not to init,
-    // so that the whole tree can still be found and ended.
-    prctl(PR_SET_CHILD_SUBREAPER, 1);
     sigset_t set;
     sigemptyset(&set);
     for (int s : {SIGCHLD, SIGTERM, SIGINT, SIGHUP, SIGQUIT}) sigaddset(&set, s);
     sigprocmask(SIG_BLOCK, &set, nullptr);
 
-    Launch launch = launch_command(opt_.command);
-    if (!launch.error.empty()) {
-        std::cerr << "jobsentry watch: " << launch.error << std::endl;
+    std::string error;
+    if (!job_.start(&error)) {
+        log(error);
         return 127;
     }
-    child_ = launch.pid;
-
-    while (!child_status_) {
+    while (!ended()) {
         reap();  // also releases late stops of tracees, monitoring or not
-        if (child_status_) break;
+        if (ended()) break;
         const double now = monotonic_now();
         if (monitoring_ && now >= next_discovery_) discover();
         if (monitoring_ && ranks_stable_ && !monitored_.empty() && now >= next_sample_) {
             sample_round();
             next_sample_ = monotonic_now() + model_.next_delay(rng_);
         }
+        if (ended()) break;
         double wake = monitoring_ ? std::min(next_discovery_, ranks_stable_ ? next_sample_ : next_discovery_) : now + 1.0;
-        if (hang_ && opt_.action == HangAction::kill) break;
         wait_for_events(wake);
     }
-    // The kill action may have returned before our direct child was reaped.
-    for (int i = 0; i < 500 && !child_status_; ++i) {
-        reap();
-        if (!child_status_) usleep(10000);
+    walker_.reap_pending();
+    if (!hang_) {
+        report_.verdict = "no_hang";
+        report_.ranks.clear();
+        for (const auto& proc : ranks_) {
+            auto it = last_sample_.find(proc.rank);
+            auto act = last_activity_.find(proc.rank);
+            report_.ranks.push_back(rank_report(proc, it == last_sample_.end() ? nullptr : &it->second,
+                                                act == last_activity_.end() ? "unsampled" : act->second));
+        }
+        fill_report_common();
     }
-    if (hang_) {
-        // Refresh the exit status in the written report.
-        report_.command_status = child_status_;
-        write_report(report_, opt_.report);
-        return 3;
-    }
-    report_.verdict = "no_hang";
-    report_.ranks.clear();
-    for (const auto& proc : ranks_) {
-        auto it = last_sample_.find(proc.rank);
-        auto act = last_activity_.find(proc.rank);
-        report_.ranks.push_back(rank_report(proc, it == last_sample_.end() ? nullptr : &it->second,
-                                            act == last_activity_.end() ? "unsampled" : act->second));
-    }
-    fill_report_common();
-    std::string err = write_report(report_, opt_.report);
-    if (!err.empty()) log("could not write the report: " + err);
-    else if (opt_.verbose) log("no hang; report written to " + opt_.report);
-    return child_status_.value_or(1);
+    return job_.finish(report_, hang_);
 }
 
 }  // namespace
 
-int run_watch(const WatchOptions& options) {
-    Watcher watcher(options);
+int run_watcher(const DetectionSettings& settings, WatchedJob& job) {
+    Watcher watcher(settings, job);
     return watcher.run();
 }
 

@@ -1,6 +1,6 @@
-// `jobsentry watch`: runs a command, finds its MPI ranks, samples them at
-// random moments, feeds the ParaStack model, verifies alarms with fresh
-// stacks of every rank, and reports and acts on a verified hang.
+// The watcher: finds a job's MPI ranks, samples them at random moments,
+// feeds the ParaStack model, verifies alarms with fresh stacks of every rank,
+// and hands a verified hang to the WatchedJob, which reports and acts.
 //
 // One thread does everything: ptrace ties tracees to the thread that seized
 // them, and signals (SIGCHLD, SIGTERM, ...) are blocked and taken with
@@ -8,11 +8,12 @@
 // sample and no tracee can be left stopped by an interrupted sample.
 #pragma once
 
-#include "watch_options.h"
+#include "detection_settings.h"
+#include "watched_job.h"
 
 namespace jobsentry {
 
-// Returns the process exit status (see watch_help()).
-int run_watch(const WatchOptions& options);
+// Returns the exit status that job.finish() chose.
+int run_watcher(const DetectionSettings& settings, WatchedJob& job);
 
 }  // namespace jobsentry

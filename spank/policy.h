@@ -1,0 +1,69 @@
+// The plugin's pure half: site policy from plugstack.conf arguments, the
+// user's --hang-detect value checked against it, and the supervisor's
+// command line. No Slurm calls here, so every rule is unit-tested
+// (tests/unit/test_policy.cpp). Nothing in this file throws.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace jobsentry {
+
+enum class SlurmAction { cancel, requeue, notify, report };
+
+const char* to_string(SlurmAction action);
+
+struct HangDetectSettings {
+    bool enabled = false;
+    double alpha = 0.001;
+    int interval_ms = 400;
+    int ranks = 10;
+    SlurmAction action = SlurmAction::cancel;
+};
+
+struct SitePolicy {
+    bool default_on = false;      // watch jobs that did not ask
+    bool allow_optout = true;     // may users say --hang-detect=off when default=on?
+    HangDetectSettings defaults;  // values of keys the user leaves out
+    int min_interval_ms = 100;    // users may not sample more often
+    int max_ranks = 64;           // users may not monitor more ranks
+    double max_alpha = 0.01;      // users may not make the test more trigger-happy
+    std::vector<SlurmAction> actions{SlurmAction::cancel, SlurmAction::requeue, SlurmAction::notify,
+                                     SlurmAction::report};  // actions users may choose
+    std::string supervisor;       // absolute path of the jobsentry binary
+    std::string report_dir;       // empty: the job's working directory
+    std::string state_dir = "/run/jobsentry";      // one pid file per watched job
+    std::string log_dir = "/var/log/jobsentry";    // one supervisor log per job
+};
+
+struct PolicyParse {
+    SitePolicy policy;
+    std::string error;  // non-empty: which argument, what is accepted
+};
+
+// plugstack.conf arguments, e.g. {"default=on", "min_interval=200ms"}.
+PolicyParse parse_site_policy(const std::vector<std::string>& args, const std::string& default_supervisor);
+
+struct OptionParse {
+    HangDetectSettings settings;
+    std::string error;  // non-empty: which key, what is accepted
+};
+
+// The user's --hang-detect value: nullptr or "" for the bare option,
+// otherwise "off", "on" or KEY=VAL pairs separated by commas.
+OptionParse parse_hang_detect(const char* value, const SitePolicy& policy);
+
+// Durations with a unit: 400ms, 1s, 1.5s, 2m. Returns -1 when malformed.
+long parse_duration_ms(const std::string& text);
+
+// What a job that never used the option gets.
+HangDetectSettings settings_without_option(const SitePolicy& policy);
+
+// argv (argv[0] first) of `jobsentry supervise` for a job.
+std::vector<std::string> supervisor_argv(const SitePolicy& policy, const HangDetectSettings& settings,
+                                         unsigned job_id);
+
+// Help text of the option, as sbatch --help shows it.
+std::string option_usage(const SitePolicy& policy);
+
+}  // namespace jobsentry

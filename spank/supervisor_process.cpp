@@ -1,0 +1,174 @@
+#include "supervisor_process.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "proc_files.h"
+
+namespace jobsentry {
+namespace {
+
+std::string pid_file(const SitePolicy& policy, unsigned job_id) {
+    return policy.state_dir + "/job_" + std::to_string(job_id) + ".pid";
+}
+
+// Creates dir (one level) for root only, and refuses one that others could
+// have planted: it must be a real directory owned by root, not writable by others.
+std::string ensure_private_dir(const std::string& dir, mode_t mode) {
+    if (mkdir(dir.c_str(), mode) != 0 && errno != EEXIST) return "cannot create " + dir + ": " + std::strerror(errno);
+    struct stat st {};
+    if (lstat(dir.c_str(), &st) != 0) return "cannot inspect " + dir + ": " + std::strerror(errno);
+    if (!S_ISDIR(st.st_mode) || st.st_uid != 0 || (st.st_mode & S_IWOTH) || (st.st_mode & S_IWGRP))
+        return dir + " must be a directory owned by root and writable by root only";
+    return {};
+}
+
+struct Recorded {
+    pid_t pid = 0;
+    uint64_t start_time = 0;
+};
+
+Recorded read_pid_file(const std::string& path) {
+    Recorded r;
+    int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return r;
+    char buf[64] = {};
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) return r;
+    unsigned long long pid = 0, start = 0;
+    if (std::sscanf(buf, "%llu %llu", &pid, &start) == 2 && pid > 0 && pid < (1ULL << 22)) {
+        r.pid = static_cast<pid_t>(pid);
+        r.start_time = start;
+    }
+    return r;
+}
+
+bool alive(const Recorded& r) {
+    if (r.pid <= 0) return false;
+    auto stat = read_proc_stat(r.pid);
+    return stat && stat->start_time == r.start_time && stat->state != 'Z';
+}
+
+// Double fork: the intermediate child calls setsid and exits at once, so the
+// supervisor is adopted by init, in a session of its own, and slurmstepd has
+// no child of ours to wait for. Returns the supervisor's pid or -errno.
+pid_t spawn_detached(const std::vector<std::string>& argv, int log_fd) {
+    // Everything the children need is built before fork(): slurmstepd is
+    // multi-threaded, so the children may only make async-signal-safe calls.
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    std::vector<std::string> env_strings{"PATH=/usr/sbin:/usr/bin:/sbin:/bin"};
+    if (const char* conf = std::getenv("SLURM_CONF")) env_strings.push_back(std::string("SLURM_CONF=") + conf);
+    std::vector<char*> env;
+    for (auto& e : env_strings) env.push_back(e.data());
+    env.push_back(nullptr);
+
+    int pipefd[2];
+    if (pipe2(pipefd, O_CLOEXEC) != 0) return -errno;
+    int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    pid_t middle = fork();
+    if (middle < 0) {
+        int err = errno;
+        close(pipefd[0]);
+        close(pipefd[1]);
+        if (null_fd >= 0) close(null_fd);
+        return -err;
+    }
+    if (middle == 0) {
+        setsid();
+        pid_t supervisor = fork();
+        if (supervisor == 0) {
+            // Signals ignored or blocked by slurmstepd would stay so across exec.
+            struct sigaction dfl {};
+            dfl.sa_handler = SIG_DFL;
+            for (int s = 1; s < NSIG; ++s) sigaction(s, &dfl, nullptr);
+            sigset_t none;
+            sigemptyset(&none);
+            sigprocmask(SIG_SETMASK, &none, nullptr);
+            if (null_fd >= 0) dup2(null_fd, 0);
+            if (log_fd >= 0) {
+                dup2(log_fd, 1);
+                dup2(log_fd, 2);
+            }
+            int keep = pipefd[1];  // close-on-exec: tells the parent the exec worked
+            if (keep > 3) close_range(3, static_cast<unsigned>(keep) - 1, 0);
+            close_range(static_cast<unsigned>(keep) + 1, ~0U, 0);
+            execve(args[0], args.data(), env.data());
+            int err = errno;
+            ssize_t ignored = write(keep, &err, sizeof err);
+            (void)ignored;
+            _exit(127);
+        }
+        ssize_t ignored = write(pipefd[1], &supervisor, sizeof supervisor);
+        (void)ignored;
+        _exit(supervisor > 0 ? 0 : 1);
+    }
+    close(pipefd[1]);
+    if (null_fd >= 0) close(null_fd);
+    int status;
+    while (waitpid(middle, &status, 0) < 0 && errno == EINTR) {
+    }
+    pid_t supervisor = -1;
+    int err = 0;
+    ssize_t n;
+    do n = read(pipefd[0], &supervisor, sizeof supervisor);
+    while (n < 0 && errno == EINTR);
+    if (n != sizeof supervisor || supervisor <= 0) {
+        close(pipefd[0]);
+        return -EAGAIN;
+    }
+    do n = read(pipefd[0], &err, sizeof err);  // EOF once the exec succeeded
+    while (n < 0 && errno == EINTR);
+    close(pipefd[0]);
+    return n == sizeof err ? -err : supervisor;
+}
+
+}  // namespace
+
+std::string start_supervisor(const SitePolicy& policy, unsigned job_id, const std::vector<std::string>& argv) {
+    std::string err = ensure_private_dir(policy.state_dir, 0700);
+    if (err.empty()) err = ensure_private_dir(policy.log_dir, 0750);
+    if (!err.empty()) return err;
+    const std::string path = pid_file(policy, job_id);
+    int fd = -1;
+    for (int attempt = 0; attempt < 2 && fd < 0; ++attempt) {
+        fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd >= 0 || errno != EEXIST) break;
+        if (alive(read_pid_file(path))) return {};  // another step started it
+        unlink(path.c_str());                       // left by a supervisor that died
+    }
+    if (fd < 0) return "cannot create " + path + ": " + std::strerror(errno);
+
+    const std::string log = policy.log_dir + "/job_" + std::to_string(job_id) + ".log";
+    int log_fd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0640);
+    pid_t pid = spawn_detached(argv, log_fd);
+    if (log_fd >= 0) close(log_fd);
+    if (pid < 0) {
+        close(fd);
+        unlink(path.c_str());
+        return "cannot start " + argv[0] + ": " + std::strerror(-pid);
+    }
+    auto stat = read_proc_stat(pid);
+    const std::string line = std::to_string(pid) + " " + std::to_string(stat ? stat->start_time : 0) + "\n";
+    ssize_t written = write(fd, line.data(), line.size());
+    close(fd);
+    if (written != static_cast<ssize_t>(line.size())) return "cannot write " + path;
+    return {};
+}
+
+bool stop_supervisor(const SitePolicy& policy, unsigned job_id) {
+    Recorded r = read_pid_file(pid_file(policy, job_id));
+    if (!alive(r)) return false;
+    return kill(r.pid, SIGTERM) == 0;
+}
+
+}  // namespace jobsentry

@@ -1,0 +1,19 @@
+// The one-line verdicts the supervisor puts in a job's AdminComment, so that
+// `sacct -o JobID,State,AdminComment` shows why a job ended. Pure.
+#pragma once
+
+#include <string>
+
+#include "report.h"
+
+namespace jobsentry {
+
+constexpr size_t kMaxAnnotation = 1000;  // far below Slurm's limits; sacct columns stay readable
+
+// "jobsentry: hang at 2026-11-22T10:41:03Z after 4.1s; suspect ranks 3; action cancel; report /path"
+std::string hang_annotation(const Report& report, const std::string& action, const std::string& report_path);
+
+// "jobsentry: no hang; 123 samples" or, when monitoring stopped, why.
+std::string end_annotation(const Report& report);
+
+}  // namespace jobsentry

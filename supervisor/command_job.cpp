@@ -1,0 +1,67 @@
+#include "command_job.h"
+
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <iostream>
+
+#include "launcher.h"
+
+namespace jobsentry {
+
+CommandJob::CommandJob(const WatchOptions& options) : opt_(options), uid_(getuid()), self_(getpid()) {}
+
+void CommandJob::log(const std::string& message) const { std::cerr << "jobsentry[watch]: " << message << std::endl; }
+
+bool CommandJob::start(std::string* error) {
+    // Orphaned ranks (their mpirun died) are re-parented to us, not to init,
+    // so that the whole tree can still be found and ended.
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    Launch launch = launch_command(opt_.command);
+    if (!launch.error.empty()) {
+        *error = launch.error;
+        return false;
+    }
+    child_ = launch.pid;
+    return true;
+}
+
+Discovery CommandJob::find_ranks() { return discover_ranks(self_, uid_); }
+
+void CommandJob::child_exited(pid_t pid, int wait_status) {
+    if (pid == child_ && !status_) status_ = shell_status(wait_status);
+}
+
+std::string CommandJob::signalled(int sig, const siginfo_t& info) {
+    // A terminal's ^C reaches the whole foreground group, the command included;
+    // a signal sent to us alone (kill, a batch system) is passed on.
+    if (info.si_code == SI_USER || info.si_code == SI_QUEUE) kill(child_, sig);
+    return std::string("received ") + strsignal(sig) + "; waiting for the command to end";
+}
+
+void CommandJob::hang(Report& report, const std::function<void()>& reap) {
+    report.command = opt_.command;
+    std::string err = write_report(report, opt_.report);
+    std::cerr << report_text(report);
+    if (err.empty()) log("report written to " + opt_.report + " and " + text_path_for(opt_.report));
+    else log("could not write the report: " + err);
+    if (opt_.action == HangAction::kill) {
+        log("terminating the command (action kill)");
+        terminate_tree(self_, uid_, opt_.grace_ms, reap);
+    } else {
+        log("action report: the command keeps running");
+    }
+}
+
+int CommandJob::finish(Report& report, bool hang_found) {
+    report.command = opt_.command;
+    report.command_status = status_;
+    std::string err = write_report(report, opt_.report);
+    if (!err.empty()) log("could not write the report: " + err);
+    else if (opt_.verbose && !hang_found) log("no hang; report written to " + opt_.report);
+    if (hang_found) return 3;
+    return status_.value_or(1);
+}
+
+}  // namespace jobsentry

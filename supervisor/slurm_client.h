@@ -1,0 +1,37 @@
+// The few libslurm calls the supervisor makes, each returning an error text
+// ("" on success) instead of Slurm's errno conventions. Runs as root, so
+// slurmctld accepts AdminComment updates, cancels and requeues.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace jobsentry {
+
+struct SlurmJobInfo {
+    uint32_t job_id = 0;
+    uid_t uid = 0;
+    gid_t gid = 0;
+    std::string user;
+    std::string work_dir;
+    std::string std_out;  // expanded (%j, %u, ...); empty for interactive jobs
+    bool batch = false;
+    uint32_t restart_count = 0;
+    bool finished = false;  // completed, cancelled, failed, ...
+};
+
+// Once per process, before any other call.
+void slurm_client_init();
+
+std::optional<SlurmJobInfo> slurm_job_info(uint32_t job_id, std::string* error);
+std::string slurm_set_admin_comment(uint32_t job_id, const std::string& comment);
+std::string slurm_cancel(uint32_t job_id);
+std::string slurm_requeue_job(uint32_t job_id);
+// Signals the batch shell (batch jobs) or prints message on srun/salloc's
+// terminal (interactive jobs).
+std::string slurm_notify(uint32_t job_id, bool batch, int signal, const std::string& message);
+
+}  // namespace jobsentry

@@ -1,0 +1,176 @@
+#include "slurm_job.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <ctime>
+#include <iostream>
+#include <map>
+
+#include "annotation.h"
+#include "clock.h"
+#include "job_cgroup.h"
+#include "proc_files.h"
+
+namespace jobsentry {
+namespace {
+
+constexpr double kCgroupWaitSeconds = 15;
+
+bool directory_exists(const std::string& path) {
+    struct stat st {};
+    return lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+}  // namespace
+
+SlurmJob::SlurmJob(const SuperviseOptions& options) : opt_(options) {}
+
+void SlurmJob::log(const std::string& message) const {
+    char stamp[32];
+    time_t now = time(nullptr);
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    std::cerr << stamp << " jobsentry[job " << opt_.job_id << "]: " << message << std::endl;
+}
+
+bool SlurmJob::start(std::string* error) {
+    // slurmstepd's cgroups are the job's: leave them first, or the end of a
+    // step would kill us with it before we can annotate the job.
+    std::string left = leave_job_cgroups(opt_.cgroup_root);
+    if (!left.empty()) log(left);
+    slurm_client_init();
+    std::string err;
+    for (int attempt = 0; attempt < 5; ++attempt) {
+        if (auto info = slurm_job_info(opt_.job_id, &err)) {
+            info_ = *info;
+            break;
+        }
+        sleep(1);
+    }
+    if (info_.job_id == 0) {
+        *error = "cannot watch job " + std::to_string(opt_.job_id) + ": " + err;
+        return false;
+    }
+    if (info_.uid == 0) {
+        *error = "job " + std::to_string(opt_.job_id) + " belongs to root; jobsentry watches users' jobs only";
+        return false;
+    }
+    user_ = {info_.uid, info_.gid, info_.user};
+    const double until = monotonic_now() + kCgroupWaitSeconds;
+    while (true) {
+        if (auto dir = find_job_cgroup(opt_.cgroup_root, info_.uid, opt_.job_id)) {
+            cgroup_ = *dir;
+            break;
+        }
+        if (monotonic_now() > until) {
+            *error = "no cgroup of job " + std::to_string(opt_.job_id) + " under " + opt_.cgroup_root +
+                     " (jobsentry needs ProctrackType=proctrack/cgroup to find a job's processes)";
+            problem(*error);
+            return false;
+        }
+        usleep(200000);
+    }
+    log("watching job of " + info_.user + " (uid " + std::to_string(info_.uid) + ") in " + cgroup_ + "; alpha " +
+        std::to_string(opt_.alpha) + ", interval " + std::to_string(opt_.interval_ms) + " ms, action " +
+        to_string(opt_.action));
+    return true;
+}
+
+Discovery SlurmJob::find_ranks() {
+    Discovery found = discover_ranks_among(cgroup_pids(cgroup_), info_.uid);
+    // Steps run one after the other reuse rank numbers: keep the newest
+    // process of each rank (the step running now).
+    std::map<int, RankProcess> newest;
+    for (const auto& r : found.ranks) {
+        auto it = newest.find(r.rank);
+        if (it == newest.end() || r.start_time > it->second.start_time) newest[r.rank] = r;
+    }
+    found.ranks.clear();
+    for (const auto& [rank, proc] : newest) found.ranks.push_back(proc);
+    return found;
+}
+
+bool SlurmJob::over() {
+    if (!ended_ && !directory_exists(cgroup_)) ended_ = true;
+    return ended_;
+}
+
+std::string SlurmJob::signalled(int sig, const siginfo_t&) {
+    log(std::string("received ") + strsignal(sig) + ": the job is ending");
+    ended_ = true;
+    return {};
+}
+
+std::string SlurmJob::report_path() const {
+    const std::string dir = opt_.report_dir.empty() ? info_.work_dir : opt_.report_dir;
+    std::string name = "jobsentry-" + std::to_string(opt_.job_id);
+    if (info_.restart_count > 0) name += "." + std::to_string(info_.restart_count);
+    return dir + "/" + name + ".json";
+}
+
+void SlurmJob::tell_user(const std::string& line) {
+    if (info_.std_out.empty() || info_.std_out == "/dev/null") return;
+    const std::string path = info_.std_out;
+    std::string err = run_as_user(user_, [&] { return append_to_existing_file(path, line + "\n"); });
+    if (!err.empty()) log("could not write to the job's output: " + err);
+}
+
+void SlurmJob::problem(const std::string& message) {
+    log(message);
+    tell_user("jobsentry: " + message);
+}
+
+void SlurmJob::hang(Report& report, const std::function<void()>&) {
+    // In this order: the report, the annotation, then the action, so that
+    // whatever the action does to the job, the evidence is already out.
+    const std::string action = to_string(opt_.action);
+    report.slurm_job_id = opt_.job_id;
+    report.action_taken = action;
+    std::string path = report_path();
+    std::string err = path.size() > 4096 || (info_.work_dir.empty() && opt_.report_dir.empty())
+                          ? "no directory for the report"
+                          : run_as_user(user_, [&] { return write_report(report, path); });
+    if (err.empty()) log("report written to " + path + " and " + text_path_for(path));
+    else {
+        log("could not write the report: " + err);
+        path.clear();
+    }
+    std::cerr << report_text(report);
+    const std::string comment = hang_annotation(report, action, path);
+    err = slurm_set_admin_comment(opt_.job_id, comment);
+    annotated_ = err.empty();
+    log(err.empty() ? "AdminComment set: " + comment : "could not set the AdminComment: " + err);
+    tell_user(comment);
+
+    switch (opt_.action) {
+        case SlurmAction::cancel: err = slurm_cancel(opt_.job_id); break;
+        case SlurmAction::requeue: err = slurm_requeue_job(opt_.job_id); break;
+        case SlurmAction::notify:
+            err = slurm_notify(opt_.job_id, info_.batch, opt_.notify_signal, comment);
+            break;
+        case SlurmAction::report: err.clear(); break;
+    }
+    log(err.empty() ? "action " + action + " done" : "action " + action + " failed: " + err);
+    // A cancelled or requeued job is over for this supervisor: a requeued job
+    // comes back with the same id and gets a supervisor of its own.
+    if (opt_.action == SlurmAction::cancel || opt_.action == SlurmAction::requeue) ended_ = true;
+}
+
+int SlurmJob::finish(Report& report, bool hang_found) {
+    if (!hang_found) {
+        std::string err = slurm_set_admin_comment(opt_.job_id, end_annotation(report));
+        log(err.empty() ? "no hang; " + std::to_string(report.samples) + " samples; AdminComment set"
+                        : "no hang; could not set the AdminComment: " + err);
+    }
+    if (!opt_.pid_file.empty()) {
+        // Only our own record: a requeued job's new supervisor may own it already.
+        auto text = read_bounded(opt_.pid_file, 64);
+        if (text && text->rfind(std::to_string(getpid()) + " ", 0) == 0) unlink(opt_.pid_file.c_str());
+    }
+    return hang_found ? 3 : 0;
+}
+
+}  // namespace jobsentry

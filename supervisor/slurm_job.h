@@ -1,0 +1,42 @@
+// `jobsentry supervise`: the watched job is a Slurm job on this node. Its
+// ranks are the processes of its cgroup that belong to the job's user and
+// carry a rank; a hang is written up as the user, noted in the job's
+// AdminComment and acted on through libslurm. Monitoring problems go to the
+// supervisor's log and to the job's output file; none of them ever touches
+// the job itself.
+#pragma once
+
+#include "as_user.h"
+#include "slurm_client.h"
+#include "supervise_options.h"
+#include "watched_job.h"
+
+namespace jobsentry {
+
+class SlurmJob : public WatchedJob {
+public:
+    explicit SlurmJob(const SuperviseOptions& options);
+    bool start(std::string* error) override;
+    uid_t uid() const override { return info_.uid; }
+    Discovery find_ranks() override;
+    bool over() override;
+    void child_exited(pid_t, int) override {}
+    std::string signalled(int sig, const siginfo_t& info) override;
+    void hang(Report& report, const std::function<void()>& reap) override;
+    int finish(Report& report, bool hang_found) override;
+    void problem(const std::string& message) override;
+
+private:
+    void log(const std::string& message) const;
+    std::string report_path() const;
+    void tell_user(const std::string& line);
+
+    SuperviseOptions opt_;
+    SlurmJobInfo info_;
+    UserIdentity user_;
+    std::string cgroup_;
+    bool ended_ = false;
+    bool annotated_ = false;
+};
+
+}  // namespace jobsentry

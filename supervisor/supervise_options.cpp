@@ -1,0 +1,73 @@
+#include "supervise_options.h"
+
+#include <sstream>
+
+#include "detection_options.h"
+
+namespace po = boost::program_options;
+
+namespace jobsentry {
+namespace {
+
+po::options_description describe(SuperviseOptions& o, std::string& action) {
+    po::options_description d("Options");
+    d.add_options()("help,h", "print this help and exit");
+    // clang-format off
+    d.add_options()
+        ("job-id", po::value(&o.job_id)->required(), "the Slurm job to watch on this node")
+        ("action", po::value(&action)->default_value("cancel"),
+            "on a verified hang: cancel, requeue, notify (signal the batch shell, or a message to srun) or "
+            "report (report and annotate only)")
+        ("report-dir", po::value(&o.report_dir),
+            "directory for the reports, written as the job's user; default: the job's working directory")
+        ("pid-file", po::value(&o.pid_file), "the plugin's record of this supervisor, removed at exit")
+        ("cgroup-root", po::value(&o.cgroup_root)->default_value(o.cgroup_root), "where cgroups are mounted")
+        ("notify-signal", po::value(&o.notify_signal)->default_value(o.notify_signal),
+            "signal sent to the batch shell by action notify; 1..64");
+    // clang-format on
+    add_detection_options(d, o);
+    return d;
+}
+
+}  // namespace
+
+SuperviseParse parse_supervise_options(const std::vector<std::string>& args) {
+    SuperviseParse out;
+    std::string action;
+    po::options_description desc = describe(out.options, action);
+    out.error = parse_with(desc, args, &out.help, "jobsentry supervise --help");
+    if (out.help || !out.error.empty()) return out;
+    bool known = false;
+    for (SlurmAction a : {SlurmAction::cancel, SlurmAction::requeue, SlurmAction::notify, SlurmAction::report})
+        if (action == to_string(a)) {
+            out.options.action = a;
+            known = true;
+        }
+    std::ostringstream e;
+    std::string detection = check_detection_settings(out.options);
+    if (!detection.empty()) e << detection;
+    else if (!known) e << "--action " << action << ": accepted values are cancel, requeue, notify, report";
+    else if (out.options.job_id == 0) e << "--job-id 0: accepted values are Slurm job ids (> 0)";
+    else if (!out.options.report_dir.empty() && out.options.report_dir[0] != '/')
+        e << "--report-dir " << out.options.report_dir << ": accepted values are absolute paths";
+    else if (out.options.notify_signal < 1 || out.options.notify_signal > 64)
+        e << "--notify-signal " << out.options.notify_signal << ": accepted values are 1..64";
+    out.error = e.str();
+    return out;
+}
+
+std::string supervise_help() {
+    SuperviseOptions defaults;
+    std::string action;
+    std::ostringstream out;
+    out << "Usage: jobsentry supervise --job-id ID [options]\n\n"
+           "The per-job supervisor that jobsentry.so starts as root on a job's node: finds the job's\n"
+           "ranks by its cgroup (processes of the job's user only), detects hangs like `jobsentry\n"
+           "watch`, and on a verified hang writes the report as the job's user, sets the job's\n"
+           "AdminComment and acts. Ends with the job. Exit status: 0, 3 after a hang, 2 for bad\n"
+           "options, 1 when the job cannot be watched.\n\n"
+        << describe(defaults, action);
+    return out.str();
+}
+
+}  // namespace jobsentry

@@ -1,0 +1,32 @@
+// Options of `jobsentry supervise`, the per-job supervisor that the SPANK
+// plugin starts as root on a job's node (docs/slurm.md). Pure parsing.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "detection_settings.h"
+#include "policy.h"
+
+namespace jobsentry {
+
+struct SuperviseOptions : DetectionSettings {
+    uint32_t job_id = 0;
+    SlurmAction action = SlurmAction::cancel;
+    std::string report_dir;   // empty: the job's working directory
+    std::string pid_file;     // removed at exit when it names this process
+    std::string cgroup_root = "/sys/fs/cgroup";
+    int notify_signal = 10;   // SIGUSR1, for action notify
+};
+
+struct SuperviseParse {
+    SuperviseOptions options;
+    bool help = false;
+    std::string error;
+};
+
+SuperviseParse parse_supervise_options(const std::vector<std::string>& args);
+std::string supervise_help();
+
+}  // namespace jobsentry

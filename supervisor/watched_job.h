@@ -1,0 +1,47 @@
+// What the watcher watches and how it acts: a command it launched
+// (command_job.h, `jobsentry watch`) or a Slurm job on this node
+// (slurm_job.h, `jobsentry supervise`). The watcher (watcher.h) owns the
+// sampling, the model and the verification; a WatchedJob owns everything
+// that differs: where ranks come from, when the job is over, where the
+// report goes and what is done about a hang.
+#pragma once
+
+#include <signal.h>
+#include <sys/types.h>
+
+#include <functional>
+#include <string>
+
+#include "discovery.h"
+#include "report.h"
+
+namespace jobsentry {
+
+class WatchedJob {
+public:
+    virtual ~WatchedJob() = default;
+
+    // Called once before anything else; false (with *error) ends the watch.
+    virtual bool start(std::string* error) = 0;
+    // The uid whose processes may be touched.
+    virtual uid_t uid() const = 0;
+    virtual Discovery find_ranks() = 0;
+    // Polled every turn: the command or the job has ended.
+    virtual bool over() = 0;
+    // A direct child of the supervisor exited (wait status).
+    virtual void child_exited(pid_t pid, int wait_status) = 0;
+    // The pid whose exit status the stack walker may have taken first.
+    virtual pid_t child() const { return -1; }
+    // SIGTERM, SIGINT, SIGHUP or SIGQUIT reached the supervisor. Returns why
+    // monitoring stops, or "" to go on.
+    virtual std::string signalled(int sig, const siginfo_t& info) = 0;
+    // A verified hang: the report is complete; write it and act. reap lets
+    // long actions collect exits meanwhile.
+    virtual void hang(Report& report, const std::function<void()>& reap) = 0;
+    // The end of the watch; returns the supervisor's exit status.
+    virtual int finish(Report& report, bool hang_found) = 0;
+    // Where messages about monitoring go (besides the supervisor's stderr).
+    virtual void problem(const std::string& message) { (void)message; }
+};
+
+}  // namespace jobsentry

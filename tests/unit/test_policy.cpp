@@ -1,0 +1,125 @@
+#include <catch2/catch.hpp>
+
+#include "policy.h"
+
+using namespace jobsentry;
+
+namespace {
+SitePolicy site(const std::vector<std::string>& args) {
+    PolicyParse p = parse_site_policy(args, "/usr/bin/jobsentry");
+    REQUIRE(p.error.empty());
+    return p.policy;
+}
+}  // namespace
+
+TEST_CASE("durations need a unit") {
+    CHECK(parse_duration_ms("400ms") == 400);
+    CHECK(parse_duration_ms("1s") == 1000);
+    CHECK(parse_duration_ms("1.5s") == 1500);
+    CHECK(parse_duration_ms("2m") == 120000);
+    CHECK(parse_duration_ms("400") == -1);
+    CHECK(parse_duration_ms("ms") == -1);
+    CHECK(parse_duration_ms("-1s") == -1);
+    CHECK(parse_duration_ms("1e3ms") == -1);
+    CHECK(parse_duration_ms("1 s") == -1);
+}
+
+TEST_CASE("the bare option takes the site's defaults") {
+    SitePolicy p = site({"alpha=0.005", "interval=1s", "ranks=4", "action=requeue"});
+    OptionParse o = parse_hang_detect(nullptr, p);
+    REQUIRE(o.error.empty());
+    CHECK(o.settings.enabled);
+    CHECK(o.settings.alpha == Approx(0.005));
+    CHECK(o.settings.interval_ms == 1000);
+    CHECK(o.settings.ranks == 4);
+    CHECK(o.settings.action == SlurmAction::requeue);
+    CHECK(parse_hang_detect("", p).settings.enabled);
+    CHECK(parse_hang_detect("on", p).settings.enabled);
+}
+
+TEST_CASE("user keys override the defaults") {
+    SitePolicy p = site({});
+    OptionParse o = parse_hang_detect("alpha=0.002,interval=250ms,ranks=8,action=notify", p);
+    REQUIRE(o.error.empty());
+    CHECK(o.settings.alpha == Approx(0.002));
+    CHECK(o.settings.interval_ms == 250);
+    CHECK(o.settings.ranks == 8);
+    CHECK(o.settings.action == SlurmAction::notify);
+}
+
+TEST_CASE("bad user values are refused with the key and what is accepted") {
+    SitePolicy p = site({});
+    auto error = [&](const char* v) { return parse_hang_detect(v, p).error; };
+    CHECK_THAT(error("alpha=2"), Catch::Contains("alpha=2") && Catch::Contains("accepted values are 0 < alpha <= 0.01"));
+    CHECK_THAT(error("alpha=abc"), Catch::Contains("alpha=abc"));
+    CHECK_THAT(error("alpha=0"), Catch::Contains("alpha=0"));
+    CHECK_THAT(error("interval=400"), Catch::Contains("interval=400") && Catch::Contains("with a unit"));
+    CHECK_THAT(error("interval=5ms"), Catch::Contains("from 100ms"));
+    CHECK_THAT(error("ranks=0"), Catch::Contains("ranks=0") && Catch::Contains("1 to 64"));
+    CHECK_THAT(error("ranks=65"), Catch::Contains("1 to 64"));
+    CHECK_THAT(error("action=kill"), Catch::Contains("action=kill") && Catch::Contains("cancel, requeue, notify, report"));
+    CHECK_THAT(error("colour=red"), Catch::Contains("unknown key 'colour'") && Catch::Contains("accepted keys are"));
+    CHECK_THAT(error("alpha"), Catch::Contains("unknown key 'alpha'"));
+    CHECK_THAT(error("off,alpha=0.001"), Catch::Contains("'off' cannot be combined"));
+    CHECK_FALSE(error(std::string(600, 'a').c_str()).empty());
+}
+
+TEST_CASE("site limits bind users") {
+    SitePolicy p = site({"min_interval=1s", "max_ranks=4", "max_alpha=0.001", "actions=cancel,report"});
+    CHECK_THAT(parse_hang_detect("interval=500ms", p).error, Catch::Contains("from 1s"));
+    CHECK(parse_hang_detect("interval=2s", p).error.empty());
+    CHECK_THAT(parse_hang_detect("ranks=5", p).error, Catch::Contains("1 to 4"));
+    CHECK_THAT(parse_hang_detect("alpha=0.002", p).error, Catch::Contains("alpha <= 0.001"));
+    CHECK_THAT(parse_hang_detect("action=requeue", p).error, Catch::Contains("accepted values are cancel, report"));
+    // Built-in defaults are pulled inside the limits.
+    CHECK(p.defaults.interval_ms == 1000);
+    CHECK(p.defaults.ranks == 4);
+    CHECK(p.defaults.alpha <= 0.001);
+}
+
+TEST_CASE("default=on watches jobs without the option; opting out as the site allows") {
+    SitePolicy off = site({});
+    CHECK_FALSE(settings_without_option(off).enabled);
+    SitePolicy on = site({"default=on"});
+    CHECK(settings_without_option(on).enabled);
+    OptionParse out = parse_hang_detect("off", on);
+    CHECK(out.error.empty());
+    CHECK_FALSE(out.settings.enabled);
+    SitePolicy strict = site({"default=on", "allow_optout=no"});
+    CHECK_THAT(parse_hang_detect("off", strict).error, Catch::Contains("does not allow opting out"));
+}
+
+TEST_CASE("bad plugstack arguments name the argument and what is accepted") {
+    auto error = [](std::vector<std::string> args) { return parse_site_policy(args, "/usr/bin/jobsentry").error; };
+    CHECK_THAT(error({"default=maybe"}), Catch::Contains("default=maybe") && Catch::Contains("on, off"));
+    CHECK_THAT(error({"allow_optout=1"}), Catch::Contains("yes, no"));
+    CHECK_THAT(error({"verbose"}), Catch::Contains("not KEY=VALUE"));
+    CHECK_THAT(error({"colour=red"}), Catch::Contains("unknown plugstack.conf argument 'colour'"));
+    CHECK_THAT(error({"supervisor=bin/jobsentry"}), Catch::Contains("absolute path"));
+    CHECK_THAT(error({"report_dir=/a/../etc"}), Catch::Contains("absolute path"));
+    CHECK_THAT(error({"min_interval=1"}), Catch::Contains("with a unit"));
+    CHECK_THAT(error({"actions=cancel,explode"}), Catch::Contains("comma-separated list"));
+    CHECK_THAT(error({"max_alpha=0.5"}), Catch::Contains("0 < max_alpha < 0.5"));
+    // Defaults are checked against limits, whatever the order.
+    CHECK_THAT(error({"interval=50ms", "min_interval=100ms"}), Catch::Contains("interval=50ms"));
+    CHECK_THAT(error({"action=requeue", "actions=cancel"}), Catch::Contains("action=requeue"));
+    CHECK(error({"default=on", "interval=1s", "supervisor=/opt/js/bin/jobsentry", "report_dir=/var/spool/js"}).empty());
+}
+
+TEST_CASE("the supervisor's command line carries the settings, without a shell") {
+    SitePolicy p = site({"supervisor=/opt/js/bin/jobsentry", "report_dir=/srv/reports", "state_dir=/run/js"});
+    OptionParse o = parse_hang_detect("alpha=0.002,interval=250ms,ranks=3,action=requeue", p);
+    auto argv = supervisor_argv(p, o.settings, 42);
+    std::vector<std::string> expected{"/opt/js/bin/jobsentry", "supervise", "--job-id", "42", "--alpha", "0.002",
+                                      "--interval-ms", "250", "--max-interval-ms", "4000", "--ranks", "3",
+                                      "--action", "requeue", "--pid-file", "/run/js/job_42.pid",
+                                      "--report-dir", "/srv/reports"};
+    CHECK(argv == expected);
+}
+
+TEST_CASE("the option's help names the keys and the site's values") {
+    SitePolicy p = site({"default=on", "min_interval=200ms"});
+    std::string usage = option_usage(p);
+    CHECK_THAT(usage, Catch::Contains("=off opts out") && Catch::Contains("at least 200ms") &&
+                          Catch::Contains("action=cancel, requeue, notify, report"));
+}

@@ -1,0 +1,71 @@
+// The pure parts of the Slurm mode: cgroup files, annotations, options.
+#include <catch2/catch.hpp>
+
+#include "annotation.h"
+#include "job_cgroup.h"
+#include "supervise_options.h"
+
+using namespace jobsentry;
+
+TEST_CASE("cgroup.procs lists are parsed with a bound, junk skipped") {
+    CHECK(parse_pid_list("12\n345\n", 10) == std::vector<pid_t>{12, 345});
+    CHECK(parse_pid_list("12\nabc\n-3\n\n7", 10) == std::vector<pid_t>{12, 7});
+    CHECK(parse_pid_list("1\n2\n3\n", 2) == std::vector<pid_t>{1, 2});
+    CHECK(parse_pid_list("99999999999\n", 10).empty());
+}
+
+TEST_CASE("a process's Slurm job cgroups are found in /proc/PID/cgroup") {
+    const std::string text =
+        "12:freezer:/slurm/uid_1001/job_42/step_batch\n"
+        "11:cpu,cpuacct:/\n"
+        "10:memory:/slurm/uid_1001/job_42/step_batch/task_0\n"
+        "1:name=systemd:/\n"
+        "0::/system.slice/slurmstepd.scope/job_7/step_0/user/task_0\n";
+    auto found = job_cgroups_of(text);
+    REQUIRE(found.size() == 3);
+    CHECK(found[0].first == "freezer");
+    CHECK(found[1].first == "memory");
+    CHECK(found[2].first.empty());
+    CHECK(job_cgroups_of("5:freezer:/user.slice\n").empty());
+}
+
+TEST_CASE("the hang annotation is one line naming time, delay, suspects, action and report") {
+    Report r;
+    r.detected_at = 1795344063;  // 2026-11-22T10:41:03Z
+    r.suspicious_since = r.detected_at - 4.1;
+    r.suspect_ranks = {3};
+    std::string a = hang_annotation(r, "cancel", "/home/u/jobsentry-42.json");
+    CHECK(a == "jobsentry: hang at 2026-11-22T10:41:03Z after 4.1s; suspect ranks 3; action cancel; report "
+               "/home/u/jobsentry-42.json");
+    for (int i = 0; i < 40; ++i) r.suspect_ranks.push_back(i);
+    std::string many = hang_annotation(r, "cancel", "/x\nevil");
+    CHECK_THAT(many, Catch::Contains("(41 in all)"));
+    CHECK(many.find('\n') == std::string::npos);
+    CHECK_THAT(hang_annotation(r, "report", ""), Catch::Contains("report not written"));
+    r.suspect_ranks.clear();
+    CHECK_THAT(hang_annotation(r, "cancel", "/p"), Catch::Contains("suspect ranks none named"));
+    std::string long_path(3000, 'p');
+    CHECK(hang_annotation(r, "cancel", long_path).size() <= kMaxAnnotation);
+}
+
+TEST_CASE("the end annotation counts samples and says why monitoring stopped") {
+    Report r;
+    r.samples = 57;
+    CHECK(end_annotation(r) == "jobsentry: no hang; 57 samples");
+    r.monitoring_problem = "ptrace of rank 0 was refused";
+    CHECK(end_annotation(r) == "jobsentry: no hang; 57 samples; monitoring stopped: ptrace of rank 0 was refused");
+}
+
+TEST_CASE("supervise options: required job id, actions, ranges") {
+    auto parse = [](std::vector<std::string> a) { return parse_supervise_options(a); };
+    SuperviseParse ok = parse({"--job-id", "42", "--action", "requeue", "--interval-ms", "250", "--report-dir", "/r"});
+    REQUIRE(ok.error.empty());
+    CHECK(ok.options.job_id == 42);
+    CHECK(ok.options.action == SlurmAction::requeue);
+    CHECK(ok.options.interval_ms == 250);
+    CHECK_THAT(parse({}).error, Catch::Contains("job-id"));
+    CHECK_THAT(parse({"--job-id", "1", "--action", "kill"}).error, Catch::Contains("cancel, requeue, notify, report"));
+    CHECK_THAT(parse({"--job-id", "1", "--report-dir", "rel"}).error, Catch::Contains("absolute"));
+    CHECK_THAT(parse({"--job-id", "1", "--alpha", "0.7"}).error, Catch::Contains("0 < alpha < 0.5"));
+    CHECK_THAT(parse({"--job", "1"}).error, Catch::Contains("job"));  // no abbreviations
+}
