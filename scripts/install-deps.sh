@@ -9,6 +9,8 @@ packages=(
   libunwind-dev libdw-dev
   openmpi-bin libopenmpi-dev
   elfutils procps jq util-linux bc
+  slurm-wlm slurmctld slurmd slurmdbd libslurm-dev munge mariadb-server mariadb-client
+  passwd
 )
 
 missing=()

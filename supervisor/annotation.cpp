@@ -16,10 +16,11 @@ std::string utc(double unix_seconds) {
     return buf;
 }
 
-// Semicolons separate the fields of the line; newlines would break sacct's output.
+// Semicolons separate the fields of the line; newlines and '|' would break sacct's output.
 std::string one_line(std::string text) {
     for (char& c : text)
-        if (c == '\n' || c == '\r' || c == '|') c = ' ';
+        if (c == '\n' || c == '\r') c = ' ';
+        else if (c == '|') c = '/';  // sacct -P separates fields with '|'
     if (text.size() > kMaxAnnotation) text = text.substr(0, kMaxAnnotation - 3) + "...";
     return text;
 }
@@ -40,9 +41,11 @@ std::string hang_annotation(const Report& r, const std::string& action, const st
     return one_line(out.str());
 }
 
-std::string end_annotation(const Report& r) {
+std::string end_annotation(const Report& r, const std::string& previous) {
     std::string text = "jobsentry: no hang; " + std::to_string(r.samples) + " samples";
     if (!r.monitoring_problem.empty()) text += "; monitoring stopped: " + r.monitoring_problem;
+    const std::string hang = "jobsentry: hang at ";
+    if (previous.rfind(hang, 0) == 0) text += " -- earlier run: " + previous.substr(0, previous.find(" -- earlier run: "));
     return one_line(text);
 }
 

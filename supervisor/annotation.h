@@ -13,7 +13,8 @@ constexpr size_t kMaxAnnotation = 1000;  // far below Slurm's limits; sacct colu
 // "jobsentry: hang at 2026-11-22T10:41:03Z after 4.1s; suspect ranks 3; action cancel; report /path"
 std::string hang_annotation(const Report& report, const std::string& action, const std::string& report_path);
 
-// "jobsentry: no hang; 123 samples" or, when monitoring stopped, why.
-std::string end_annotation(const Report& report);
+// "jobsentry: no hang; 123 samples" and, when monitoring stopped, why. A
+// hang verdict of an earlier run of the job (before a requeue) is kept after it.
+std::string end_annotation(const Report& report, const std::string& previous_comment = "");
 
 }  // namespace jobsentry

@@ -37,6 +37,7 @@ std::optional<SlurmJobInfo> slurm_job_info(uint32_t job_id, std::string* error) 
         if (j.user_name) info.user = j.user_name;
         if (j.work_dir) info.work_dir = j.work_dir;
         info.batch = j.batch_flag != 0;
+        if (j.admin_comment) info.admin_comment = j.admin_comment;
         info.restart_count = j.restart_cnt;
         const uint32_t base = j.job_state & JOB_STATE_BASE;
         info.finished = base > JOB_SUSPENDED || (j.job_state & JOB_COMPLETING);

@@ -21,6 +21,7 @@ struct SlurmJobInfo {
     bool batch = false;
     uint32_t restart_count = 0;
     bool finished = false;  // completed, cancelled, failed, ...
+    std::string admin_comment;
 };
 
 // Once per process, before any other call.

@@ -161,7 +161,7 @@ void SlurmJob::hang(Report& report, const std::function<void()>&) {
 
 int SlurmJob::finish(Report& report, bool hang_found) {
     if (!hang_found) {
-        std::string err = slurm_set_admin_comment(opt_.job_id, end_annotation(report));
+        std::string err = slurm_set_admin_comment(opt_.job_id, end_annotation(report, info_.admin_comment));
         log(err.empty() ? "no hang; " + std::to_string(report.samples) + " samples; AdminComment set"
                         : "no hang; could not set the AdminComment: " + err);
     }

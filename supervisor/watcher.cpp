@@ -185,7 +185,6 @@ void Watcher::discover() {
         return;
     }
     if (same(found.ranks, ranks_)) return;
-    const bool first = ranks_.empty();
     for (const auto& old : ranks_) {  // drop the caches of processes that left
         bool kept = std::any_of(found.ranks.begin(), found.ranks.end(),
                                 [&](const RankProcess& r) { return r.pid == old.pid && r.start_time == old.start_time; });
@@ -197,7 +196,7 @@ void Watcher::discover() {
     ranks_ = found.ranks;
     ranks_stable_ = true;
     pick_monitored();
-    if (first) {
+    {  // every change of the rank set is logged: it says which processes are touched
         std::ostringstream msg;
         msg << "found " << ranks_.size() << " ranks (rank/pid:";
         for (const auto& r : ranks_) msg << ' ' << r.rank << '/' << r.pid;

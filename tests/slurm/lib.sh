@@ -1,0 +1,146 @@
+# Shared helpers of the Slurm end-to-end tests: real sbatch/srun jobs of the
+# unprivileged user jsuser on the project's one-node cluster
+# (scripts/cluster.sh), with jobsentry.so enabled in plugstack.conf.d.
+# Sourced by each test; every check fails loudly with the evidence.
+set -euo pipefail
+
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+TEST_USER=jsuser
+OTHER_USER=jsother
+INSTALL=/opt/jobsentry-test        # where setup.sh put the plugin and binaries
+SUPERVISOR_LOGS=/var/log/jobsentry-test
+PLUGIN_ARGS_DEFAULT=("supervisor=$INSTALL/jobsentry" "log_dir=$SUPERVISOR_LOGS" "state_dir=/run/jobsentry-test")
+HOME_DIR=$(getent passwd "$TEST_USER" | cut -d: -f6)
+WORK=$(runuser -u "$TEST_USER" -- mktemp -d "$HOME_DIR/e2e.XXXXXX")
+JOBS=()
+
+cleanup() {
+  local id
+  for id in "${JOBS[@]}"; do scancel "$id" 2>/dev/null || true; done
+  pkill -u "$OTHER_USER" 2>/dev/null || true
+  use_plugin  # back to the default policy for the next test
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+fail() {
+  echo "FAIL: $*" >&2
+  local id
+  for id in "${JOBS[@]}"; do
+    echo "---- job $id" >&2
+    sacct -j "$id" -X -P -o JobID,State,ExitCode,Start,End,AdminComment >&2 || true
+    [ -f "$WORK/out.$id" ] && tail -20 "$WORK/out.$id" >&2
+    [ -f "$SUPERVISOR_LOGS/job_$id.log" ] && tail -40 "$SUPERVISOR_LOGS/job_$id.log" >&2
+  done
+  exit 1
+}
+pass() { echo "PASS: $*"; }
+
+# use_plugin [ARGS...]: the plugstack.conf line of jobsentry.so, default arguments first.
+use_plugin() {
+  bash "$SRC/scripts/cluster.sh" plugin "$INSTALL/jobsentry.so" "${PLUGIN_ARGS_DEFAULT[@]}" "$@" >/dev/null
+}
+
+as_user() { runuser -u "$TEST_USER" -- "$@"; }
+
+# job_script NAME LINE...: a batch script in WORK, owned by the test user.
+job_script() {
+  local name=$1; shift
+  {
+    echo '#!/bin/bash'
+    echo 'export OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1'
+    printf '%s\n' "$@"
+  } >"$WORK/$name"
+  chown "$TEST_USER:" "$WORK/$name"
+}
+
+# submit [sbatch options] SCRIPT: prints the job id. Output goes to WORK/out.ID.
+submit() {
+  local id
+  id=$(as_user sbatch --parsable --chdir="$WORK" --output="$WORK/out.%j" "$@") || fail "sbatch $* refused"
+  id=${id%%;*}
+  JOBS+=("$id")
+  echo "$id"
+}
+
+state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p'; }
+
+# wait_state ID SECONDS STATE...: until the job is in one of the states.
+wait_state() {
+  local id=$1 seconds=$2; shift 2
+  local s t
+  for ((t = 0; t < seconds * 2; t++)); do
+    s=$(state "$id")
+    for want in "$@"; do [ "$s" = "$want" ] && return 0; done
+    sleep 0.5
+  done
+  fail "job $id is ${s:-gone}, expected $* within $seconds s"
+}
+
+# sacct's view of the job (accounting in MariaDB through slurmdbd); it can
+# lag the controller by a moment, so ask until the field is filled.
+sacct_field() {
+  local id=$1 field=$2 v t
+  for ((t = 0; t < 40; t++)); do
+    v=$(sacct -j "$id" -X -n -P -o "$field" 2>/dev/null | head -1)
+    [ -n "$v" ] && { echo "$v"; return 0; }
+    sleep 0.5
+  done
+  echo ""
+}
+
+# The unix time printed by hangprog when it injected the hang.
+injected_at() {
+  local t
+  for ((t = 0; t < 240; t++)); do
+    v=$(sed -n 's/^HANG-INJECTED \([0-9.]*\).*/\1/p' "$WORK/out.$1" 2>/dev/null | head -1)
+    [ -n "$v" ] && { echo "$v"; return 0; }
+    sleep 0.5
+  done
+  fail "job $1 never printed HANG-INJECTED"
+}
+
+supervisor_log() { cat "$SUPERVISOR_LOGS/job_$1.log" 2>/dev/null || true; }
+
+# The job's supervisor is gone and its pid file removed once the job ended.
+expect_supervisor_gone() {
+  local id=$1 t
+  for ((t = 0; t < 20; t++)); do
+    pgrep -f "jobsentry supervise --job-id $id " >/dev/null || break
+    sleep 0.5
+  done
+  pgrep -f "jobsentry supervise --job-id $id " >/dev/null && fail "the supervisor of job $id still runs after the job ended"
+  [ -e "/run/jobsentry-test/job_$id.pid" ] && fail "the pid file of job $id is left behind"
+  return 0
+}
+
+# expect_hang_handled ID RANKS [STATE...]: the job reached STATE (if given;
+# CANCELLED: within 60 s of the injection), sacct's AdminComment names the
+# suspect ranks, the report exists and belongs to the user.
+expect_hang_handled() {
+  local id=$1 ranks=$2 final=${3:-}
+  local t0 comment report owner
+  t0=$(injected_at "$id")
+  shift 2
+  [ $# -eq 0 ] || wait_state "$id" 90 "$@"
+  local now; now=$(date +%s.%N)
+  comment=$(sacct_field "$id" AdminComment)
+  echo "job $id: $(state "$id") $(echo "$now - $t0" | bc) s after the injection; AdminComment: $comment"
+  [[ "$comment" == "jobsentry: hang at "*"; suspect ranks $ranks; action "* ]] ||
+    fail "AdminComment of job $id does not name suspect ranks $ranks: '$comment'"
+  report=${comment##*; report }
+  [ -f "$report" ] || fail "report $report of job $id does not exist"
+  [ ! -L "$report" ] || fail "report $report is a symlink"
+  owner=$(stat -c %U "$report")
+  [ "$owner" = "$TEST_USER" ] || fail "report $report belongs to $owner, not $TEST_USER"
+  [ "$(jq -r .verdict "$report")" = hang ] || fail "report $report has no hang verdict"
+  [ "$(jq -r '.suspect_ranks | join(",")' "$report")" = "$ranks" ] || fail "report names other suspects"
+  [ -f "${report%.json}.txt" ] || fail "text report missing"
+  [ "$final" = CANCELLED ] || return 0
+  local end
+  end=$(date -d "$(sacct_field "$id" End)" +%s)
+  local delay
+  delay=$(echo "$end - $t0" | bc)
+  echo "job $id: End - injection = $delay s"
+  (( $(echo "$delay <= 60" | bc) )) || fail "job $id ended $delay s after the injection (limit 60 s)"
+}

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# CTest fixture: the one-node cluster up, this build's plugin and binaries
+# installed where slurmstepd (root) and the test user can reach them, and
+# jobsentry.so enabled in plugstack.conf.d with the default test policy.
+set -euo pipefail
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+: "${JOBSENTRY:?set by CTest}" "${PLUGIN:?set by CTest}" "${HANGPROG:?set by CTest}"
+bash "$SRC/scripts/cluster.sh" up
+install -d -m 0755 /opt/jobsentry-test
+install -m 0755 "$JOBSENTRY" /opt/jobsentry-test/jobsentry
+install -m 0755 "$PLUGIN" /opt/jobsentry-test/jobsentry.so
+install -m 0755 "$HANGPROG" /opt/jobsentry-test/hangprog
+bash "$SRC/scripts/cluster.sh" plugin /opt/jobsentry-test/jobsentry.so supervisor=/opt/jobsentry-test/jobsentry \
+  log_dir=/var/log/jobsentry-test state_dir=/run/jobsentry-test
+echo "cluster up; jobsentry.so enabled"
