@@ -109,12 +109,15 @@ JOBSENTRY_EXPORT int slurm_spank_init(spank_t sp, int ac, char** av) {
         if (!parsed.error.empty()) {
             slurm_error("jobsentry: disabled: %s", parsed.error.c_str());
             g_disabled = true;
-            return 0;
+        } else {
+            g_policy = parsed.policy;
         }
-        g_policy = parsed.policy;
         const spank_context_t ctx = spank_context();
         if (ctx != S_CTX_LOCAL && ctx != S_CTX_ALLOCATOR && ctx != S_CTX_REMOTE) return 0;
-        g_usage = option_usage(g_policy);
+        // Registered even when disabled: a job script that asks for
+        // --hang-detect must still be accepted, and runs unwatched.
+        g_usage = g_disabled ? "Detect hung MPI ranks (jobsentry); disabled at this site: see the slurmd log"
+                             : option_usage(g_policy);
         static spank_option option{};
         option.name = g_option_name;
         option.arginfo = g_option_arginfo;

@@ -226,7 +226,9 @@ OptionParse parse_hang_detect(const char* value, const SitePolicy& policy) {
     out.settings = policy.defaults;
     out.settings.enabled = true;
     const std::string text = value ? value : "";
-    if (text.empty() || text == "on") return out;
+    // Slurm passes a bare option on to srun inside the job through the
+    // environment as the text "(null)".
+    if (text.empty() || text == "on" || text == "(null)") return out;
     if (text.size() > 512) {
         out.error = "--hang-detect: value longer than 512 characters";
         return out;

@@ -14,14 +14,25 @@ for _ in $(seq 100); do [ -s "$WORK/pids/rank.1" ] && break; sleep 0.2; done
 rank_pid=$(cat "$WORK/pids/rank.1")
 mapfile -d '' environment <"/proc/$rank_pid/environ"
 grep -qz '^OMPI_COMM_WORLD_RANK=1$' "/proc/$rank_pid/environ" || fail "rank 1 has no OMPI_COMM_WORLD_RANK=1"
-cp /bin/sleep "$WORK/forged"
-chmod 0755 "$WORK/forged"
-runuser -u "$OTHER_USER" -- env -i "${environment[@]}" "$WORK/forged" 300 &
-other=$!
-as_user env -i "${environment[@]}" "$WORK/forged" 300 &
-same=$!
+# Where both users can run it (WORK is the test user's alone).
+FORGE=$(mktemp -d /tmp/jobsentry-forged.XXXXXX)
+chmod 0755 "$FORGE"
+cp /bin/sleep "$FORGE/forged"
+chmod 0755 "$FORGE/forged"
+runuser -u "$OTHER_USER" -- env -i "${environment[@]}" "$FORGE/forged" 300 >/dev/null 2>&1 &
+as_user env -i "${environment[@]}" "$FORGE/forged" 300 >/dev/null 2>&1 &
+# runuser forks: the forged processes are its children, found by their path.
+for _ in $(seq 50); do
+  other=$(pgrep -u "$OTHER_USER" -f "^$FORGE/forged 300" || true)
+  same=$(pgrep -u "$TEST_USER" -f "^$FORGE/forged 300" || true)
+  [ -n "$other" ] && [ -n "$same" ] && break
+  sleep 0.1
+done
+[ -n "$other" ] && [ -n "$same" ] || fail "the forged processes did not start"
+grep -qz '^OMPI_COMM_WORLD_RANK=1$' "/proc/$other/environ" || fail "the forgery lacks the rank's environment"
 wait_state "$id" 120 COMPLETED
 kill "$other" "$same" 2>/dev/null || true
+rm -rf "$FORGE"
 comment=$(sacct_field "$id" AdminComment)
 [[ "$comment" == "jobsentry: no hang; "* ]] || fail "AdminComment of job $id is '$comment'"
 log=$(supervisor_log "$id")

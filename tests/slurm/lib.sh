@@ -12,21 +12,22 @@ SUPERVISOR_LOGS=/var/log/jobsentry-test
 PLUGIN_ARGS_DEFAULT=("supervisor=$INSTALL/jobsentry" "log_dir=$SUPERVISOR_LOGS" "state_dir=/run/jobsentry-test")
 HOME_DIR=$(getent passwd "$TEST_USER" | cut -d: -f6)
 WORK=$(runuser -u "$TEST_USER" -- mktemp -d "$HOME_DIR/e2e.XXXXXX")
-JOBS=()
+JOBS_FILE=$(mktemp /tmp/jobsentry-e2e-jobs.XXXXXX)  # submit runs in $(...): a file, not an array
+jobs_submitted() { cat "$JOBS_FILE"; }
 
 cleanup() {
   local id
-  for id in "${JOBS[@]}"; do scancel "$id" 2>/dev/null || true; done
+  for id in $(jobs_submitted); do scancel "$id" 2>/dev/null || true; done
   pkill -u "$OTHER_USER" 2>/dev/null || true
   use_plugin  # back to the default policy for the next test
-  rm -rf "$WORK"
+  rm -rf "$WORK" "$JOBS_FILE"
 }
 trap cleanup EXIT
 
 fail() {
   echo "FAIL: $*" >&2
   local id
-  for id in "${JOBS[@]}"; do
+  for id in $(jobs_submitted); do
     echo "---- job $id" >&2
     sacct -j "$id" -X -P -o JobID,State,ExitCode,Start,End,AdminComment >&2 || true
     [ -f "$WORK/out.$id" ] && tail -20 "$WORK/out.$id" >&2
@@ -59,7 +60,7 @@ submit() {
   local id
   id=$(as_user sbatch --parsable --chdir="$WORK" --output="$WORK/out.%j" "$@") || fail "sbatch $* refused"
   id=${id%%;*}
-  JOBS+=("$id")
+  echo "$id" >>"$JOBS_FILE"
   echo "$id"
 }
 

@@ -35,6 +35,9 @@ TEST_CASE("the bare option takes the site's defaults") {
     CHECK(o.settings.action == SlurmAction::requeue);
     CHECK(parse_hang_detect("", p).settings.enabled);
     CHECK(parse_hang_detect("on", p).settings.enabled);
+    OptionParse inherited = parse_hang_detect("(null)", p);  // how srun inside a job sees a bare option
+    CHECK(inherited.error.empty());
+    CHECK(inherited.settings.enabled);
 }
 
 TEST_CASE("user keys override the defaults") {

@@ -54,6 +54,11 @@ TEST_CASE("the end annotation counts samples and says why monitoring stopped") {
     CHECK(end_annotation(r) == "jobsentry: no hang; 57 samples");
     r.monitoring_problem = "ptrace of rank 0 was refused";
     CHECK(end_annotation(r) == "jobsentry: no hang; 57 samples; monitoring stopped: ptrace of rank 0 was refused");
+    r.monitoring_problem.clear();
+    // After a requeue, the earlier run's hang verdict stays visible.
+    const std::string earlier = "jobsentry: hang at 2026-11-22T10:41:03Z after 4.1s; suspect ranks 3";
+    CHECK(end_annotation(r, earlier) == "jobsentry: no hang; 57 samples -- earlier run: " + earlier);
+    CHECK(end_annotation(r, "site note") == "jobsentry: no hang; 57 samples");
 }
 
 TEST_CASE("supervise options: required job id, actions, ranges") {
