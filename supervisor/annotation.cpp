@@ -29,7 +29,11 @@ std::string one_line(std::string text) {
 
 std::string hang_annotation(const Report& r, const std::string& action, const std::string& report_path) {
     std::ostringstream out;
-    const double after = r.suspicious_since > 0 && r.detected_at >= r.suspicious_since ? r.detected_at - r.suspicious_since : 0;
+    // "after": how long no monitored rank was seen to progress before the
+    // verdict; the run of suspicious samples, when no progress was ever seen.
+    // (That run often starts before the hang: busy ranks wait in MPI a lot.)
+    const double since = r.progress_last_seen > 0 ? r.progress_last_seen : r.suspicious_since;
+    const double after = since > 0 && r.detected_at >= since ? r.detected_at - since : 0;
     out << "jobsentry: hang at " << utc(r.detected_at) << " after " << std::fixed << std::setprecision(1) << after
         << "s; suspect ranks ";
     const size_t shown = 16;

@@ -92,6 +92,7 @@ nlohmann::json report_json(const Report& r) {
     };
     if (!r.monitoring_problem.empty()) out["monitoring_problem"] = r.monitoring_problem;
     if (r.suspicious_since > 0) out["suspicious_since"] = r.suspicious_since;
+    if (r.progress_last_seen > 0) out["progress_last_seen"] = r.progress_last_seen;
     if (r.slurm_job_id) out["slurm_job_id"] = r.slurm_job_id;
     if (!r.action_taken.empty()) out["action_taken"] = r.action_taken;
     return out;

@@ -31,6 +31,7 @@ struct Report {
     std::vector<int> suspect_ranks;
     double detected_at = 0;     // Unix seconds; 0 when there was no hang
     double suspicious_since = 0;  // first sample of the run of suspicious samples that led to the hang
+    double progress_last_seen = 0;  // last sample in which a monitored rank's call chain moved; 0: never
     double started_at = 0;
     double finished_at = 0;
     uint64_t samples = 0;       // sampling rounds

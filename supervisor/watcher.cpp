@@ -90,6 +90,7 @@ private:
     double unreadable_since_ = 0;
     double started_ = monotonic_now();
     double streak_started_ = 0;  // unix time of the first sample of the current suspicious run
+    double progress_seen_ = 0;   // unix time of the last round in which a monitored rank moved
     bool no_ranks_warned_ = false;
 
     std::map<int, StackSample> last_sample_;  // per rank
@@ -252,6 +253,7 @@ void Watcher::sample_round() {
     const double s_move = share_moved(moved);
     last_judgement_ = model_.observe(s_out);
     last_stillness_ = stillness_.observe(s_move);
+    if (s_move > 0) progress_seen_ = unix_now();
     const int streak = std::max(last_judgement_.streak, last_stillness_.streak);
     if (streak == 0) streak_started_ = 0;
     else if (streak_started_ == 0) streak_started_ = unix_now();
@@ -416,6 +418,7 @@ void Watcher::hang_found(const Verdict& verdict, const std::map<int, StackSample
     report_.suspect_ranks = verdict.suspects;
     report_.detected_at = unix_now();
     report_.suspicious_since = streak_started_ > 0 ? streak_started_ : report_.detected_at;
+    report_.progress_last_seen = progress_seen_;
     report_.ranks.clear();
     for (const auto& proc : ranks_) {
         auto it = stacks.find(proc.rank);

@@ -37,6 +37,9 @@ TEST_CASE("the hang annotation is one line naming time, delay, suspects, action 
     std::string a = hang_annotation(r, "cancel", "/home/u/jobsentry-42.json");
     CHECK(a == "jobsentry: hang at 2026-11-22T10:41:03Z after 4.1s; suspect ranks 3; action cancel; report "
                "/home/u/jobsentry-42.json");
+    // With progress seen later than the start of the suspicious run, "after" counts from the progress.
+    r.progress_last_seen = r.detected_at - 2.5;
+    CHECK_THAT(hang_annotation(r, "cancel", "/p"), Catch::Contains(" after 2.5s;"));
     for (int i = 0; i < 40; ++i) r.suspect_ranks.push_back(i);
     std::string many = hang_annotation(r, "cancel", "/x\nevil");
     CHECK_THAT(many, Catch::Contains("(41 in all)"));
