@@ -66,7 +66,8 @@ for ((i = 0; i < FREE; i += 4)); do
     comment=$(sacct_field "$id" AdminComment)
     [ "$(state "$id")" = COMPLETED ] || false_alarms=$((false_alarms + 1))
     script=$(scontrol show job "$id" | sed -n 's/.*Command=\(.*\)/\1/p')
-    echo "| $id | $(sed -n 3p "$script" | cut -d' ' -f4-) | $(sed -n 3p "$script" | cut -d' ' -f1) | $(state "$id") | $comment |"
+    line=$(sed -n 3p "$script")
+    echo "| $id | ./hangprog ${line#*./hangprog } | ${line%% *} | $(state "$id") | $comment |"
   done
 done
 echo

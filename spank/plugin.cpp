@@ -41,6 +41,10 @@ namespace {
 
 using namespace jobsentry;
 
+// How long the end of the batch or extern step waits for the supervisor to
+// write the job's end annotation (it needs one RPC; a bound, not a habit).
+constexpr int kStopWaitMs = 3000;
+
 bool g_disabled = false;
 SitePolicy g_policy;
 bool g_option_seen = false;
@@ -154,7 +158,8 @@ JOBSENTRY_EXPORT int slurm_spank_exit(spank_t sp, int, char**) {
         // The batch step ends a batch job; the extern step ends every job
         // (with PrologFlags=Contain). Without either, the supervisor notices
         // by itself that the job's cgroup is gone.
-        if (step_id == SLURM_BATCH_SCRIPT || step_id == SLURM_EXTERN_CONT) stop_supervisor(g_policy, job_id);
+        if (step_id == SLURM_BATCH_SCRIPT || step_id == SLURM_EXTERN_CONT)
+            stop_supervisor(g_policy, job_id, kStopWaitMs);
     } catch (...) {
     }
     return 0;

@@ -165,10 +165,13 @@ std::string start_supervisor(const SitePolicy& policy, unsigned job_id, const st
     return {};
 }
 
-bool stop_supervisor(const SitePolicy& policy, unsigned job_id) {
+bool stop_supervisor(const SitePolicy& policy, unsigned job_id, int wait_ms) {
     Recorded r = read_pid_file(pid_file(policy, job_id));
-    if (!alive(r)) return false;
-    return kill(r.pid, SIGTERM) == 0;
+    if (!alive(r) || kill(r.pid, SIGTERM) != 0) return false;
+    // Its last act is the job's end annotation, which slurmctld refuses once
+    // the job has finished: hold the step's end for that moment (tens of ms).
+    for (int waited = 0; waited < wait_ms && alive(r); waited += 10) usleep(10000);
+    return true;
 }
 
 }  // namespace jobsentry

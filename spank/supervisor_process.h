@@ -18,7 +18,8 @@ namespace jobsentry {
 std::string start_supervisor(const SitePolicy& policy, unsigned job_id, const std::vector<std::string>& argv);
 
 // SIGTERM to the job's supervisor, if its pid file names a live process that
-// is still the one started (same start time). Returns whether one was signalled.
-bool stop_supervisor(const SitePolicy& policy, unsigned job_id);
+// is still the one started (same start time), then waits up to wait_ms for it
+// to end. Returns whether one was signalled.
+bool stop_supervisor(const SitePolicy& policy, unsigned job_id, int wait_ms);
 
 }  // namespace jobsentry
