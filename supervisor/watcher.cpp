@@ -173,7 +173,8 @@ void Watcher::discover() {
         return;
     }
     if (found.ranks.empty()) {
-        if (!no_ranks_warned_ && monotonic_now() - started_ > kNoRanksWarningSeconds) {
+        // Only when none was ever found: ranks also vanish when a job step ends.
+        if (!no_ranks_warned_ && ranks_.empty() && monotonic_now() - started_ > kNoRanksWarningSeconds) {
             no_ranks_warned_ = true;
             report_.monitoring_problem =
                 "no MPI rank found after " + std::to_string(int(kNoRanksWarningSeconds)) +
