@@ -47,8 +47,7 @@ public:
           // Same samples, same significance; sampling times follow model_, so
           // this one never adapts an interval of its own.
           stillness_(ModelConfig{o.alpha, o.interval_ms / 1000.0, o.interval_ms / 1000.0, 20}),
-          rng_(o.seed ? o.seed : static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count())),
-          uid_(job.uid()) {}
+          rng_(o.seed ? o.seed : static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count())) {}
 
     int run();
 
@@ -76,7 +75,6 @@ private:
     std::mt19937_64 rng_;
     StackWalker walker_;
     ProgressTracker tracker_;
-    uid_t uid_;
     bool monitoring_ = true;
     bool hang_ = false;
     bool terminating_ = false;
