@@ -24,14 +24,6 @@ using namespace jobsentry;
 
 namespace {
 
-const char* kUsage =
-    "Usage: jobsentry COMMAND [options]\n\n"
-    "Commands:\n"
-    "  watch [options] [--] CMD...   run CMD and detect hangs of its MPI ranks\n"
-    "  supervise --job-id ID [opts]  watch a Slurm job on this node (started by jobsentry.so)\n"
-    "  sample [options] PID          stack samples of one process, with their cost\n\n"
-    "Run 'jobsentry COMMAND --help' for the options of each command.\n";
-
 double percentile(std::vector<double> values, double p) {
     if (values.empty()) return 0;
     std::sort(values.begin(), values.end());
@@ -100,47 +92,73 @@ int run_sample(const std::vector<std::string>& args) {
     return 0;
 }
 
+int run_watch(const std::vector<std::string>& args) {
+    WatchParse parsed = parse_watch_options(args);
+    if (parsed.help) {
+        std::cout << watch_help();
+        return 0;
+    }
+    if (!parsed.error.empty()) {
+        std::cerr << "jobsentry watch: " << parsed.error << '\n';
+        return 2;
+    }
+    CommandJob job(parsed.options);
+    return run_watcher(parsed.options, job);
+}
+
+int run_supervise(const std::vector<std::string>& args) {
+    SuperviseParse parsed = parse_supervise_options(args);
+    if (parsed.help) {
+        std::cout << supervise_help();
+        return 0;
+    }
+    if (!parsed.error.empty()) {
+        std::cerr << "jobsentry supervise: " << parsed.error << '\n';
+        return 2;
+    }
+    SlurmJob job(parsed.options);
+    int status = run_watcher(parsed.options, job);
+    return status == 127 ? 1 : status;
+}
+
+// One row per subcommand: the usage text and the dispatch come from this table.
+struct Command {
+    const char* name;
+    const char* synopsis;  // shown after the name in the usage text
+    int (*run)(const std::vector<std::string>& args);
+};
+
+const Command kCommands[] = {
+    {"watch", "[options] [--] CMD...   run CMD and detect hangs of its MPI ranks", run_watch},
+    {"supervise", "--job-id ID [opts]  watch a Slurm job on this node (started by jobsentry.so)", run_supervise},
+    {"sample", "[options] PID          stack samples of one process, with their cost", run_sample},
+};
+
+std::string usage() {
+    std::string text = "Usage: jobsentry COMMAND [options]\n\nCommands:\n";
+    for (const auto& c : kCommands) text += std::string("  ") + c.name + " " + c.synopsis + "\n";
+    return text + "\nRun 'jobsentry COMMAND --help' for the options of each command.\n";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        std::cerr << kUsage;
+        std::cerr << usage();
         return 2;
     }
     std::string command = argv[1];
     std::vector<std::string> args(argv + 2, argv + argc);
     if (command == "--help" || command == "-h" || command == "help") {
-        std::cout << kUsage;
+        std::cout << usage();
         return 0;
     }
-    if (command == "watch") {
-        WatchParse parsed = parse_watch_options(args);
-        if (parsed.help) {
-            std::cout << watch_help();
-            return 0;
-        }
-        if (!parsed.error.empty()) {
-            std::cerr << "jobsentry watch: " << parsed.error << '\n';
-            return 2;
-        }
-        CommandJob job(parsed.options);
-        return run_watcher(parsed.options, job);
+    std::string names;
+    for (const auto& c : kCommands) {
+        if (command == c.name) return c.run(args);
+        names += std::string(names.empty() ? "" : ", ") + c.name;
     }
-    if (command == "supervise") {
-        SuperviseParse parsed = parse_supervise_options(args);
-        if (parsed.help) {
-            std::cout << supervise_help();
-            return 0;
-        }
-        if (!parsed.error.empty()) {
-            std::cerr << "jobsentry supervise: " << parsed.error << '\n';
-            return 2;
-        }
-        SlurmJob job(parsed.options);
-        int status = run_watcher(parsed.options, job);
-        return status == 127 ? 1 : status;
-    }
-    if (command == "sample") return run_sample(args);
-    std::cerr << "jobsentry: unknown command '" << command << "'; accepted commands are watch, supervise, sample\n\n" << kUsage;
+    std::cerr << "jobsentry: unknown command '" << command << "'; accepted commands are " << names << "\n\n"
+              << usage();
     return 2;
 }
