@@ -189,12 +189,15 @@ PolicyParse parse_site_policy(const std::vector<std::string>& args, const std::s
             path(&p.state_dir);
         } else if (key == "log_dir") {
             path(&p.log_dir);
+        } else if (key == "log_samples") {
+            if (!on_off(value, "yes", "no", &p.log_samples)) bad("yes, no");
         } else if (key == "alpha" || key == "interval" || key == "ranks" || key == "action") {
             settings.emplace_back(key, value);
         } else {
             out.error = "unknown plugstack.conf argument '" + key +
                         "'; accepted: default=, allow_optout=, alpha=, interval=, ranks=, action=, min_interval=, "
-                        "max_ranks=, max_alpha=, actions=, supervisor=, report_dir=, state_dir=, log_dir=";
+                        "max_ranks=, max_alpha=, actions=, supervisor=, report_dir=, state_dir=, log_dir=, "
+                        "log_samples=";
         }
         if (!out.error.empty()) return out;
     }
@@ -280,6 +283,7 @@ std::vector<std::string> supervisor_argv(const SitePolicy& policy, const HangDet
         argv.push_back("--report-dir");
         argv.push_back(policy.report_dir);
     }
+    if (policy.log_samples) argv.push_back("--verbose");
     return argv;
 }
 

@@ -34,6 +34,7 @@ struct SitePolicy {
     std::string report_dir;       // empty: the job's working directory
     std::string state_dir = "/run/jobsentry";      // one pid file per watched job
     std::string log_dir = "/var/log/jobsentry";    // one supervisor log per job
+    bool log_samples = false;     // supervisor logs every sample and judgement (--verbose)
 };
 
 struct PolicyParse {

@@ -262,6 +262,9 @@ void Watcher::sample_round() {
             out.precision(3);
             if (j.learning) out << " learning";
             else if (j.suspicion) out << " suspicion k=" << j.streak << " q=" << j.q << " q^k=" << j.probability;
+            if (j.tight_level >= 0)
+                out << " [<=" << j.tight_level << " K=" << j.tight_streak << " q=" << j.tight_q
+                    << " L*q^K=" << j.tight_probability << "]";
             return out.str();
         };
         std::ostringstream msg;
@@ -389,8 +392,12 @@ RankReport Watcher::rank_report(const RankProcess& proc, const StackSample* s, c
 
 nlohmann::json Watcher::evidence() const {
     auto judgement = [](const Judgement& j) {
-        return nlohmann::json{{"threshold", j.threshold}, {"q", j.q},          {"streak", j.streak},
-                              {"probability", j.probability}, {"hang", j.hang}, {"learning", j.learning}};
+        nlohmann::json out{{"threshold", j.threshold}, {"q", j.q},          {"streak", j.streak},
+                           {"probability", j.probability}, {"hang", j.hang}, {"learning", j.learning}};
+        if (j.tight_level >= 0)
+            out["lower_level"] = {{"level", j.tight_level}, {"streak", j.tight_streak}, {"q", j.tight_q},
+                                  {"probability_times_levels", j.tight_probability}};
+        return out;
     };
     return {{"history_samples", model_.history_size()},
             {"interval_doublings", model_.doublings()},

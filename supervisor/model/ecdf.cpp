@@ -18,6 +18,12 @@ double Ecdf::cdf(double x) const {
     return static_cast<double>(below) / total_;
 }
 
+size_t Ecdf::distinct_below(double x) const {
+    size_t n = 0;
+    for (auto it = counts_.begin(); it != counts_.end() && it->first < key(x); ++it) ++n;
+    return n;
+}
+
 double Ecdf::quantile(double p) const {
     if (total_ == 0) return 0.0;
     const double needed = p * total_;

@@ -3,6 +3,7 @@
 // number of distinct fractions, not by the length of the run.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 
@@ -19,9 +20,12 @@ public:
     // a <= b as the ECDF compares values (to 1e-9), so that S_out = 1/3 is
     // "at most" the threshold 1/3 that quantile() returned.
     static bool at_most(double a, double b) { return key(a) <= key(b); }
+    // Number of distinct sample values below x, and whether x was seen.
+    size_t distinct_below(double x) const;
+    bool contains(double x) const { return counts_.count(key(x)) > 0; }
+    static int64_t key(double value);  // values are compared to 1e-9
 
 private:
-    static int64_t key(double value);  // values are compared to 1e-9
     std::map<int64_t, uint64_t> counts_;
     uint64_t total_ = 0;
 };

@@ -52,8 +52,50 @@ Judgement ParaStackModel::observe(double s_out) {
     streak_.push_back(s_out);
     j.streak = static_cast<int>(streak_.size());
     j.probability = std::pow(j.q, j.streak);
-    j.hang = j.probability <= config_.alpha;
+    judge_lower_levels(*level, &j);
+    j.hang = j.probability <= config_.alpha || j.tight_probability <= config_.alpha;
     return j;
+}
+
+void ParaStackModel::judge_lower_levels(const SampleSizeLevel& level, Judgement* j) const {
+    // L: the values below t that S_out could be tested at (seen in the
+    // history or in this run), so the family of tests keeps its level alpha.
+    std::vector<double> below;
+    for (double v : streak_)
+        if (Ecdf::key(v) < Ecdf::key(j->threshold) &&
+            std::none_of(below.begin(), below.end(), [&](double b) { return Ecdf::key(b) == Ecdf::key(v); }))
+            below.push_back(v);
+    if (below.empty()) return;
+    size_t tested = history_.distinct_below(j->threshold);
+    for (double v : below)
+        if (!history_.contains(v)) ++tested;
+    const double family = static_cast<double>(std::max<size_t>(tested, 1));
+    for (double v : below) {
+        int run = 0;
+        for (auto it = streak_.rbegin(); it != streak_.rend() && Ecdf::at_most(*it, v); ++it) ++run;
+        const double q = std::max(std::min(1.0, history_.cdf(v) + level.d), conditional_at_most(v));
+        const double p = std::min(1.0, family * std::pow(q, run));
+        if (p < j->tight_probability) {
+            j->tight_level = v;
+            j->tight_streak = run;
+            j->tight_q = q;
+            j->tight_probability = p;
+        }
+    }
+}
+
+double ParaStackModel::conditional_at_most(double level) const {
+    // P(next <= v | previous <= v) over consecutive committed samples, plus
+    // the margin d of the number of such pairs (none below 11 pairs).
+    uint64_t followed = 0, repeated = 0;
+    for (const auto& [pair, count] : transitions_) {
+        if (pair.first > Ecdf::key(level)) continue;
+        followed += count;
+        if (pair.second <= Ecdf::key(level)) repeated += count;
+    }
+    auto margin = level_for_sample_size(followed);
+    if (!margin) return 0.0;
+    return std::min(1.0, static_cast<double>(repeated) / followed + margin->d);
 }
 
 double ParaStackModel::conditional_suspicion() const {
@@ -78,6 +120,9 @@ void ParaStackModel::commit(double s_out, bool suspicion, bool judged) {
         ++followed_suspicions_;
         if (suspicion) ++repeated_suspicions_;
     }
+    if (has_previous_) ++transitions_[{Ecdf::key(previous_), Ecdf::key(s_out)}];
+    has_previous_ = true;
+    previous_ = s_out;
     last_committed_judged_ = judged;
     last_committed_suspicion_ = suspicion;
     history_.add(s_out);

@@ -13,13 +13,21 @@
 //     several samples (correlated samples) raise the bar instead of causing
 //     alarms;
 //   * the samples of the current run of suspicions stay out of the history
-//     until the run ends, so a hang cannot teach the model that it is normal.
+//     until the run ends, so a hang cannot teach the model that it is normal;
+//   * within a run, each lower level v < t that the run's samples reached is
+//     tested too: the last K_v samples all <= v, with q_v from F(v) and the
+//     conditional estimate at v, claims a hang when q_v^K_v <= alpha / L
+//     (Bonferroni over the L distinct values below t). S_out takes few values
+//     in small jobs, so t can sit high (0.75 of 4 ranks) while a hang holds
+//     S_out at a value (0) that is rare; this finds it in a few samples.
 // The sampling interval I is doubled (up to a cap) while the runs test says
 // the recent history is not random; the next delay is rand(I) + I/2.
 #pragma once
 
 #include <cstdint>
 #include <deque>
+#include <map>
+#include <utility>
 #include <optional>
 #include <random>
 #include <vector>
@@ -51,7 +59,12 @@ struct Judgement {
     double q = 1;               // estimated probability of one more suspicion
     int streak = 0;             // k, consecutive suspicions including this one
     double probability = 1;     // q^k
-    bool hang = false;          // q^k <= alpha
+    // The most significant lower level (v < t) of the run, if any.
+    double tight_level = -1;    // v; -1 when the run never went below t
+    int tight_streak = 0;       // K_v, the last samples all <= v
+    double tight_q = 1;         // q_v
+    double tight_probability = 1;  // L * q_v^K_v, compared with alpha
+    bool hang = false;          // q^k <= alpha, or L * q_v^K_v <= alpha
 };
 
 class ParaStackModel {
@@ -76,6 +89,8 @@ private:
     void commit(double s_out, bool suspicion, bool judged);
     void flush_streak();
     double conditional_suspicion() const;
+    double conditional_at_most(double level) const;
+    void judge_lower_levels(const SampleSizeLevel& level, Judgement* j) const;
     void maybe_adapt_interval();
 
     ModelConfig config_;
@@ -88,6 +103,11 @@ private:
     bool last_committed_judged_ = false;
     uint64_t followed_suspicions_ = 0;  // judged suspicion followed by a judged sample
     uint64_t repeated_suspicions_ = 0;  // ... that was a suspicion too
+    // Consecutive committed samples (a, b), counted per pair of values, for
+    // P(b <= v | a <= v) at any level v. Bounded by the distinct values squared.
+    std::map<std::pair<int64_t, int64_t>, uint64_t> transitions_;
+    bool has_previous_ = false;
+    double previous_ = 0;
 };
 
 }  // namespace jobsentry

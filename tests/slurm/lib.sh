@@ -9,7 +9,8 @@ TEST_USER=jsuser
 OTHER_USER=jsother
 INSTALL=/opt/jobsentry-test        # where setup.sh put the plugin and binaries
 SUPERVISOR_LOGS=/var/log/jobsentry-test
-PLUGIN_ARGS_DEFAULT=("supervisor=$INSTALL/jobsentry" "log_dir=$SUPERVISOR_LOGS" "state_dir=/run/jobsentry-test")
+PLUGIN_ARGS_DEFAULT=("supervisor=$INSTALL/jobsentry" "log_dir=$SUPERVISOR_LOGS" "state_dir=/run/jobsentry-test"
+                     "log_samples=yes")  # every sample in the supervisor log, for failures
 HOME_DIR=$(getent passwd "$TEST_USER" | cut -d: -f6)
 WORK=$(runuser -u "$TEST_USER" -- mktemp -d "$HOME_DIR/e2e.XXXXXX")
 JOBS_FILE=$(mktemp /tmp/jobsentry-e2e-jobs.XXXXXX)  # submit runs in $(...): a file, not an array
@@ -31,7 +32,7 @@ fail() {
     echo "---- job $id" >&2
     sacct -j "$id" -X -P -o JobID,State,ExitCode,Start,End,AdminComment >&2 || true
     [ -f "$WORK/out.$id" ] && tail -20 "$WORK/out.$id" >&2
-    [ -f "$SUPERVISOR_LOGS/job_$id.log" ] && tail -40 "$SUPERVISOR_LOGS/job_$id.log" >&2
+    [ -f "$SUPERVISOR_LOGS/job_$id.log" ] && tail -150 "$SUPERVISOR_LOGS/job_$id.log" >&2
   done
   exit 1
 }

@@ -11,5 +11,5 @@ install -m 0755 "$JOBSENTRY" /opt/jobsentry-test/jobsentry
 install -m 0755 "$PLUGIN" /opt/jobsentry-test/jobsentry.so
 install -m 0755 "$HANGPROG" /opt/jobsentry-test/hangprog
 bash "$SRC/scripts/cluster.sh" plugin /opt/jobsentry-test/jobsentry.so supervisor=/opt/jobsentry-test/jobsentry \
-  log_dir=/var/log/jobsentry-test state_dir=/run/jobsentry-test
+  log_dir=/var/log/jobsentry-test state_dir=/run/jobsentry-test log_samples=yes
 echo "cluster up; jobsentry.so enabled"

@@ -106,7 +106,7 @@ TEST_CASE("a hang is claimed after k = ceil(log alpha / log q) suspicions", "[pa
         ParaStackModel m = model_with_known_q(row.alpha);
         int claimed_at = 0;
         for (int k = 1; k <= 20 && !claimed_at; ++k) {
-            auto j = m.observe(0.0);
+            auto j = m.observe(0.1);  // at t, not below: the lower levels play no part
             REQUIRE_FALSE(j.learning);
             REQUIRE(j.suspicion);
             CHECK(j.threshold == Approx(0.1));
@@ -139,7 +139,7 @@ TEST_CASE("correlated suspicions raise q through the conditional estimate", "[pa
     int claimed_at = 0;
     double q = 0;
     for (int k = 1; k <= 40 && !claimed_at; ++k) {
-        auto j = m.observe(0.0);
+        auto j = m.observe(0.1);
         q = j.q;
         if (j.hang) claimed_at = k;
     }
@@ -173,11 +173,69 @@ TEST_CASE("a streak stays out of the history until it ends", "[parastack]") {
     SECTION("a hang does not teach the model that hanging is normal") {
         ParaStackModel m = model_with_known_q(0.001);
         for (int k = 1; k <= 50; ++k) {
-            auto j = m.observe(0.0);
+            auto j = m.observe(0.1);
             CHECK(j.q == Approx(0.13));
             CHECK(j.hang == (k >= 4));
         }
         CHECK(m.history_size() == 100);
+    }
+}
+
+TEST_CASE("a run below t is tested at its own level, Bonferroni over the levels below t", "[parastack]") {
+    // 100 samples: 1 x 0, 2 x 0.25, 10 x 0.5, 87 x 1, the low ones isolated
+    // (each followed by a 1). At n = 100: t = F^-1(0.06) = 0.5 (F(0.25) = 0.03,
+    // F(0.5) = 0.13), so the ParaStack rule at t needs q_t^k <= alpha with
+    // q_t >= 0.18. Below t: levels 0 and 0.25, L = 2.
+    //   at 0:    q = F(0) + d = 0.01 + 0.05 = 0.06;  2 * 0.06^2 = 0.0072, 2 * 0.06^3 = 0.00043 -> k = 3
+    //   at 0.25: q = 0.03 + 0.05 = 0.08;             2 * 0.08^3 = 0.0010 > 0.001, 2 * 0.08^4 = 0.00008 -> k = 4
+    // (fewer than 11 pairs start at <= 0.25, so no conditional estimate there).
+    auto build = [] {
+        ModelConfig c;
+        c.alpha = 0.001;
+        ParaStackModel m(c);
+        std::vector<double> low{0.0, 0.25, 0.25, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5};
+        for (int i = 0; i < 100; ++i) m.observe(i % 7 == 3 && i / 7 < 13 ? low[i / 7] : 1.0);
+        REQUIRE(m.history_size() == 100);
+        return m;
+    };
+    struct Row {
+        double s_out;
+        int k;
+        double q;
+    };
+    for (const Row& row : {Row{0.0, 3, 0.06}, Row{0.25, 4, 0.08}}) {
+        INFO("S_out held at " << row.s_out);
+        ParaStackModel m = build();
+        int claimed_at = 0;
+        Judgement last;
+        for (int k = 1; k <= 20 && !claimed_at; ++k) {
+            last = m.observe(row.s_out);
+            REQUIRE(last.suspicion);
+            CHECK(last.threshold == Approx(0.5));
+            CHECK(last.tight_level == Approx(row.s_out));
+            CHECK(last.tight_streak == k);
+            CHECK(last.tight_q == Approx(row.q));
+            CHECK(last.tight_probability == Approx(std::min(1.0, 2 * std::pow(row.q, k))));
+            if (last.hang) claimed_at = k;
+        }
+        CHECK(claimed_at == row.k);
+        CHECK(last.probability > 0.001);  // the rule at t alone would not have claimed yet
+    }
+    SECTION("a run at t itself has no lower level") {
+        ParaStackModel m = build();
+        auto j = m.observe(0.5);
+        CHECK(j.suspicion);
+        CHECK(j.tight_level == -1);
+        CHECK(j.tight_probability == 1.0);
+    }
+    SECTION("only the last samples at or below a level count for it") {
+        ParaStackModel m = build();
+        m.observe(0.0);
+        m.observe(0.5);
+        auto j = m.observe(0.0);
+        CHECK(j.streak == 3);
+        CHECK(j.tight_level == 0.0);
+        CHECK(j.tight_streak == 1);
     }
 }
 

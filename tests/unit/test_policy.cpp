@@ -103,6 +103,7 @@ TEST_CASE("bad plugstack arguments name the argument and what is accepted") {
     CHECK_THAT(error({"min_interval=1"}), Catch::Contains("with a unit"));
     CHECK_THAT(error({"actions=cancel,explode"}), Catch::Contains("comma-separated list"));
     CHECK_THAT(error({"max_alpha=0.5"}), Catch::Contains("0 < max_alpha < 0.5"));
+    CHECK_THAT(error({"log_samples=on"}), Catch::Contains("log_samples=on") && Catch::Contains("yes, no"));
     // Defaults are checked against limits, whatever the order.
     CHECK_THAT(error({"interval=50ms", "min_interval=100ms"}), Catch::Contains("interval=50ms"));
     CHECK_THAT(error({"action=requeue", "actions=cancel"}), Catch::Contains("action=requeue"));
@@ -118,6 +119,10 @@ TEST_CASE("the supervisor's command line carries the settings, without a shell")
                                       "--action", "requeue", "--pid-file", "/run/js/job_42.pid",
                                       "--report-dir", "/srv/reports"};
     CHECK(argv == expected);
+    // log_samples=yes: every sample and judgement in the supervisor's log.
+    SitePolicy verbose = site({"supervisor=/opt/js/bin/jobsentry", "log_samples=yes"});
+    CHECK(supervisor_argv(verbose, o.settings, 42).back() == "--verbose");
+    CHECK(supervisor_argv(p, o.settings, 42).back() != "--verbose");
 }
 
 TEST_CASE("the option's help names the keys and the site's values") {
