@@ -36,7 +36,7 @@ fi
 # Keep Open MPI on shared memory: no network needed.
 export OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1
 
-fail() { echo "FAIL: $*" >&2; [ -f "$WORK/watch.err" ] && tail -40 "$WORK/watch.err" >&2; exit 1; }
+fail() { echo "FAIL: $*" >&2; [ -f "$WORK/watch.err" ] && tail -120 "$WORK/watch.err" >&2; exit 1; }
 pass() { echo "PASS: $*"; }
 
 # run_watch EXPECTED_STATUS [watch options] -- hangprog options
@@ -46,8 +46,12 @@ run_watch() {
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do opts+=("$1"); shift; done
   shift
   local status=0
-  "$JOBSENTRY" watch --report "$WORK/report.json" "${opts[@]}" -- \
-    mpirun --oversubscribe -np "$NP" "$HANGPROG" "$@" >"$WORK/watch.out" 2>"$WORK/watch.err" || status=$?
+  # --verbose: every sample in watch.err, which fail() shows. The time limit
+  # (under CTest's) makes a missed hang fail here, with that evidence.
+  timeout --kill-after=5 "${WATCH_LIMIT:-150}" "$JOBSENTRY" watch --verbose --report "$WORK/report.json" \
+    "${opts[@]}" -- mpirun --oversubscribe -np "$NP" "$HANGPROG" "$@" >"$WORK/watch.out" 2>"$WORK/watch.err" ||
+    status=$?
+  [ "$status" -ne 124 ] || fail "jobsentry watch still ran after ${WATCH_LIMIT:-150} s"
   [ "$status" -eq "$expected" ] || fail "jobsentry watch exited $status, expected $expected"
 }
 
