@@ -62,5 +62,14 @@ if [ "$detours" -gt 0 ]; then
   max=$(cut -f2 "$WORK/traces/cpu0.tsv" | sort -n | tail -1)
   [ "$max" -eq "$(jq '.pus[0].max_detour_ns' "$WORK/r.json")" ] || fail "trace max $max != max_detour_ns"
 fi
+# A full buffer ends the PU's run early and says so: a 1 ns threshold makes
+# every iteration a detour, so 1000 fill within microseconds of a 5 s run.
+start=$(date +%s)
+"$JOBSENTRY" noise --cpus 0 --duration 5s --threshold-ns 1 --max-detours 1000 --json "$WORK/full.json" >"$WORK/out" \
+  || fail "a run with a full buffer failed"
+[ $(( $(date +%s) - start )) -lt 4 ] || fail "a full buffer did not end the run early"
+jq -e '.pus[0].buffer_full == true and .pus[0].detours == 1000 and .pus[0].measured_ns < 1000000000' "$WORK/full.json" \
+  >/dev/null || fail "full buffer not reported: $(jq -c '.pus[0] | del(.histogram)' "$WORK/full.json")"
+grep -q "the detour buffer filled" "$WORK/out" || fail "the table does not say the buffer filled"
 "$JOBSENTRY" noise --help | grep -q -- "--threshold-ns" || fail "--help lacks options"
 echo "PASS: jobsentry noise refuses bad input before measuring and writes table, JSON and traces"

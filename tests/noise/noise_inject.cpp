@@ -86,7 +86,7 @@ struct Args {
     double us = 100;
     bool rt = false;
     int gap_ms = 150;
-    long threshold_ns = 1000;
+    long threshold_ns = 0;  // 0: the probe's default, 9 x resolution
 };
 
 Args parse(int argc, char** argv) {

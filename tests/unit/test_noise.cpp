@@ -70,6 +70,8 @@ TEST_CASE("no detours and no measured time give zeros, not NaN", "[noise]") {
     CHECK(s.frequency_hz == 0);
     CHECK(s.max_ns == 0);
     CHECK(s.histogram.empty());
+    // Rounded back-to-back detours never claim more than all of the time.
+    CHECK(detour_stats({{0, 14}, {14, 14}}, 27).noise_percent == 100);
 }
 
 TEST_CASE("--cpus lists against existing and allowed PUs", "[noise]") {
