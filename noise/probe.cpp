@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <system_error>
 #include <thread>
 
 #include "cpu_list.h"
@@ -69,7 +70,7 @@ struct Shared {
     bool use_tsc;
     double ticks_per_ns;  // 1 for the monotonic clock
     std::atomic<int> ready{0};
-    int threads = 0;
+    std::atomic<int> threads{0};  // lowered if a thread cannot be started, so the barrier still opens
 };
 
 template <class Clock>
@@ -142,12 +143,17 @@ ProbeResult run_noise_probe(const ProbeSettings& settings) {
     for (size_t i = 0; i < settings.cpus.size(); ++i) {
         result.pus[i].cpu = settings.cpus[i];
         PuResult& pu = result.pus[i];
-        threads.emplace_back([&shared, &pu] {
+        try {
+            threads.emplace_back([&shared, &pu] {
 #if JOBSENTRY_HAVE_TSC
-            if (shared.use_tsc) return measure_pu<TscClock>(shared, pu);
+                if (shared.use_tsc) return measure_pu<TscClock>(shared, pu);
 #endif
-            measure_pu<MonotonicClock>(shared, pu);
-        });
+                measure_pu<MonotonicClock>(shared, pu);
+            });
+        } catch (const std::system_error& e) {
+            pu.error = std::string("cannot start a probe thread: ") + e.what();
+            shared.threads.fetch_sub(1);
+        }
     }
     for (auto& t : threads) t.join();
     return result;

@@ -62,6 +62,13 @@ if [ "$detours" -gt 0 ]; then
   max=$(cut -f2 "$WORK/traces/cpu0.tsv" | sort -n | tail -1)
   [ "$max" -eq "$(jq '.pus[0].max_detour_ns' "$WORK/r.json")" ] || fail "trace max $max != max_detour_ns"
 fi
+# The clock_gettime fallback, forced.
+"$JOBSENTRY" noise --cpus 0 --duration 200ms --clock monotonic --json "$WORK/mono.json" >/dev/null \
+  || fail "a --clock monotonic run failed"
+jq -e '.clock == "clock_gettime" and .pus[0].resolution_ns > 0 and .pus[0].measured_ns > 150000000' \
+  "$WORK/mono.json" >/dev/null || fail "--clock monotonic: $(jq -c '.pus[0] | del(.histogram)' "$WORK/mono.json")"
+jq -e '.clock == "tsc" or .clock == "clock_gettime"' "$WORK/r.json" >/dev/null || fail "JSON lacks the clock"
+
 # A full buffer ends the PU's run early and says so: a 1 ns threshold makes
 # every iteration a detour, so 1000 fill within microseconds of a 5 s run.
 start=$(date +%s)
