@@ -78,5 +78,15 @@ start=$(date +%s)
 jq -e '.pus[0].buffer_full == true and .pus[0].detours == 1000 and .pus[0].measured_ns < 1000000000' "$WORK/full.json" \
   >/dev/null || fail "full buffer not reported: $(jq -c '.pus[0] | del(.histogram)' "$WORK/full.json")"
 grep -q "the detour buffer filled" "$WORK/out" || fail "the table does not say the buffer filled"
+# The measurement loop makes no system call: a 1.5 s run makes as many as a
+# 0.2 s one (a loop that made even one call per million iterations would add
+# hundreds). The rest (hwloc's topology load, threads) is the same for both.
+syscalls() {
+  strace -f -c -o "$WORK/strace.txt" "$JOBSENTRY" noise --cpus 0 --duration "$1" >/dev/null
+  awk '$NF == "total" {print $4 + 0}' "$WORK/strace.txt"
+}
+short=$(syscalls 200ms); long=$(syscalls 1500ms)
+[ $((long - short)) -le 20 ] || fail "system calls grow with the duration: $short in 0.2 s, $long in 1.5 s"
+
 "$JOBSENTRY" noise --help | grep -q -- "--threshold-ns" || fail "--help lacks options"
 echo "PASS: jobsentry noise refuses bad input before measuring and writes table, JSON and traces"
