@@ -1,6 +1,7 @@
 // jobsentry: command-line entry point. Subcommands:
 //   watch   run a command and detect hangs of its MPI ranks (watch_options.h)
 //   sample  take stack samples of one process and print them with their cost
+//   noise   measure OS noise per PU (noise/noise_command.h)
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -15,6 +16,7 @@
 #include "stack_walker.h"
 #include "watch_options.h"
 #include "command_job.h"
+#include "noise_command.h"
 #include "slurm_job.h"
 #include "supervise_options.h"
 #include "watcher.h"
@@ -132,6 +134,7 @@ const Command kCommands[] = {
     {"watch", "[options] [--] CMD...   run CMD and detect hangs of its MPI ranks", run_watch},
     {"supervise", "--job-id ID [opts]  watch a Slurm job on this node (started by jobsentry.so)", run_supervise},
     {"sample", "[options] PID          stack samples of one process, with their cost", run_sample},
+    {"noise", "[options]               OS noise per PU (selfish detour, pinned with hwloc)", run_noise},
 };
 
 std::string usage() {

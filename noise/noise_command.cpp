@@ -1,0 +1,88 @@
+#include "noise_command.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+
+#include "noise_options.h"
+#include "noise_report.h"
+#include "probe.h"
+
+namespace jobsentry {
+
+namespace {
+
+// Output files are opened (created) before measuring, so an unwritable path
+// is refused at once rather than after the run.
+std::string open_output(const std::string& path, std::ofstream* out, const std::string& option) {
+    struct stat st;
+    if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return option + " " + path + ": is a directory";
+    out->open(path, std::ios::out | std::ios::trunc);
+    if (!*out) return option + " " + path + ": cannot be written (" + std::strerror(errno) + "); give a writable file";
+    return {};
+}
+
+std::string make_trace_dir(const std::string& dir) {
+    if (mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
+        return "--trace-dir " + dir + ": cannot be created (" + std::strerror(errno) + "); give a writable directory";
+    struct stat st;
+    if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return "--trace-dir " + dir + ": is not a directory";
+    return {};
+}
+
+}  // namespace
+
+int run_noise(const std::vector<std::string>& args) {
+    NoiseParse parsed = parse_noise_options(args);
+    if (parsed.help) {
+        std::cout << noise_help();
+        return 0;
+    }
+    auto refuse = [](const std::string& why) {
+        std::cerr << "jobsentry noise: " << why << '\n';
+        return 2;
+    };
+    if (!parsed.error.empty()) return refuse(parsed.error);
+    const NoiseOptions& o = parsed.options;
+    std::string error = check_noise_cpus(o.cpus, &parsed.settings.cpus);
+    if (!error.empty()) return refuse(error);
+
+    std::ofstream json;
+    if (!o.json.empty() && !(error = open_output(o.json, &json, "--json")).empty()) return refuse(error);
+    std::map<int, std::unique_ptr<std::ofstream>> traces;
+    if (!o.trace_dir.empty()) {
+        if (!(error = make_trace_dir(o.trace_dir)).empty()) return refuse(error);
+        for (int cpu : parsed.settings.cpus) {
+            auto& file = traces[cpu] = std::make_unique<std::ofstream>();
+            error = open_output(o.trace_dir + "/" + noise_trace_name(cpu), file.get(), "--trace-dir");
+            if (!error.empty()) return refuse(error);
+        }
+    }
+
+    ProbeResult result = run_noise_probe(parsed.settings);
+
+    std::cout << noise_table(result);
+    int status = 0;
+    for (const PuResult& pu : result.pus) {
+        if (!pu.error.empty()) status = 1;
+        if (traces.count(pu.cpu)) write_noise_trace(*traces[pu.cpu], pu);
+    }
+    if (json.is_open()) json << noise_json(result).dump(2) << '\n';
+    auto written = [&](std::ofstream& f, const std::string& what) {
+        f.close();
+        if (!f) {
+            std::cerr << "jobsentry noise: writing " << what << " failed\n";
+            status = 1;
+        }
+    };
+    if (json.is_open()) written(json, o.json);
+    for (auto& [cpu, file] : traces) written(*file, o.trace_dir + "/" + noise_trace_name(cpu));
+    return status;
+}
+
+}  // namespace jobsentry

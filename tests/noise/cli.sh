@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# `jobsentry noise`: bad input exits 2 with a message naming what was wrong,
+# before any measurement (a 60 s run refused within 3 s, nothing on stdout);
+# a good short run writes the table, the JSON and the traces.
+set -euo pipefail
+JOBSENTRY=${JOBSENTRY:?set by CTest}
+WORK=$(mktemp -d /tmp/jobsentry-noise-cli.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+expect_refused() {  # expect_refused PATTERN ARGS...
+  local pattern=$1; shift
+  local status=0 start end long=(--duration 60s)
+  [[ " $* " == *" --duration"* ]] && long=()
+  start=$(date +%s%N)
+  "$JOBSENTRY" noise "${long[@]}" "$@" >"$WORK/out" 2>"$WORK/err" || status=$?
+  end=$(date +%s%N)
+  [ "$status" -eq 2 ] || fail "jobsentry noise $* exited $status, expected 2"
+  grep -q -- "$pattern" "$WORK/err" || { cat "$WORK/err" >&2; fail "jobsentry noise $*: message lacks '$pattern'"; }
+  [ ! -s "$WORK/out" ] || fail "jobsentry noise $*: printed results although the input was bad"
+  [ $(( (end - start) / 1000000 )) -lt 3000 ] || fail "jobsentry noise $*: took over 3 s, so it measured first"
+}
+
+last_pu=$(( $(getconf _NPROCESSORS_CONF) - 1 ))
+expect_refused "PU 4096 does not exist on this machine" --cpus 4096
+expect_refused "'x' is not a PU number or range" --cpus 0,x
+expect_refused "accepted: 'all' or a list" --cpus ""
+expect_refused "--duration 0s: accepted values are durations above 0" --duration 0s
+expect_refused "--duration -5s: accepted values" --duration=-5s
+expect_refused "with a unit" --duration 5
+expect_refused "--threshold-ns -1: accepted values" --threshold-ns -1
+expect_refused "--clock hpet: accepted values are auto, tsc, monotonic" --clock hpet
+expect_refused "frobnicate" --frobnicate
+expect_refused "--json $WORK/missing/r.json: cannot be written" --json "$WORK/missing/r.json"
+expect_refused "--json $WORK: is a directory" --json "$WORK"
+touch "$WORK/file"
+expect_refused "--trace-dir $WORK/file: is not a directory" --trace-dir "$WORK/file"
+expect_refused "--trace-dir $WORK/no/such: cannot be created" --trace-dir "$WORK/no/such"
+# A PU that exists but lies outside the process's allowed set (taskset narrows it).
+if [ "$last_pu" -gt 0 ]; then
+  status=0
+  taskset -c 0 "$JOBSENTRY" noise --cpus "$last_pu" --duration 60s >"$WORK/out" 2>"$WORK/err" || status=$?
+  [ "$status" -eq 2 ] || fail "--cpus $last_pu outside the allowed set 0 exited $status, expected 2"
+  grep -q "PU $last_pu is outside the set this process may run on (0)" "$WORK/err" || { cat "$WORK/err" >&2; fail "no allowed-set message"; }
+fi
+[ ! -e "$WORK/r.json" ] || fail "a refused run left a JSON file"
+
+# A good run: 300 ms on PU 0, every output written.
+"$JOBSENTRY" noise --cpus 0 --duration 300ms --json "$WORK/r.json" --trace-dir "$WORK/traces" >"$WORK/out" \
+  || fail "a good run failed"
+grep -q "noise_%" "$WORK/out" || fail "no table on stdout"
+jq -e '.pus | length == 1' "$WORK/r.json" >/dev/null || fail "JSON does not hold one object for the one PU"
+for key in cpu resolution_ns noise_percent detours max_detour_ns frequency_hz median_detour_ns p99_detour_ns histogram; do
+  jq -e ".pus[0] | has(\"$key\")" "$WORK/r.json" >/dev/null || fail "JSON lacks $key"
+done
+jq -e '.pus[0].cpu == 0 and .pus[0].resolution_ns > 0 and .pus[0].measured_ns > 250000000' "$WORK/r.json" >/dev/null \
+  || fail "JSON figures implausible: $(jq -c '.pus[0] | del(.histogram)' "$WORK/r.json")"
+detours=$(jq '.pus[0].detours' "$WORK/r.json")
+[ "$(wc -l <"$WORK/traces/cpu0.tsv")" -eq "$detours" ] || fail "trace lines != detours ($detours)"
+if [ "$detours" -gt 0 ]; then
+  grep -qvP '^\d+\t\d+$' "$WORK/traces/cpu0.tsv" && fail "trace lines are not start_ns<TAB>duration_ns"
+  max=$(cut -f2 "$WORK/traces/cpu0.tsv" | sort -n | tail -1)
+  [ "$max" -eq "$(jq '.pus[0].max_detour_ns' "$WORK/r.json")" ] || fail "trace max $max != max_detour_ns"
+fi
+# The clock_gettime fallback, forced.
+"$JOBSENTRY" noise --cpus 0 --duration 200ms --clock monotonic --json "$WORK/mono.json" >/dev/null \
+  || fail "a --clock monotonic run failed"
+jq -e '.clock == "clock_gettime" and .pus[0].resolution_ns > 0 and .pus[0].measured_ns > 150000000' \
+  "$WORK/mono.json" >/dev/null || fail "--clock monotonic: $(jq -c '.pus[0] | del(.histogram)' "$WORK/mono.json")"
+jq -e '.clock == "tsc" or .clock == "clock_gettime"' "$WORK/r.json" >/dev/null || fail "JSON lacks the clock"
+
+# A full buffer ends the PU's run early and says so: a 1 ns threshold makes
+# every iteration a detour, so 1000 fill within microseconds of a 5 s run.
+start=$(date +%s)
+"$JOBSENTRY" noise --cpus 0 --duration 5s --threshold-ns 1 --max-detours 1000 --json "$WORK/full.json" >"$WORK/out" \
+  || fail "a run with a full buffer failed"
+[ $(( $(date +%s) - start )) -lt 4 ] || fail "a full buffer did not end the run early"
+jq -e '.pus[0].buffer_full == true and .pus[0].detours == 1000 and .pus[0].measured_ns < 1000000000' "$WORK/full.json" \
+  >/dev/null || fail "full buffer not reported: $(jq -c '.pus[0] | del(.histogram)' "$WORK/full.json")"
+grep -q "the detour buffer filled" "$WORK/out" || fail "the table does not say the buffer filled"
+# The measurement loop makes no system call: a 1.5 s run makes as many as a
+# 0.2 s one (a loop that made even one call per million iterations would add
+# hundreds). The rest (hwloc's topology load, threads) is the same for both.
+syscalls() {
+  strace -f -c -o "$WORK/strace.txt" "$JOBSENTRY" noise --cpus 0 --duration "$1" >/dev/null
+  awk '$NF == "total" {print $4 + 0}' "$WORK/strace.txt"
+}
+short=$(syscalls 200ms); long=$(syscalls 1500ms)
+[ $((long - short)) -le 20 ] || fail "system calls grow with the duration: $short in 0.2 s, $long in 1.5 s"
+
+"$JOBSENTRY" noise --help | grep -q -- "--threshold-ns" || fail "--help lacks options"
+echo "PASS: jobsentry noise refuses bad input before measuring and writes table, JSON and traces"
