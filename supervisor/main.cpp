@@ -1,6 +1,7 @@
 // jobsentry: command-line entry point. Subcommands:
 //   watch   run a command and detect hangs of its MPI ranks (watch_options.h)
 //   sample  take stack samples of one process and print them with their cost
+//   ckpt    Young/Daly checkpoint advice (checkpoint/ckpt_command.h)
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -11,6 +12,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "ckpt_command.h"
 #include "report.h"
 #include "stack_walker.h"
 #include "watch_options.h"
@@ -132,6 +134,7 @@ const Command kCommands[] = {
     {"watch", "[options] [--] CMD...   run CMD and detect hangs of its MPI ranks", run_watch},
     {"supervise", "--job-id ID [opts]  watch a Slurm job on this node (started by jobsentry.so)", run_supervise},
     {"sample", "[options] PID          stack samples of one process, with their cost", run_sample},
+    {"ckpt", "advise [options]         Young/Daly checkpoint periods for a job", jobsentry::ckpt::run_ckpt},
 };
 
 std::string usage() {
