@@ -14,7 +14,7 @@ constexpr std::uint64_t kSeed = 1;  // fixed: the same input gives the same advi
 std::string seconds(double s) {
     char buf[64];
     if (!std::isfinite(s)) return "unbounded";
-    if (s >= 3600) std::snprintf(buf, sizeof buf, "%.4gs (%.3gh)", s, s / 3600);
+    if (s >= 3600) std::snprintf(buf, sizeof buf, "%.0fs (%.4gh)", s, s / 3600);
     else std::snprintf(buf, sizeof buf, "%.4gs", s);
     return buf;
 }
