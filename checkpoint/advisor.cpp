@@ -9,14 +9,6 @@
 #include "young_daly.h"
 
 namespace jobsentry::ckpt {
-namespace {
-
-// Enough iteration times for E[e^{λX}]; a ring, so that W_th follows a
-// drifting application, and the cost of recomputing stays bounded.
-constexpr size_t kKeep = 1024;
-
-}  // namespace
-
 AdvisorConfig config_from_env(const std::function<const char*(const char*)>& getenv, double period_s,
                               std::vector<std::string>* warnings) {
     AdvisorConfig c;
@@ -62,9 +54,7 @@ void CheckpointAdvisor::iteration_done(double seconds) {
     seconds = std::max(0.0, seconds);
     work_ += seconds;
     if (!young_daly()) return;  // no statistics needed for the fixed period
-    if (times_.size() < kKeep) times_.push_back(seconds);
-    else times_[next_] = seconds;
-    next_ = (next_ + 1) % kKeep;
+    times_.add(seconds);
     dirty_ = true;
 }
 
@@ -84,7 +74,7 @@ double CheckpointAdvisor::threshold() {
     if (!dirty_) return cached_;
     double c = checkpoint_cost();
     Platform p{config_.lambda, c, config_.downtime_s, config_.recovery_s < 0 ? c : config_.recovery_s};
-    cached_ = times_.empty() ? young_daly_period(p) : dynamic_threshold(p, IterationDist::empirical(times_));
+    cached_ = times_.empty() ? young_daly_period(p) : dynamic_threshold(p, IterationDist::empirical(times_.values()));
     dirty_ = false;
     return cached_;
 }

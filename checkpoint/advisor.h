@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "iteration_dist.h"
+
 namespace jobsentry::ckpt {
 
 struct AdvisorConfig {
@@ -48,8 +50,7 @@ public:
 
 private:
     AdvisorConfig config_;
-    std::vector<double> times_;  // the last kKeep iteration times (ring)
-    size_t next_ = 0;
+    RecentTimes times_;
     double work_ = 0;
     double ckpt_sum_ = 0;
     size_t ckpt_count_ = 0;

@@ -4,6 +4,7 @@
 // and from observed times (empirical). Pure; no I/O.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,26 @@ struct IterationDist {
     double log_mgf(double lambda) const;
     // E[e^{λX}] − 1 = expm1(log_mgf), the quantity the threshold divides by.
     double mgf_minus_one(double lambda) const;
+};
+
+// The last `keep` observed iteration times, a ring: enough for E[e^{λX}],
+// following a drifting application, at a bounded cost. Shared by the
+// application-side advisor and the supervisor-side signal schedule.
+class RecentTimes {
+public:
+    explicit RecentTimes(size_t keep = 1024) : keep_(keep) {}
+    void add(double seconds) {
+        if (times_.size() < keep_) times_.push_back(seconds);
+        else times_[next_] = seconds;
+        next_ = (next_ + 1) % keep_;
+    }
+    bool empty() const { return times_.empty(); }
+    const std::vector<double>& values() const { return times_; }
+
+private:
+    size_t keep_;
+    size_t next_ = 0;
+    std::vector<double> times_;
 };
 
 }  // namespace jobsentry::ckpt

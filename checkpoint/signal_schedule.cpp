@@ -3,10 +3,6 @@
 #include <algorithm>
 
 namespace jobsentry::ckpt {
-namespace {
-constexpr size_t kKeep = 1024;
-}
-
 SignalSchedule::SignalSchedule(const SignalScheduleConfig& config, double start_time)
     : config_(config), work_start_(start_time) {}
 
@@ -21,9 +17,7 @@ void SignalSchedule::checkpoint_finished(double t, double cost) {
 
 void SignalSchedule::iteration_observed(double seconds) {
     if (!(seconds > 0)) return;
-    if (times_.size() < kKeep) times_.push_back(seconds);
-    else times_[next_] = seconds;
-    next_ = (next_ + 1) % kKeep;
+    times_.add(seconds);
 }
 
 double SignalSchedule::checkpoint_cost() const {
@@ -33,13 +27,13 @@ double SignalSchedule::checkpoint_cost() const {
 double SignalSchedule::target_work() {
     double c = checkpoint_cost();
     Platform p{config_.lambda, c, config_.downtime_s, config_.recovery_s < 0 ? c : config_.recovery_s};
-    return times_.empty() ? young_daly_period(p) : dynamic_threshold(p, IterationDist::empirical(times_));
+    return times_.empty() ? young_daly_period(p) : dynamic_threshold(p, IterationDist::empirical(times_.values()));
 }
 
 double SignalSchedule::mean_residual() const {
     if (times_.empty()) return 0;
     double s1 = 0, s2 = 0;
-    for (double x : times_) {
+    for (double x : times_.values()) {
         s1 += x;
         s2 += x * x;
     }

@@ -51,8 +51,7 @@ private:
     double last_signal_ = -1;    // -1: none since the last checkpoint
     double ckpt_sum_ = 0;
     size_t ckpt_count_ = 0;
-    std::vector<double> times_;  // the last kKeep iteration times (ring)
-    size_t next_ = 0;
+    RecentTimes times_;
 };
 
 }  // namespace jobsentry::ckpt

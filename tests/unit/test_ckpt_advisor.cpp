@@ -2,6 +2,7 @@
 // its configuration from the job's environment.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <string>
@@ -94,4 +95,13 @@ TEST_CASE("with a failure rate: W_FO first, then W_th from the measured times an
     CHECK_FALSE(a.should_checkpoint());
     a.iteration_done(60);  // 210 ≥ W_th
     CHECK(a.should_checkpoint());
+}
+
+TEST_CASE("RecentTimes keeps the last N times") {
+    RecentTimes r(3);
+    CHECK(r.empty());
+    for (double t : {1.0, 2.0, 3.0, 4.0, 5.0}) r.add(t);
+    std::vector<double> v = r.values();
+    std::sort(v.begin(), v.end());
+    CHECK(v == std::vector<double>{3, 4, 5});
 }
