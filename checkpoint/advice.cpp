@@ -94,9 +94,9 @@ std::string advice_text(const Advice& a) {
         std::snprintf(buf, sizeof buf, "k_FO %ld (P_YD/μ = %.4f)", a.statics.k_fo, a.statics.k_fo_real);
         row("static, first order (Young/Daly)", buf, a.slowdown_static_fo, "");
         row("dynamic: checkpoint once work >= W_th", "W_th " + seconds(a.w_threshold_s), a.slowdown_dynamic,
-            "  (sampled)");
+            "  (renewal estimate)");
         row("dynamic, first order W_FO = P_YD", "W_FO " + seconds(a.w_first_order_s), a.slowdown_dynamic_fo,
-            "  (sampled)");
+            "  (renewal estimate)");
     } else {
         out += "  (give --iter-mean/--iter-sd or --iter-file for k_static and W_th)\n";
     }

@@ -65,7 +65,9 @@ std::vector<Strategy> paper_strategies(const Platform& p, const IterationDist& d
 
 // Expected slowdown of the threshold rule by renewal reward over segments:
 // (1/λ + D) e^{λR} (e^{λC} E[e^{λW}] − 1) / E[W], with the segment work W
-// (first sum of iterations reaching the threshold) sampled `segments` times.
+// (first sum of iterations reaching the threshold) sampled `segments` times
+// (fewer when a segment holds many iterations, and beyond 2000 iterations per
+// segment W = threshold + E[X²]/(2E[X]), the mean overshoot).
 double threshold_slowdown(const Platform& p, const IterationDist& dist, double threshold, long segments,
                           std::uint64_t seed);
 

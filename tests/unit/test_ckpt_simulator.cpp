@@ -65,3 +65,18 @@ TEST_CASE("the strategies rank as in the slides (p_fail = 1e-2, 10 000 runs)") {
         CHECK(ms[2] / ms[1] > 0.99);
     }
 }
+
+TEST_CASE("threshold_slowdown: sampled, and the long-segment shortcut agrees with sampling") {
+    Platform p = paper_platform();
+    IterationDist d = IterationDist::gamma(25, 0.5);
+    double w = dynamic_threshold(p, d);
+    // The sampled renewal estimate against the simulator's makespan (slide 24: 52267/50000).
+    CHECK(threshold_slowdown(p, d, w, 200000, 1) == Approx(52267.0 / 50000).epsilon(5e-4));
+    // Iterations of 0.05 s (sd 0.01, mean overshoot E[X²]/2E[X] = 0.026 s): 4000 per segment
+    // take the shortcut; 1900 per segment are sampled.
+    IterationDist small = IterationDist::gamma(25, 500);
+    double shortcut = threshold_slowdown(p, small, 200, 200000, 1);
+    double sampled = threshold_slowdown(p, small, 95, 200000, 1);
+    CHECK(shortcut == Approx(segment_time(p, 200.026) / 200.026).epsilon(1e-9));
+    CHECK(sampled == Approx(segment_time(p, 95.026) / 95.026).epsilon(2e-4));
+}
