@@ -54,12 +54,14 @@ int run_advise(const std::vector<std::string>& args) {
 
 int run_ckpt(const std::vector<std::string>& args) {
     if (!args.empty() && args[0] == "advise") return run_advise({args.begin() + 1, args.end()});
+    if (!args.empty() && args[0] == "mtbf") return run_mtbf({args.begin() + 1, args.end()});
     if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
-        std::cout << "Usage: jobsentry ckpt advise [options]   (jobsentry ckpt advise --help)\n";
+        std::cout << "Usage: jobsentry ckpt advise [options]   Young/Daly periods (jobsentry ckpt advise --help)\n"
+                     "       jobsentry ckpt mtbf [options]     per-node MTBF from Slurm's node events\n";
         return 0;
     }
     std::cerr << "jobsentry ckpt: " << (args.empty() ? "no subcommand" : "unknown subcommand '" + args[0] + "'")
-              << "; accepted: advise (see jobsentry ckpt advise --help)\n";
+              << "; accepted: advise, mtbf (see jobsentry ckpt --help)\n";
     return 2;
 }
 

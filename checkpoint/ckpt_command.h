@@ -1,4 +1,5 @@
-// `jobsentry ckpt SUBCOMMAND`: today only `advise` (advise_options.h).
+// `jobsentry ckpt SUBCOMMAND`: `advise` (advise_options.h) and `mtbf`
+// (mtbf_command.cpp, the per-node MTBF from Slurm's node events).
 #pragma once
 
 #include <string>
@@ -6,4 +7,5 @@
 
 namespace jobsentry::ckpt {
 int run_ckpt(const std::vector<std::string>& args);
+int run_mtbf(const std::vector<std::string>& args);
 }

@@ -134,7 +134,7 @@ const Command kCommands[] = {
     {"watch", "[options] [--] CMD...   run CMD and detect hangs of its MPI ranks", run_watch},
     {"supervise", "--job-id ID [opts]  watch a Slurm job on this node (started by jobsentry.so)", run_supervise},
     {"sample", "[options] PID          stack samples of one process, with their cost", run_sample},
-    {"ckpt", "advise [options]         Young/Daly checkpoint periods for a job", jobsentry::ckpt::run_ckpt},
+    {"ckpt", "advise|mtbf [options]    Young/Daly checkpoint periods; per-node MTBF", jobsentry::ckpt::run_ckpt},
 };
 
 std::string usage() {
