@@ -39,6 +39,12 @@ int run_advise(const std::vector<std::string>& args) {
             return 2;
         }
         dist = IterationDist::empirical(std::move(times));
+        if (o.dist == DistKind::gamma && !(dist.sd() > 0)) {
+            std::cerr << "jobsentry ckpt advise: --dist gamma: the times in " << o.iter_file
+                      << " do not vary, and a Gamma law needs a positive standard deviation; use --dist normal"
+                         " or empirical\n";
+            return 2;
+        }
         if (o.dist != DistKind::empirical) dist = IterationDist::from_moments(o.dist, dist.mean(), dist.sd());
     } else if (o.have_iterations) {
         dist = IterationDist::from_moments(o.dist, o.iter_mean_s, o.iter_sd_s);

@@ -36,6 +36,10 @@ expect_error advise "frobnicate" "${good[@]}" --frobnicate
 printf '50.1\n49s\n# comment\n-3\n' >"$WORK/times"
 expect_error advise "line 4 '-3'" "${good[@]}" --iter-file "$WORK/times"
 expect_error advise "cannot read" "${good[@]}" --iter-file "$WORK/missing"
+printf '50s\n50s\n' >"$WORK/flat"
+expect_error advise "do not vary" "${good[@]}" --iter-file "$WORK/flat" --dist gamma
+"$JOBSENTRY" ckpt advise "${good[@]}" --iter-file "$WORK/flat" --json 2>/dev/null | jq -e '.k_static >= 1' >/dev/null \
+  || fail "constant iteration times (empirical) failed"
 
 # The slides' platform: λ = −ln(0.99)/55 s is a job MTBF of 5472.5 s.
 "$JOBSENTRY" ckpt advise --mtbf 5472.5s --ckpt-cost 5s --recovery 5s --downtime 1s --iter-mean 50s --iter-sd 10s \
