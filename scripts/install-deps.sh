@@ -5,9 +5,9 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config
-  catch2 libboost-program-options-dev nlohmann-json3-dev
+  catch2 libboost-dev libboost-program-options-dev nlohmann-json3-dev
   libunwind-dev libdw-dev libhwloc-dev
-  openmpi-bin libopenmpi-dev
+  openmpi-bin libopenmpi-dev gfortran
   elfutils procps jq util-linux bc rt-tests strace
   slurm-wlm slurmctld slurmd slurmdbd libslurm-dev munge mariadb-server mariadb-client
   passwd

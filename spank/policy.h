@@ -54,7 +54,10 @@ struct OptionParse {
 // otherwise "off", "on" or KEY=VAL pairs separated by commas.
 OptionParse parse_hang_detect(const char* value, const SitePolicy& policy);
 
-// Durations with a unit: 400ms, 1s, 1.5s, 2m. Returns -1 when malformed.
+// Durations with a unit: 400ms, 1s, 1.5s, 2m, 24h, 7d. Returns -1 when
+// malformed (no unit, a sign, an exponent, spaces). Also used by checkpoint/.
+double parse_duration_seconds(const std::string& text);
+// The same in whole milliseconds, -1 beyond 1e9 ms.
 long parse_duration_ms(const std::string& text);
 
 // What a job that never used the option gets.

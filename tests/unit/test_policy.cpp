@@ -22,6 +22,20 @@ TEST_CASE("durations need a unit") {
     CHECK(parse_duration_ms("-1s") == -1);
     CHECK(parse_duration_ms("1e3ms") == -1);
     CHECK(parse_duration_ms("1 s") == -1);
+    CHECK(parse_duration_ms("300h") == -1);  // beyond 1e9 ms
+}
+
+TEST_CASE("durations in seconds take h and d too") {
+    CHECK(parse_duration_seconds("24h") == 86400);
+    CHECK(parse_duration_seconds("2d") == 172800);
+    CHECK(parse_duration_seconds("90s") == 90);
+    CHECK(parse_duration_seconds("250ms") == Approx(0.25));
+    CHECK(parse_duration_seconds("1.5m") == 90);
+    CHECK(parse_duration_seconds("24") == -1);
+    CHECK(parse_duration_seconds("h") == -1);
+    CHECK(parse_duration_seconds("-3h") == -1);
+    CHECK(parse_duration_seconds("1e2s") == -1);
+    CHECK(parse_duration_seconds("abc") == -1);
 }
 
 TEST_CASE("the bare option takes the site's defaults") {
