@@ -35,6 +35,10 @@ struct SitePolicy {
     std::string state_dir = "/run/jobsentry";      // one pid file per watched job
     std::string log_dir = "/var/log/jobsentry";    // one supervisor log per job
     bool log_samples = false;     // supervisor logs every sample and judgement (--verbose)
+    // OS-noise probe at job start (--noise-probe; spank/noise_option.h).
+    bool noise_probe_on = false;        // probe every job that does not opt out
+    int noise_duration_ms = 2000;       // a bare --noise-probe, and default=on jobs
+    int max_noise_duration_ms = 30000;  // users may not hold their job's start longer
 };
 
 struct PolicyParse {
@@ -59,6 +63,9 @@ OptionParse parse_hang_detect(const char* value, const SitePolicy& policy);
 double parse_duration_seconds(const std::string& text);
 // The same in whole milliseconds, -1 beyond 1e9 ms.
 long parse_duration_ms(const std::string& text);
+
+// 400ms, 2s: how durations are shown back to users.
+std::string format_ms(int ms);
 
 // What a job that never used the option gets.
 HangDetectSettings settings_without_option(const SitePolicy& policy);

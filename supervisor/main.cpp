@@ -2,6 +2,7 @@
 //   watch   run a command and detect hangs of its MPI ranks (watch_options.h)
 //   sample  take stack samples of one process and print them with their cost
 //   noise   measure OS noise per PU (noise/noise_command.h)
+//   noise-job  a Slurm job's noise probe at job start (noise_job.h)
 //   ckpt    Young/Daly checkpoint advice (checkpoint/ckpt_command.h)
 #include <algorithm>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include <boost/program_options.hpp>
 
 #include "ckpt_command.h"
+#include "noise_job.h"
 #include "report.h"
 #include "stack_walker.h"
 #include "watch_options.h"
@@ -137,6 +139,7 @@ const Command kCommands[] = {
     {"supervise", "--job-id ID [opts]  watch a Slurm job on this node (started by jobsentry.so)", run_supervise},
     {"sample", "[options] PID          stack samples of one process, with their cost", run_sample},
     {"noise", "[options]               OS noise per PU (selfish detour, pinned with hwloc)", run_noise},
+    {"noise-job", "--job-id ID [opts]  a Slurm job's noise probe at its start (run by jobsentry.so)", run_noise_job},
     {"ckpt", "advise|mtbf [options]    Young/Daly checkpoint periods; per-node MTBF", jobsentry::ckpt::run_ckpt},
 };
 

@@ -123,6 +123,14 @@ void SlurmJob::problem(const std::string& message) {
     tell_user("jobsentry: " + message);
 }
 
+// The job's AdminComment now: other parts of jobsentry (the noise probe) may
+// have added their clauses since this supervisor started.
+std::string SlurmJob::current_comment() const {
+    std::string err;
+    auto now = slurm_job_info(opt_.job_id, &err);
+    return now ? now->admin_comment : info_.admin_comment;
+}
+
 void SlurmJob::hang(Report& report, const std::function<void()>&) {
     // In this order: the report, the annotation, then the action, so that
     // whatever the action does to the job, the evidence is already out.
@@ -139,7 +147,7 @@ void SlurmJob::hang(Report& report, const std::function<void()>&) {
         path.clear();
     }
     std::cerr << report_text(report);
-    const std::string comment = hang_annotation(report, action, path);
+    const std::string comment = hang_annotation(report, action, path, current_comment());
     err = slurm_set_admin_comment(opt_.job_id, comment);
     annotated_ = err.empty();
     log(err.empty() ? "AdminComment set: " + comment : "could not set the AdminComment: " + err);
@@ -161,7 +169,7 @@ void SlurmJob::hang(Report& report, const std::function<void()>&) {
 
 int SlurmJob::finish(Report& report, bool hang_found) {
     if (!hang_found) {
-        std::string err = slurm_set_admin_comment(opt_.job_id, end_annotation(report, info_.admin_comment));
+        std::string err = slurm_set_admin_comment(opt_.job_id, end_annotation(report, current_comment()));
         log(err.empty() ? "no hang; " + std::to_string(report.samples) + " samples; AdminComment set"
                         : "no hang; could not set the AdminComment: " + err);
     }

@@ -27,6 +27,7 @@ public:
     void problem(const std::string& message) override;
 
 private:
+    std::string current_comment() const;
     void log(const std::string& message) const;
     std::string report_path() const;
     void tell_user(const std::string& line);

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "noise_option.h"
 #include "policy.h"
 
 using namespace jobsentry;
@@ -144,4 +145,32 @@ TEST_CASE("the option's help names the keys and the site's values") {
     std::string usage = option_usage(p);
     CHECK_THAT(usage, Catch::Contains("=off opts out") && Catch::Contains("at least 200ms") &&
                           Catch::Contains("action=cancel, requeue, notify, report"));
+}
+
+TEST_CASE("--noise-probe: off, a duration within the site's maximum, or the site's default") {
+    SitePolicy p = site({});
+    CHECK(parse_noise_probe(nullptr, p).duration_ms == 2000);
+    CHECK(parse_noise_probe("", p).duration_ms == 2000);
+    CHECK(parse_noise_probe("(null)", p).duration_ms == 2000);
+    CHECK(parse_noise_probe("off", p).duration_ms == 0);
+    CHECK(parse_noise_probe("500ms", p).duration_ms == 500);
+    CHECK(parse_noise_probe("30s", p).duration_ms == 30000);
+    for (const char* bad : {"31s", "0s", "50ms", "2", "fast", "-1s"}) {
+        INFO(bad);
+        CHECK_THAT(parse_noise_probe(bad, p).error,
+                   Catch::Contains(std::string("--noise-probe=") + bad) && Catch::Contains("off or a duration from 100ms to 30s"));
+    }
+    SitePolicy site_wide = site({"noise_probe=on", "noise_duration=1s", "max_noise_duration=5s"});
+    CHECK(noise_without_option(site_wide) == 1000);
+    CHECK(noise_without_option(p) == 0);
+    CHECK_THAT(parse_noise_probe("6s", site_wide).error, Catch::Contains("to 5s"));
+    CHECK_THAT(noise_option_usage(site_wide), Catch::Contains("=off opts out"));
+    // The site's own default must fit its maximum.
+    auto error = [](std::vector<std::string> args) { return parse_site_policy(args, "/usr/bin/jobsentry").error; };
+    CHECK_THAT(error({"noise_duration=10s", "max_noise_duration=5s"}), Catch::Contains("at most max_noise_duration"));
+    CHECK_THAT(error({"noise_probe=yes"}), Catch::Contains("on, off"));
+    CHECK_THAT(error({"noise_duration=5"}), Catch::Contains("with a unit"));
+    auto argv = noise_probe_argv(site({"report_dir=/srv/r"}), 7, 1500);
+    CHECK(argv == std::vector<std::string>{"/usr/bin/jobsentry", "noise-job", "--job-id", "7", "--duration-ms", "1500",
+                                           "--report-dir", "/srv/r"});
 }
