@@ -1,6 +1,7 @@
 // jobsentry: command-line entry point. Subcommands:
 //   watch   run a command and detect hangs of its MPI ranks (watch_options.h)
 //   sample  take stack samples of one process and print them with their cost
+//   rma-check, rma-report  MPI RMA memory-consistency checker (rmacheck/rma_commands.h)
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -18,6 +19,7 @@
 #include "slurm_job.h"
 #include "supervise_options.h"
 #include "watcher.h"
+#include "rma_commands.h"
 
 namespace po = boost::program_options;
 using namespace jobsentry;
@@ -132,6 +134,8 @@ const Command kCommands[] = {
     {"watch", "[options] [--] CMD...   run CMD and detect hangs of its MPI ranks", run_watch},
     {"supervise", "--job-id ID [opts]  watch a Slurm job on this node (started by jobsentry.so)", run_supervise},
     {"sample", "[options] PID          stack samples of one process, with their cost", run_sample},
+    {"rma-check", "[options] -- CMD...  run an MPI program and check its one-sided (RMA) accesses", run_rma_check},
+    {"rma-report", "TRACE_DIR          analyse the traces of an rma-check run", run_rma_report},
 };
 
 std::string usage() {
