@@ -2,6 +2,7 @@
 #include "report.h"
 
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <set>
 
@@ -42,7 +43,24 @@ Analysis analyse(std::vector<RankTrace> traces) {
         auto& sym = *symbols[static_cast<size_t>(slot)];
         return Located{sym.where(s.site, !s.is_pc), sym.function(s.site, !s.is_pc)};
     };
-    for (const auto& f : out.findings) out.places.emplace_back(locate(f.a), locate(f.b));
+    // Several instructions of one source line (a load and a store of `x++`) read as one finding.
+    std::vector<Finding> merged;
+    std::map<std::string, size_t> seen;
+    for (const auto& f : out.findings) {
+        Located a = locate(f.a), b = locate(f.b);
+        Finding once = f;
+        once.occurrences = 1;
+        std::string key = format_finding(once, a, b);
+        auto it = seen.find(key);
+        if (it != seen.end()) {
+            merged[it->second].occurrences += f.occurrences;
+            continue;
+        }
+        seen.emplace(key, merged.size());
+        merged.push_back(f);
+        out.places.emplace_back(a, b);
+    }
+    out.findings = std::move(merged);
     return out;
 }
 

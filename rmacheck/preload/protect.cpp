@@ -75,7 +75,7 @@ void on_segv(int sig, siginfo_t* si, void* ctx) {
     auto* uc = static_cast<ucontext_t*>(ctx);
     uint64_t addr = reinterpret_cast<uint64_t>(si->si_addr);
     int idx = find_page(page_of(addr));
-    if (idx < 0 || !g_protected) {
+    if (idx < 0) {
         // Not our protection: let the fault happen as it would without us.
         sigaction(SIGSEGV, &g_old_segv, nullptr);
         (void)sig;
@@ -92,6 +92,9 @@ void on_segv(int sig, siginfo_t* si, void* ctx) {
         }
     }
     mprotect(reinterpret_cast<void*>(page_of(addr)), g_page, PROT_READ | PROT_WRITE);
+    // While protections are being lifted (a wrapper's entry touching a protected stack page) the
+    // page simply stays open; otherwise step over the access and close it again.
+    if (!g_protected) return;
     if (t_nstep < 4) t_step_pages[t_nstep++] = page_of(addr);
     uc->uc_mcontext.gregs[REG_EFL] |= kTrapFlag;
 }

@@ -6,14 +6,15 @@
 
 int main(int argc, char** argv) {
     int racy = argc > 1 && strcmp(argv[1], "racy") == 0;
-    int rank, size, buf[4] = {0, 0, 0, 0};
+    int rank, size, *buf;
     int out = 0;
     MPI_Win win;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    /* Window memory from MPI (never on the stack page of `out`: mode 1 must not protect window pages). */
+    MPI_Win_allocate(4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &buf, &win);
     buf[0] = 42;
-    MPI_Win_create(buf, sizeof buf, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 1) {
         MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
