@@ -160,6 +160,7 @@ void start_tracing() {
         return;
     }
     write_modules();
+    if (g_mode == trace::mode_precise) protect::set_track_only(), enable_precise();
     if (g_mode == trace::mode_protect && !protect::install()) {
         std::fprintf(stderr, "jobsentry[rmacheck rank=%d]: cannot install the SIGSEGV handler; loads and stores "
                              "are not observed\n", g_rank);
@@ -222,7 +223,7 @@ void record_rma(const void* site, RmaKind kind, MPI_Win win, int target, MPI_Ain
     e.put_str(op), e.put_str(flatten(target_type).basic);
     e.put_ranges(o), e.put_ranges(r), e.put_ranges(t);
     writer().add(Rec::rma, e);
-    if (g_mode == trace::mode_protect) {
+    if (g_mode != trace::mode_calls_only) {
         // A Get's result may be neither read nor written; a Put's origin may only be read.
         for (const auto& x : r) protect::track(x.lo, x.hi, true, w->id, target, request);
         for (const auto& x : o) protect::track(x.lo, x.hi, false, w->id, target, request);
@@ -267,7 +268,7 @@ void request_done(const void* site, MPI_Request req, const MPI_Status* st) {
     e.put<int32_t>(st && info.recv ? st->MPI_SOURCE : -1), e.put<int32_t>(st && info.recv ? st->MPI_TAG : -1);
     e.put<uint64_t>(u64(site));
     writer().add(Rec::req_done, e);
-    if (g_mode == trace::mode_protect) protect::release_request(info.id);
+    if (g_mode != trace::mode_calls_only) protect::release_request(info.id);
 }
 
 void win_created(const void* site, MPI_Win win, MPI_Comm comm, void* base, MPI_Aint size, int disp_unit,
@@ -302,8 +303,18 @@ void leave_outermost() noexcept {
 
 void record_local(uint64_t pc, uint64_t addr, uint32_t size, bool write) noexcept {
     std::lock_guard<std::mutex> lock(g_local_mutex);
-    local_buffer().push_back({pc, addr, write});
-    local_sizes().push_back(size);
+    auto& buf = local_buffer();
+    auto& sizes = local_sizes();
+    // A loop walking through memory from one instruction is one record per interval between MPI calls.
+    if (!buf.empty() && buf.back().pc == pc && buf.back().write == write) {
+        uint64_t end = buf.back().addr + sizes.back();
+        if (addr >= buf.back().addr && addr <= end) {
+            if (addr + size > end) sizes.back() = static_cast<uint32_t>(addr + size - buf.back().addr);
+            return;
+        }
+    }
+    buf.push_back({pc, addr, write});
+    sizes.push_back(size);
 }
 
 void record_collective(const void* site, MPI_Comm comm, CollKind kind, int root) noexcept {
@@ -405,7 +416,7 @@ int sync_call(const void* site, int rc, SyncKind kind, MPI_Win win, int target, 
     if (rc != MPI_SUCCESS || !g_active) return rc;
     record_sync(site, kind, win, target, lock_type);
     const WinInfo* w = win_info(win);
-    if (!w || g_mode != trace::mode_protect) return rc;
+    if (!w || g_mode == trace::mode_calls_only) return rc;
     switch (kind) {
     case SyncKind::fence: case SyncKind::unlock_all: case SyncKind::flush_all: case SyncKind::flush_local_all:
     case SyncKind::complete:

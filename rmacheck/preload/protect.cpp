@@ -43,6 +43,7 @@ Hit g_hits[kMaxHits];
 std::atomic<int> g_nhits{0};
 std::atomic<uint64_t> g_dropped{0};
 bool g_protected = false;  // pages currently carry their protection
+bool g_track_only = false; // precise mode: nothing is protected
 uint64_t g_page = 4096;
 struct sigaction g_old_segv, g_old_trap;
 
@@ -214,10 +215,22 @@ void unprotect_all() {
 }
 
 void reprotect_all() {
+    if (g_track_only) return;
     int n = g_npages.load(std::memory_order_acquire);
     if (n == 0) return;
     g_protected = true;
     for (int i = 0; i < n; ++i) mprotect(reinterpret_cast<void*>(g_pages[i].addr), g_page, g_pages[i].prot);
+}
+
+void set_track_only() { g_track_only = true; }
+
+bool interesting(uint64_t addr, uint64_t size) {
+    uint64_t end = addr + size;
+    for (int i = 0; i < g_nwindows; ++i)
+        if (addr < g_windows[i].hi && end > g_windows[i].lo) return true;
+    for (int i = 0; i < g_npending; ++i)
+        if (addr < g_pending[i].hi && end > g_pending[i].lo) return true;
+    return false;
 }
 
 int drain(Hit* out, int max) {

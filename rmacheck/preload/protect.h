@@ -34,6 +34,11 @@ bool any_pending();
 void unprotect_all();  // outermost wrapper entry
 void reprotect_all();  // outermost wrapper exit
 
+// Precise mode: the same tables, never mprotect'ed; the instrumentation asks
+// whether an access touches window memory or a pending origin buffer.
+void set_track_only();
+bool interesting(uint64_t addr, uint64_t size);
+
 // Hits recorded by the handler since the last drain, in order; returns count.
 int drain(Hit* out, int max);
 uint64_t dropped_hits();

@@ -10,6 +10,8 @@ PROGDIR=${RMA_PROGRAMS:?set by CTest}
 SRCDIR=$(cd "$(dirname "$0")" && pwd)
 name=$1 np=$2
 shift 2
+prog=$PROGDIR/rma_$name
+[ "${1:-}" = --precise ] && prog=${prog}_precise
 WORK=$(mktemp -d /tmp/jobsentry-rma-test.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 if [ "$(id -u)" -eq 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
@@ -23,7 +25,7 @@ run() {  # run VARIANT EXPECTED_STATUS [rma-check options]
   local variant=$1 expected=$2 status=0
   shift 2
   timeout 120 "$JOBSENTRY" rma-check "$@" --trace-dir "$WORK/traces-$variant" --report "$WORK/$variant.json" -- \
-    mpirun --oversubscribe -np "$np" "$PROGDIR/rma_$name" "$variant" >"$WORK/$variant.out" 2>"$WORK/$variant.err" ||
+    mpirun --oversubscribe -np "$np" "$prog" "$variant" >"$WORK/$variant.out" 2>"$WORK/$variant.err" ||
     status=$?
   [ "$status" -eq "$expected" ] || fail "$variant run exited $status, expected $expected"
 }
