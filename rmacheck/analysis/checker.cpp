@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace rmacheck {
@@ -248,36 +249,53 @@ std::vector<Finding> find_races(const Execution& exec) {
         for (auto& [a, idx] : open) accesses.push_back(a);  // never completed: concurrent with everything after
     }
 
-    // Across processes: every pair on the same window and target memory.
+    // Across processes: pairs of accesses to the same window memory whose bytes overlap, found by a
+    // sweep over byte ranges sorted by start (loads/stores of one process are never paired).
     std::map<std::pair<int, int>, std::vector<const Access*>> by_memory;
     for (const auto& a : accesses)
         if (a.target >= 0) by_memory[{a.win, a.target}].push_back(&a);
     for (auto& [mem, list] : by_memory) {
-        for (size_t x = 0; x < list.size(); ++x) {
-            for (size_t y = x + 1; y < list.size(); ++y) {
-                const Access& a = *list[x];
-                const Access& b = *list[y];
-                bool both_local = a.side.is_pc && b.side.is_pc;
-                if (both_local) continue;  // loads/stores of one process: program order
-                Compat c = across_processes(a.side.kind, b.side.kind);
-                if (c == Compat::both) {
-                    if (!(a.side.kind == AccessKind::acc && b.side.kind == AccessKind::acc)) continue;
-                    if (accumulates_compatible(a, b)) continue;
-                    c = Compat::novl;
-                }
-                Range where{};
-                bool ov = overlap(a.bytes, b.bytes, &where);
-                if (!ov && c != Compat::never) continue;
-                // Ordered by happens-before (completion of one before the issue of the other)?
-                auto ordered = [&](const Access& p, const Access& q) {
-                    return p.end.index != kNever && exec.before(p.end, q.start);
-                };
-                if (ordered(a, b) || ordered(b, a)) continue;
-                // Lock epochs on the same target exclude each other when one is exclusive.
-                if (a.start.slot != b.start.slot && a.lock >= 0 && b.lock >= 0 && (a.lock == 1 || b.lock == 1))
-                    continue;
-                if (!ov) where = {a.bytes.empty() ? 0 : a.bytes[0].lo, a.bytes.empty() ? 0 : a.bytes[0].hi};
-                out.add({true, a.side, b.side, mem.first, mem.second, where, ov, 1});
+        struct Item {
+            Range r;
+            const Access* a;
+        };
+        std::vector<Item> items;
+        for (const Access* a : list)
+            for (const auto& r : a->bytes) items.push_back({r, a});
+        std::sort(items.begin(), items.end(), [](const Item& x, const Item& y) { return x.r.lo < y.r.lo; });
+        std::vector<Item> active_ops, active_locals;
+        std::set<std::pair<const Access*, const Access*>> seen;  // a pair overlapping in several blocks is one
+        auto prune = [](std::vector<Item>& v, uint64_t lo) {
+            v.erase(std::remove_if(v.begin(), v.end(), [lo](const Item& i) { return i.r.hi <= lo; }), v.end());
+        };
+        auto check = [&](const Item& x, const Item& y) {
+            const Access& a = *x.a;
+            const Access& b = *y.a;
+            if (&a == &b || !seen.insert(std::minmax(&a, &b)).second) return;
+            Compat c = across_processes(a.side.kind, b.side.kind);
+            if (c == Compat::both) {
+                if (!(a.side.kind == AccessKind::acc && b.side.kind == AccessKind::acc)) return;
+                if (accumulates_compatible(a, b)) return;
+            }
+            // Ordered by happens-before (completion of one before the issue of the other)?
+            auto ordered = [&](const Access& p, const Access& q) {
+                return p.end.index != kNever && exec.before(p.end, q.start);
+            };
+            if (ordered(a, b) || ordered(b, a)) return;
+            // Lock epochs on the same target exclude each other when one is exclusive.
+            if (a.start.slot != b.start.slot && a.lock >= 0 && b.lock >= 0 && (a.lock == 1 || b.lock == 1)) return;
+            Range where{std::max(x.r.lo, y.r.lo), std::min(x.r.hi, y.r.hi)};
+            out.add({true, a.side, b.side, mem.first, mem.second, where, true, 1});
+        };
+        for (const auto& item : items) {
+            prune(active_ops, item.r.lo);
+            prune(active_locals, item.r.lo);
+            for (const auto& other : active_ops) check(other, item);
+            if (!item.a->side.is_pc) {
+                for (const auto& other : active_locals) check(other, item);
+                active_ops.push_back(item);
+            } else {
+                active_locals.push_back(item);
             }
         }
     }

@@ -110,9 +110,12 @@ nlohmann::json to_json(const Analysis& analysis) {
                             {"occurrences", f.occurrences}});
     }
     nlohmann::json ranks = nlohmann::json::array();
-    for (const auto& t : analysis.traces)
-        ranks.push_back({{"rank", t.rank}, {"file", t.file}, {"events", t.events.size()}, {"mode", t.mode},
-                         {"finalized", t.finalized}});
+    for (const auto& t : analysis.traces) {
+        size_t rma_calls = 0;
+        for (const auto& e : t.events) rma_calls += e.type == trace::Rec::rma;
+        ranks.push_back({{"rank", t.rank}, {"file", t.file}, {"events", t.events.size()}, {"rma_calls", rma_calls},
+                         {"mode", t.mode}, {"finalized", t.finalized}});
+    }
     return {{"races", analysis.findings.size()}, {"findings", findings},  {"ranks", ranks},
             {"errors", analysis.errors},         {"notes", analysis.notes}, {"warnings", analysis.warnings}};
 }

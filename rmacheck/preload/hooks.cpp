@@ -7,6 +7,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -305,14 +307,20 @@ void record_local(uint64_t pc, uint64_t addr, uint32_t size, bool write) noexcep
     std::lock_guard<std::mutex> lock(g_local_mutex);
     auto& buf = local_buffer();
     auto& sizes = local_sizes();
-    // A loop walking through memory from one instruction is one record per interval between MPI calls.
-    if (!buf.empty() && buf.back().pc == pc && buf.back().write == write) {
-        uint64_t end = buf.back().addr + sizes.back();
-        if (addr >= buf.back().addr && addr <= end) {
-            if (addr + size > end) sizes.back() = static_cast<uint32_t>(addr + size - buf.back().addr);
+    // A loop walking through memory is one record per instruction between two MPI calls: the
+    // last record of each instruction (a small table by PC) grows while addresses stay contiguous.
+    static size_t last_of[64];
+    size_t slot = (pc >> 2) % 64;
+    if (buf.empty()) std::fill(std::begin(last_of), std::end(last_of), SIZE_MAX);
+    size_t k = last_of[slot];
+    if (k < buf.size() && buf[k].pc == pc && buf[k].write == write) {
+        uint64_t end = buf[k].addr + sizes[k];
+        if (addr >= buf[k].addr && addr <= end) {
+            if (addr + size > end) sizes[k] = static_cast<uint32_t>(addr + size - buf[k].addr);
             return;
         }
     }
+    last_of[slot] = buf.size();
     buf.push_back({pc, addr, write});
     sizes.push_back(size);
 }
