@@ -313,9 +313,18 @@ void record_local(uint64_t pc, uint64_t addr, uint32_t size, bool write) noexcep
     size_t slot = (pc >> 2) % 64;
     if (buf.empty()) std::fill(std::begin(last_of), std::end(last_of), SIZE_MAX);
     size_t k = last_of[slot];
+    // An unrolled or vectorised loop spreads one walk over several instructions: an access
+    // continuing the previous record is merged into it (attributed to its first instruction).
+    if (!buf.empty() && buf.back().write == write && addr == buf.back().addr + sizes.back()) {
+        sizes.back() += size;
+        return;
+    }
+    // Unrolled loops leave gaps of a few elements between one instruction's accesses (filled by its
+    // neighbours): within kGap bytes the record grows to the hull. Trades exactness for trace size.
+    constexpr uint64_t kGap = 64;
     if (k < buf.size() && buf[k].pc == pc && buf[k].write == write) {
         uint64_t end = buf[k].addr + sizes[k];
-        if (addr >= buf[k].addr && addr <= end) {
+        if (addr >= buf[k].addr && addr <= end + kGap) {
             if (addr + size > end) sizes[k] = static_cast<uint32_t>(addr + size - buf[k].addr);
             return;
         }
