@@ -8,6 +8,7 @@ packages=(
   catch2 libboost-program-options-dev nlohmann-json3-dev
   libunwind-dev libdw-dev
   openmpi-bin libopenmpi-dev
+  python3 clang
   elfutils procps jq util-linux bc
   slurm-wlm slurmctld slurmd slurmdbd libslurm-dev munge mariadb-server mariadb-client
   passwd

@@ -271,7 +271,8 @@ std::vector<Finding> find_races(const Execution& exec) {
         auto check = [&](const Item& x, const Item& y) {
             const Access& a = *x.a;
             const Access& b = *y.a;
-            if (&a == &b || !seen.insert(std::minmax(&a, &b)).second) return;
+            if (&a == &b) return;
+            if ((a.bytes.size() > 1 || b.bytes.size() > 1) && !seen.insert(std::minmax(&a, &b)).second) return;
             Compat c = across_processes(a.side.kind, b.side.kind);
             if (c == Compat::both) {
                 if (!(a.side.kind == AccessKind::acc && b.side.kind == AccessKind::acc)) return;

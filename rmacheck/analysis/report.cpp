@@ -35,12 +35,14 @@ Analysis analyse(std::vector<RankTrace> traces) {
     Execution exec(out.traces);
     out.warnings = exec.warnings();
     out.findings = find_races(exec);
-    std::vector<std::unique_ptr<OfflineSymbols>> symbols;
-    for (const auto& t : out.traces) symbols.push_back(std::make_unique<OfflineSymbols>(t.modules));
+    // Symbols are read only for ranks named in a finding (reading every library's ELF costs ~0.1 s a rank).
+    std::vector<std::unique_ptr<OfflineSymbols>> symbols(out.traces.size());
     auto locate = [&](const Side& s) {
         int slot = exec.slot_of_world(s.rank);
         if (slot < 0) return Located{hex(s.site), ""};
-        auto& sym = *symbols[static_cast<size_t>(slot)];
+        auto& ptr = symbols[static_cast<size_t>(slot)];
+        if (!ptr) ptr = std::make_unique<OfflineSymbols>(out.traces[static_cast<size_t>(slot)].modules);
+        auto& sym = *ptr;
         return Located{sym.where(s.site, !s.is_pc), sym.function(s.site, !s.is_pc)};
     };
     // Several instructions of one source line (a load and a store of `x++`) read as one finding.
