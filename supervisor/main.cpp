@@ -4,6 +4,7 @@
 //   noise   measure OS noise per PU (noise/noise_command.h)
 //   noise-job  a Slurm job's noise probe at job start (noise_job.h)
 //   ckpt    Young/Daly checkpoint advice (checkpoint/ckpt_command.h)
+//   rma-check, rma-report  MPI RMA memory-consistency checker (rmacheck/rma_commands.h)
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -24,6 +25,7 @@
 #include "slurm_job.h"
 #include "supervise_options.h"
 #include "watcher.h"
+#include "rma_commands.h"
 
 namespace po = boost::program_options;
 using namespace jobsentry;
@@ -141,6 +143,8 @@ const Command kCommands[] = {
     {"noise", "[options]               OS noise per PU (selfish detour, pinned with hwloc)", run_noise},
     {"noise-job", "--job-id ID [opts]  a Slurm job's noise probe at its start (run by jobsentry.so)", run_noise_job},
     {"ckpt", "advise|mtbf [options]    Young/Daly checkpoint periods; per-node MTBF", jobsentry::ckpt::run_ckpt},
+    {"rma-check", "[options] -- CMD...  run an MPI program and check its one-sided (RMA) accesses", run_rma_check},
+    {"rma-report", "TRACE_DIR          analyse the traces of an rma-check run", run_rma_report},
 };
 
 std::string usage() {
