@@ -2,8 +2,11 @@
 //   every context   slurm_spank_init: read the site policy, register --hang-detect
 //                   and --noise-probe
 //   local/allocator the option callbacks refuse a bad value at submission
+//                   and --rma-check
 //   remote          slurm_spank_init_post_opt: the job's noise probe (once per
 //                   node, before the tasks), then start the job's supervisor
+//                   slurm_spank_task_init (as the user): --rma-check's preload
+//                   module and trace directory in each task's environment
 //                   slurm_spank_exit: stop it when the job ends
 // A bad plugstack.conf line is logged and disables the plugin; nothing here
 // ever fails a job because monitoring could not start, and nothing throws
@@ -14,12 +17,18 @@ extern "C" {
 #include <slurm/spank.h>
 }
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "noise_option.h"
 #include "policy.h"
+#include "rma_option.h"
 #include "supervisor_process.h"
 
 // Only the symbols Slurm looks up are visible; the rest (and the static
@@ -57,8 +66,11 @@ struct SeenOption {
     bool seen = false;
     std::string value;
 };
-SeenOption g_hang_detect, g_noise_probe;
-std::string g_hang_usage, g_noise_usage;
+SeenOption g_hang_detect, g_noise_probe, g_rma_check;
+std::string g_hang_usage, g_noise_usage, g_rma_usage;
+
+// How long the end of a job waits for the analysis of its RMA traces.
+constexpr int kRmaAnalysisMs = 120000;
 
 int on_hang_detect(int, const char* value, int) {
     try {
@@ -90,10 +102,27 @@ int on_noise_probe(int, const char* value, int) {
     }
 }
 
+int on_rma_check(int, const char* value, int) {
+    try {
+        if (g_disabled) return 0;
+        RmaOptionParse parsed = parse_rma_check(value);
+        if (!parsed.error.empty()) {
+            slurm_error("%s", parsed.error.c_str());
+            return -1;
+        }
+        g_rma_check = {true, value ? value : ""};
+        return 0;
+    } catch (...) {
+        return -1;
+    }
+}
+
 char g_hang_name[] = "hang-detect";
 char g_hang_arginfo[] = "[KEY=VAL,...]";
 char g_noise_name[] = "noise-probe";
 char g_noise_arginfo[] = "[DURATION|off]";
+char g_rma_name[] = "rma-check";
+char g_rma_arginfo[] = "[precise|off]";
 
 // The value of an option as seen by a remote step: the callback (batch and
 // job steps run it) or, failing that, the environment Slurm passes it in.
@@ -137,6 +166,10 @@ int start_for_step(spank_t sp) {
     // cannot tell an opt-out from no option: the batch step and job steps decide.
     if (step_id == SLURM_EXTERN_CONT) return 0;
     probe_noise_for_step(sp, job_id);
+    if (auto value = option_in_step(sp, g_rma_check, g_rma_name); value && parse_rma_check(value->c_str()).mode != RmaMode::off) {
+        std::string err = mark_rma_job(g_policy, job_id);
+        if (!err.empty()) slurm_error("jobsentry: job %u: --rma-check: %s", job_id, err.c_str());
+    }
     HangDetectSettings settings = settings_without_option(g_policy);
     if (auto value = option_in_step(sp, g_hang_detect, g_hang_name)) {
         OptionParse parsed = parse_hang_detect(value->c_str(), g_policy);
@@ -172,7 +205,8 @@ JOBSENTRY_EXPORT int slurm_spank_init(spank_t sp, int ac, char** av) {
                                   : option_usage(g_policy);
         g_noise_usage = g_disabled ? "Measure OS noise at job start (jobsentry); disabled at this site"
                                    : noise_option_usage(g_policy);
-        static spank_option options[2]{};
+        g_rma_usage = rma_option_usage();
+        static spank_option options[3]{};
         options[0].name = g_hang_name;
         options[0].arginfo = g_hang_arginfo;
         options[0].usage = g_hang_usage.data();
@@ -183,6 +217,11 @@ JOBSENTRY_EXPORT int slurm_spank_init(spank_t sp, int ac, char** av) {
         options[1].usage = g_noise_usage.data();
         options[1].has_arg = 2;
         options[1].cb = on_noise_probe;
+        options[2].name = g_rma_name;
+        options[2].arginfo = g_rma_arginfo;
+        options[2].usage = g_rma_usage.data();
+        options[2].has_arg = 2;
+        options[2].cb = on_rma_check;
         for (spank_option& option : options)
             if (spank_option_register(sp, &option) != ESPANK_SUCCESS) {
                 slurm_error("jobsentry: disabled: cannot register --%s", option.name);
@@ -214,9 +253,48 @@ JOBSENTRY_EXPORT int slurm_spank_exit(spank_t sp, int, char**) {
         // (with PrologFlags=Contain). Without either, the supervisor notices
         // by itself that the job's cgroup is gone.
         if (step_id == SLURM_BATCH_SCRIPT || step_id == SLURM_EXTERN_CONT) {
+            // The RMA verdict first: its clause is then kept by the hang
+            // supervisor's end annotation.
+            std::string err = analyse_rma_once(g_policy, job_id, rma_job_argv(g_policy, job_id), kRmaAnalysisMs);
+            if (!err.empty()) slurm_error("jobsentry: job %u: --rma-check analysis: %s", job_id, err.c_str());
             stop_supervisor(g_policy, job_id, kStopWaitMs);
             forget_noise_probe(g_policy, job_id);
         }
+    } catch (...) {
+    }
+    return 0;
+}
+
+// In each task, as the job's user, after the chdir to its working directory:
+// --rma-check's trace directory (created here, with the user's own rights)
+// and the preload module in the task's environment. The batch script is a
+// task too, so mpirun and its ranks inherit it.
+JOBSENTRY_EXPORT int slurm_spank_task_init(spank_t sp, int, char**) {
+    try {
+        if (g_disabled || !spank_remote(sp)) return 0;
+        auto value = option_in_step(sp, g_rma_check, g_rma_name);
+        if (!value) return 0;
+        RmaOptionParse parsed = parse_rma_check(value->c_str());
+        if (parsed.mode == RmaMode::off) return 0;
+        uint32_t job_id = 0;
+        if (spank_get_item(sp, S_JOB_ID, &job_id) != ESPANK_SUCCESS) return 0;
+        char cwd[4096] = {};
+        if (!getcwd(cwd, sizeof cwd)) return 0;
+        const std::string dir = rma_trace_dir(g_policy, cwd, job_id);
+        struct stat st {};
+        if (mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
+            slurm_error("jobsentry: --rma-check: cannot create %s: %s; the job runs unchecked", dir.c_str(),
+                        std::strerror(errno));
+            return 0;
+        }
+        if (lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid()) {
+            slurm_error("jobsentry: --rma-check: %s is not a directory of yours; the job runs unchecked", dir.c_str());
+            return 0;
+        }
+        char old[4096] = {};
+        if (spank_getenv(sp, "LD_PRELOAD", old, sizeof old) != ESPANK_SUCCESS) old[0] = '\0';
+        for (const auto& [name, val] : rma_task_env(g_policy, parsed.mode, dir, old))
+            spank_setenv(sp, name.c_str(), val.c_str(), 1);
     } catch (...) {
     }
     return 0;

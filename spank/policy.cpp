@@ -201,6 +201,8 @@ PolicyParse parse_site_policy(const std::vector<std::string>& args, const std::s
             long ms = parse_duration_ms(value);
             if (ms < 100 || ms > 600000) bad("durations from 100ms to 10m with a unit, e.g. 2s");
             else (key == "noise_duration" ? p.noise_duration_ms : p.max_noise_duration_ms) = static_cast<int>(ms);
+        } else if (key == "rma_lib") {
+            path(&p.rma_lib);
         } else if (key == "log_samples") {
             if (!on_off(value, "yes", "no", &p.log_samples)) bad("yes, no");
         } else if (key == "alpha" || key == "interval" || key == "ranks" || key == "action") {
@@ -209,7 +211,7 @@ PolicyParse parse_site_policy(const std::vector<std::string>& args, const std::s
             out.error = "unknown plugstack.conf argument '" + key +
                         "'; accepted: default=, allow_optout=, alpha=, interval=, ranks=, action=, min_interval=, "
                         "max_ranks=, max_alpha=, actions=, supervisor=, report_dir=, state_dir=, log_dir=, "
-                        "log_samples=, noise_probe=, noise_duration=, max_noise_duration=";
+                        "log_samples=, noise_probe=, noise_duration=, max_noise_duration=, rma_lib=";
         }
         if (!out.error.empty()) return out;
     }
@@ -225,6 +227,10 @@ PolicyParse parse_site_policy(const std::vector<std::string>& args, const std::s
             out.error = "plugstack.conf argument " + err;
             return out;
         }
+    }
+    if (p.rma_lib.empty() && !p.supervisor.empty()) {
+        const std::string bin = p.supervisor.substr(0, p.supervisor.rfind('/'));
+        p.rma_lib = bin.substr(0, bin.rfind('/')) + "/lib/libjobsentry-rmacheck.so";
     }
     if (p.supervisor.empty() || p.supervisor[0] != '/') out.error = "plugstack.conf: supervisor= must be an absolute path";
     else if (p.noise_duration_ms > p.max_noise_duration_ms)

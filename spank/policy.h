@@ -39,6 +39,7 @@ struct SitePolicy {
     bool noise_probe_on = false;        // probe every job that does not opt out
     int noise_duration_ms = 2000;       // a bare --noise-probe, and default=on jobs
     int max_noise_duration_ms = 30000;  // users may not hold their job's start longer
+    std::string rma_lib;                // --rma-check's preload module (absolute path)
 };
 
 struct PolicyParse {
@@ -47,6 +48,8 @@ struct PolicyParse {
 };
 
 // plugstack.conf arguments, e.g. {"default=on", "min_interval=200ms"}.
+// default_supervisor: the jobsentry binary; the preload module of --rma-check
+// defaults to ../lib/libjobsentry-rmacheck.so beside it.
 PolicyParse parse_site_policy(const std::vector<std::string>& args, const std::string& default_supervisor);
 
 struct OptionParse {

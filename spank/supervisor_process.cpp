@@ -24,6 +24,10 @@ std::string noise_marker(const SitePolicy& policy, unsigned job_id) {
     return policy.state_dir + "/job_" + std::to_string(job_id) + ".noise";
 }
 
+std::string rma_marker(const SitePolicy& policy, unsigned job_id) {
+    return policy.state_dir + "/job_" + std::to_string(job_id) + ".rma";
+}
+
 // Creates dir (one level) for root only, and refuses one that others could
 // have planted: it must be a real directory owned by root, not writable by others.
 std::string ensure_private_dir(const std::string& dir, mode_t mode) {
@@ -230,6 +234,28 @@ std::string run_noise_probe_once(const SitePolicy& policy, unsigned job_id, cons
 }
 
 void forget_noise_probe(const SitePolicy& policy, unsigned job_id) { unlink(noise_marker(policy, job_id).c_str()); }
+
+std::string mark_rma_job(const SitePolicy& policy, unsigned job_id) {
+    std::string err = ensure_private_dir(policy.state_dir, 0700);
+    if (!err.empty()) return err;
+    const std::string marker = rma_marker(policy, job_id);
+    int fd = open(marker.c_str(), O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) return "cannot create " + marker + ": " + std::strerror(errno);
+    close(fd);
+    return {};
+}
+
+std::string analyse_rma_once(const SitePolicy& policy, unsigned job_id, const std::vector<std::string>& argv,
+                             int timeout_ms) {
+    if (unlink(rma_marker(policy, job_id).c_str()) != 0) return {};  // not asked, or done by another end
+    std::string err = ensure_private_dir(policy.log_dir, 0750);
+    if (!err.empty()) return err;
+    const std::string log = policy.log_dir + "/job_" + std::to_string(job_id) + ".rma.log";
+    int log_fd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0640);
+    err = run_bounded(argv, log_fd, timeout_ms);
+    if (log_fd >= 0) close(log_fd);
+    return err;
+}
 
 bool stop_supervisor(const SitePolicy& policy, unsigned job_id, int wait_ms) {
     Recorded r = read_pid_file(pid_file(policy, job_id));

@@ -30,4 +30,11 @@ std::string run_noise_probe_once(const SitePolicy& policy, unsigned job_id, cons
 // Removes that mark when the job ends, so a requeued run probes again.
 void forget_noise_probe(const SitePolicy& policy, unsigned job_id);
 
+// --rma-check: a step marks the job (state_dir/job_<id>.rma); when the job
+// ends, the first end that finds the mark removes it and runs argv (`jobsentry
+// rma-job`) to its end, at most timeout_ms. "" when done or nothing to do.
+std::string mark_rma_job(const SitePolicy& policy, unsigned job_id);
+std::string analyse_rma_once(const SitePolicy& policy, unsigned job_id, const std::vector<std::string>& argv,
+                             int timeout_ms);
+
 }  // namespace jobsentry

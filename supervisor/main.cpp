@@ -17,6 +17,7 @@
 
 #include "ckpt_command.h"
 #include "noise_job.h"
+#include "rma_job.h"
 #include "report.h"
 #include "stack_walker.h"
 #include "watch_options.h"
@@ -142,6 +143,7 @@ const Command kCommands[] = {
     {"sample", "[options] PID          stack samples of one process, with their cost", run_sample},
     {"noise", "[options]               OS noise per PU (selfish detour, pinned with hwloc)", run_noise},
     {"noise-job", "--job-id ID [opts]  a Slurm job's noise probe at its start (run by jobsentry.so)", run_noise_job},
+    {"rma-job", "--job-id ID [opts]    a Slurm job's RMA traces analysed at its end (run by jobsentry.so)", run_rma_job},
     {"ckpt", "advise|mtbf [options]    Young/Daly checkpoint periods; per-node MTBF", jobsentry::ckpt::run_ckpt},
     {"rma-check", "[options] -- CMD...  run an MPI program and check its one-sided (RMA) accesses", run_rma_check},
     {"rma-report", "TRACE_DIR          analyse the traces of an rma-check run", run_rma_report},

@@ -138,11 +138,8 @@ int run_noise_job(const std::vector<std::string>& args) {
 
     // Read-modify-write of the job's comment: the hang supervisor keeps this
     // clause (annotation.h). Nodes of a multi-node job each add their own.
-    const std::string clause = noise_clause(node, result);
-    auto now = slurm_job_info(job_id, &err);
-    const std::string comment = with_clause(now ? now->admin_comment : info->admin_comment,
-                                            "jobsentry noise " + node + ":", clause);
-    err = slurm_set_admin_comment(job_id, comment);
+    std::string comment;
+    err = slurm_set_comment_clause(job_id, "jobsentry noise " + node + ":", noise_clause(node, result), &comment);
     std::cerr << tag << (err.empty() ? "AdminComment: " + comment : "could not set the AdminComment: " + err) << '\n';
     return 0;
 }

@@ -4,12 +4,16 @@
 # jobsentry.so enabled in plugstack.conf.d with the default test policy.
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
-: "${JOBSENTRY:?set by CTest}" "${PLUGIN:?set by CTest}" "${HANGPROG:?set by CTest}"
+: "${JOBSENTRY:?set by CTest}" "${PLUGIN:?set by CTest}" "${HANGPROG:?set by CTest}" "${RMALIB:?set by CTest}" \
+  "${RMA_PUT_PUT:?set by CTest}"
 bash "$SRC/scripts/cluster.sh" up
 install -d -m 0755 /opt/jobsentry-test
 install -m 0755 "$JOBSENTRY" /opt/jobsentry-test/jobsentry
 install -m 0755 "$PLUGIN" /opt/jobsentry-test/jobsentry.so
 install -m 0755 "$HANGPROG" /opt/jobsentry-test/hangprog
+install -m 0755 "$RMALIB" /opt/jobsentry-test/libjobsentry-rmacheck.so
+install -m 0755 "$RMA_PUT_PUT" /opt/jobsentry-test/rma_put_put
 bash "$SRC/scripts/cluster.sh" plugin /opt/jobsentry-test/jobsentry.so supervisor=/opt/jobsentry-test/jobsentry \
-  log_dir=/var/log/jobsentry-test state_dir=/run/jobsentry-test log_samples=yes
+  log_dir=/var/log/jobsentry-test state_dir=/run/jobsentry-test log_samples=yes \
+  rma_lib=/opt/jobsentry-test/libjobsentry-rmacheck.so
 echo "cluster up; jobsentry.so enabled"

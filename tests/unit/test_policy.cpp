@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "noise_option.h"
+#include "rma_option.h"
 #include "policy.h"
 
 using namespace jobsentry;
@@ -173,4 +174,26 @@ TEST_CASE("--noise-probe: off, a duration within the site's maximum, or the site
     auto argv = noise_probe_argv(site({"report_dir=/srv/r"}), 7, 1500);
     CHECK(argv == std::vector<std::string>{"/usr/bin/jobsentry", "noise-job", "--job-id", "7", "--duration-ms", "1500",
                                            "--report-dir", "/srv/r"});
+}
+
+TEST_CASE("--rma-check: modes, the task's environment, the trace directory") {
+    CHECK(parse_rma_check(nullptr).mode == RmaMode::protect);
+    CHECK(parse_rma_check("(null)").mode == RmaMode::protect);
+    CHECK(parse_rma_check("precise").mode == RmaMode::precise);
+    CHECK(parse_rma_check("off").mode == RmaMode::off);
+    CHECK_THAT(parse_rma_check("fast").error,
+               Catch::Contains("--rma-check=fast") && Catch::Contains("precise") && Catch::Contains("off"));
+    SitePolicy p = site({"supervisor=/opt/js/bin/jobsentry"});
+    CHECK(p.rma_lib == "/opt/js/lib/libjobsentry-rmacheck.so");  // beside the binary by default
+    CHECK(rma_trace_dir(p, "/home/u/run", 9) == "/home/u/run/jobsentry-rma-9");
+    CHECK(rma_trace_dir(site({"report_dir=/srv/r/"}), "/home/u/run", 9) == "/srv/r/jobsentry-rma-9");
+    auto env = rma_task_env(p, RmaMode::precise, "/d", "/usr/lib/other.so");
+    using Var = std::pair<std::string, std::string>;
+    CHECK(env == std::vector<Var>{{"LD_PRELOAD", "/opt/js/lib/libjobsentry-rmacheck.so:/usr/lib/other.so"},
+                                  {"JOBSENTRY_RMA_TRACE_DIR", "/d"},
+                                  {"JOBSENTRY_RMA_MODE", "precise"}});
+    // A step inside the batch step inherits the module: it is not added twice.
+    CHECK(rma_task_env(p, RmaMode::protect, "/d", env[0].second)[0].second == env[0].second);
+    CHECK(rma_task_env(p, RmaMode::protect, "/d", "")[0].second == "/opt/js/lib/libjobsentry-rmacheck.so");
+    CHECK(rma_job_argv(p, 9) == std::vector<std::string>{"/opt/js/bin/jobsentry", "rma-job", "--job-id", "9"});
 }

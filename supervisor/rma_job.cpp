@@ -1,0 +1,89 @@
+#include "rma_job.h"
+
+#include <iostream>
+#include <sstream>
+
+#include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
+
+#include "analysis/report.h"
+#include "as_user.h"
+#include "proc_files.h"
+#include "report.h"
+#include "slurm_client.h"
+
+namespace po = boost::program_options;
+
+namespace jobsentry {
+
+int run_rma_job(const std::vector<std::string>& args) {
+    unsigned job_id = 0;
+    std::string report_dir;
+    po::options_description desc("Options of jobsentry rma-job (started by jobsentry.so at job end)");
+    desc.add_options()("help,h", "print this help")("job-id", po::value(&job_id)->required(), "the Slurm job")(
+        "report-dir", po::value(&report_dir), "where the traces are (default: the job's working directory)");
+    try {
+        po::variables_map vm;
+        po::store(po::command_line_parser(args).options(desc).run(), vm);
+        if (vm.count("help")) {
+            std::cout << "Usage: jobsentry rma-job --job-id ID [options]\n\n" << desc;
+            return 0;
+        }
+        po::notify(vm);
+    } catch (const po::error& e) {
+        std::cerr << "jobsentry rma-job: " << e.what() << " (see jobsentry rma-job --help)\n";
+        return 2;
+    }
+    if (job_id == 0 || (!report_dir.empty() && report_dir[0] != '/')) {
+        std::cerr << "jobsentry rma-job: accepted values are --job-id > 0, --report-dir an absolute path\n";
+        return 2;
+    }
+    const std::string tag = "jobsentry[rma job " + std::to_string(job_id) + "]: ";
+    slurm_client_init();
+    std::string err;
+    auto info = slurm_job_info(job_id, &err);
+    if (!info) {
+        std::cerr << tag << "cannot load the job: " << err << '\n';
+        return 1;
+    }
+    const std::string base = (report_dir.empty() ? info->work_dir : report_dir) + "/jobsentry-rma-" + std::to_string(job_id);
+    const std::string json_path = base + ".json", text_path = base + ".txt";
+    // The traces are the user's files, written by the user's processes: they
+    // are parsed by a child that has dropped to the user, never by root.
+    err = run_as_user({info->uid, info->gid, info->user}, [&] {
+        rmacheck::Analysis analysis = rmacheck::analyse_dir(base);
+        std::ostringstream text;
+        for (size_t i = 0; i < analysis.findings.size(); ++i)
+            text << rmacheck::format_finding(analysis.findings[i], analysis.places[i].first,
+                                             analysis.places[i].second) << '\n';
+        for (const auto& e : analysis.errors) text << "error: " << e << '\n';
+        for (const auto& n : analysis.notes) text << "note: " << n << '\n';
+        std::string e = write_file_safely(json_path, rmacheck::to_json(analysis).dump(2) + "\n");
+        if (e.empty()) e = write_file_safely(text_path, text.str());
+        return e;
+    }, 110000);
+    std::string clause = "jobsentry rma: ";
+    if (!err.empty()) {
+        std::cerr << tag << "analysis failed: " << err << '\n';
+        clause += "analysis failed (see the supervisor log)";
+    } else {
+        // Read back what the user's child wrote: bounded, and only a count.
+        auto text = read_bounded(json_path, 64 << 20);
+        nlohmann::json report = text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
+        if (!report.is_object() || !report.contains("races") || !report["races"].is_number_unsigned()) {
+            clause += "no readable report at " + json_path;
+        } else {
+            const auto races = report["races"].get<uint64_t>();
+            const size_t ranks = report.contains("ranks") && report["ranks"].is_array() ? report["ranks"].size() : 0;
+            clause += std::to_string(races) + (races == 1 ? " race" : " races") + " in " + std::to_string(ranks) +
+                      " rank traces; report " + json_path;
+        }
+        std::cerr << tag << "findings in " << text_path << '\n';
+    }
+    std::string comment;
+    err = slurm_set_comment_clause(job_id, "jobsentry rma:", clause, &comment);
+    std::cerr << tag << (err.empty() ? "AdminComment: " + comment : "could not set the AdminComment: " + err) << '\n';
+    return 0;
+}
+
+}  // namespace jobsentry
