@@ -72,49 +72,32 @@ std::string g_hang_usage, g_noise_usage, g_rma_usage;
 // How long the end of a job waits for the analysis of its RMA traces.
 constexpr int kRmaAnalysisMs = 120000;
 
+// An option's callback: refuses a bad value (sbatch/srun/salloc then submit
+// nothing), remembers a good one for this process's later entry points.
+template <typename Check>
+int remember_option(const char* value, SeenOption* seen, Check error_of) {
+    try {
+        if (g_disabled) return 0;
+        const std::string error = error_of(value);
+        if (!error.empty()) {
+            slurm_error("%s", error.c_str());
+            return -1;
+        }
+        *seen = {true, value ? value : ""};
+        return 0;
+    } catch (...) {
+        return -1;
+    }
+}
+
 int on_hang_detect(int, const char* value, int) {
-    try {
-        if (g_disabled) return 0;
-        OptionParse parsed = parse_hang_detect(value, g_policy);
-        if (!parsed.error.empty()) {
-            slurm_error("%s", parsed.error.c_str());
-            return -1;  // sbatch/srun/salloc then refuse to submit
-        }
-        g_hang_detect = {true, value ? value : ""};
-        return 0;
-    } catch (...) {
-        return -1;
-    }
+    return remember_option(value, &g_hang_detect, [](const char* v) { return parse_hang_detect(v, g_policy).error; });
 }
-
 int on_noise_probe(int, const char* value, int) {
-    try {
-        if (g_disabled) return 0;
-        NoiseOptionParse parsed = parse_noise_probe(value, g_policy);
-        if (!parsed.error.empty()) {
-            slurm_error("%s", parsed.error.c_str());
-            return -1;
-        }
-        g_noise_probe = {true, value ? value : ""};
-        return 0;
-    } catch (...) {
-        return -1;
-    }
+    return remember_option(value, &g_noise_probe, [](const char* v) { return parse_noise_probe(v, g_policy).error; });
 }
-
 int on_rma_check(int, const char* value, int) {
-    try {
-        if (g_disabled) return 0;
-        RmaOptionParse parsed = parse_rma_check(value);
-        if (!parsed.error.empty()) {
-            slurm_error("%s", parsed.error.c_str());
-            return -1;
-        }
-        g_rma_check = {true, value ? value : ""};
-        return 0;
-    } catch (...) {
-        return -1;
-    }
+    return remember_option(value, &g_rma_check, [](const char* v) { return parse_rma_check(v).error; });
 }
 
 char g_hang_name[] = "hang-detect";

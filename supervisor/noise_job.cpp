@@ -12,6 +12,7 @@
 
 #include "annotation.h"
 #include "as_user.h"
+#include "job_command.h"
 #include "noise_report.h"
 #include "probe.h"
 #include "proc_files.h"
@@ -79,41 +80,23 @@ std::string noise_clause(const std::string& node, const ProbeResult& result) {
 }
 
 int run_noise_job(const std::vector<std::string>& args) {
-    unsigned job_id = 0;
+    JobCommand job;
     int duration_ms = 2000;
-    std::string report_dir, cpus_arg, cgroup_root = "/sys/fs/cgroup";
-    po::options_description desc("Options of jobsentry noise-job (started by jobsentry.so)");
-    desc.add_options()("help,h", "print this help")("job-id", po::value(&job_id)->required(), "the Slurm job")(
-        "duration-ms", po::value(&duration_ms)->default_value(duration_ms), "how long to probe, 100..600000")(
-        "report-dir", po::value(&report_dir), "where the result goes (default: the job's working directory)")(
+    std::string cpus_arg, cgroup_root = "/sys/fs/cgroup";
+    po::options_description desc("Options of jobsentry noise-job (started by jobsentry.so at job start)");
+    desc.add_options()("duration-ms", po::value(&duration_ms)->default_value(duration_ms), "how long to probe, 100..600000")(
         "cpus", po::value(&cpus_arg), "PUs to probe (default: the job's cpuset on this node, else all allowed)")(
         "cgroup-root", po::value(&cgroup_root)->default_value(cgroup_root), "where cgroups are mounted");
-    try {
-        po::variables_map vm;
-        po::store(po::command_line_parser(args).options(desc).run(), vm);
-        if (vm.count("help")) {
-            std::cout << "Usage: jobsentry noise-job --job-id ID [options]\n\n" << desc;
-            return 0;
-        }
-        po::notify(vm);
-    } catch (const po::error& e) {
-        std::cerr << "jobsentry noise-job: " << e.what() << " (see jobsentry noise-job --help)\n";
+    if (auto status = parse_job_command(args, "noise-job", desc, &job)) return *status;
+    if (duration_ms < 100 || duration_ms > 600000) {
+        std::cerr << "jobsentry noise-job: --duration-ms " << duration_ms << ": accepted values are 100..600000\n";
         return 2;
     }
-    if (job_id == 0 || duration_ms < 100 || duration_ms > 600000 ||
-        (!report_dir.empty() && report_dir[0] != '/')) {
-        std::cerr << "jobsentry noise-job: accepted values are --job-id > 0, --duration-ms 100..600000, "
-                     "--report-dir an absolute path\n";
-        return 2;
-    }
-    const std::string tag = "jobsentry[noise job " + std::to_string(job_id) + "]: ";
-    slurm_client_init();
+    const std::string& tag = job.tag;
+    const unsigned job_id = job.job_id;
+    auto info = load_job(job);
+    if (!info) return 1;
     std::string err;
-    auto info = slurm_job_info(job_id, &err);
-    if (!info) {
-        std::cerr << tag << "cannot load the job: " << err << '\n';
-        return 1;
-    }
     if (cpus_arg.empty()) cpus_arg = job_cpuset(cgroup_root, info->uid, job_id);
     ProbeSettings settings;
     err = check_noise_cpus(cpus_arg.empty() ? "all" : cpus_arg, &settings.cpus);
@@ -130,7 +113,7 @@ int run_noise_job(const std::vector<std::string>& args) {
     nlohmann::json json = noise_json(result);
     json["job_id"] = job_id;
     json["node"] = node;
-    const std::string dir = report_dir.empty() ? info->work_dir : report_dir;
+    const std::string dir = job.report_dir.empty() ? info->work_dir : job.report_dir;
     const std::string path = dir + "/jobsentry-noise-" + std::to_string(job_id) + "." + node + ".json";
     const UserIdentity user{info->uid, info->gid, info->user};
     err = dir.empty() ? "no directory for the result" : run_as_user(user, [&] { return write_file_safely(path, json.dump(2) + "\n"); });

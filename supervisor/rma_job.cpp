@@ -8,6 +8,7 @@
 
 #include "analysis/report.h"
 #include "as_user.h"
+#include "job_command.h"
 #include "proc_files.h"
 #include "report.h"
 #include "slurm_client.h"
@@ -17,36 +18,15 @@ namespace po = boost::program_options;
 namespace jobsentry {
 
 int run_rma_job(const std::vector<std::string>& args) {
-    unsigned job_id = 0;
-    std::string report_dir;
+    JobCommand job;
     po::options_description desc("Options of jobsentry rma-job (started by jobsentry.so at job end)");
-    desc.add_options()("help,h", "print this help")("job-id", po::value(&job_id)->required(), "the Slurm job")(
-        "report-dir", po::value(&report_dir), "where the traces are (default: the job's working directory)");
-    try {
-        po::variables_map vm;
-        po::store(po::command_line_parser(args).options(desc).run(), vm);
-        if (vm.count("help")) {
-            std::cout << "Usage: jobsentry rma-job --job-id ID [options]\n\n" << desc;
-            return 0;
-        }
-        po::notify(vm);
-    } catch (const po::error& e) {
-        std::cerr << "jobsentry rma-job: " << e.what() << " (see jobsentry rma-job --help)\n";
-        return 2;
-    }
-    if (job_id == 0 || (!report_dir.empty() && report_dir[0] != '/')) {
-        std::cerr << "jobsentry rma-job: accepted values are --job-id > 0, --report-dir an absolute path\n";
-        return 2;
-    }
-    const std::string tag = "jobsentry[rma job " + std::to_string(job_id) + "]: ";
-    slurm_client_init();
+    if (auto status = parse_job_command(args, "rma-job", desc, &job)) return *status;
+    const std::string& tag = job.tag;
+    const unsigned job_id = job.job_id;
+    auto info = load_job(job);
+    if (!info) return 1;
     std::string err;
-    auto info = slurm_job_info(job_id, &err);
-    if (!info) {
-        std::cerr << tag << "cannot load the job: " << err << '\n';
-        return 1;
-    }
-    const std::string base = (report_dir.empty() ? info->work_dir : report_dir) + "/jobsentry-rma-" + std::to_string(job_id);
+    const std::string base = (job.report_dir.empty() ? info->work_dir : job.report_dir) + "/jobsentry-rma-" + std::to_string(job_id);
     const std::string json_path = base + ".json", text_path = base + ".txt";
     // The traces are the user's files, written by the user's processes: they
     // are parsed by a child that has dropped to the user, never by root.
