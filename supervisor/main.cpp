@@ -1,6 +1,7 @@
 // jobsentry: command-line entry point. Subcommands:
 //   watch   run a command and detect hangs of its MPI ranks (watch_options.h)
 //   sample  take stack samples of one process and print them with their cost
+//   simulate  LogGOPS simulation of a collective under OS noise (simulator/)
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -12,6 +13,7 @@
 #include <boost/program_options.hpp>
 
 #include "report.h"
+#include "simulate_cli.h"
 #include "stack_walker.h"
 #include "watch_options.h"
 #include "command_job.h"
@@ -132,6 +134,7 @@ const Command kCommands[] = {
     {"watch", "[options] [--] CMD...   run CMD and detect hangs of its MPI ranks", run_watch},
     {"supervise", "--job-id ID [opts]  watch a Slurm job on this node (started by jobsentry.so)", run_supervise},
     {"sample", "[options] PID          stack samples of one process, with their cost", run_sample},
+    {"simulate", "[options]            predict a collective's slowdown under a noise trace (LogGOPS)", run_simulate},
 };
 
 std::string usage() {

@@ -1,0 +1,49 @@
+// Monotone radix heap of POD events keyed by time: the simulator only ever
+// inserts events at or after the time of the last one removed, which lets a
+// push cost one bit scan and a pop amortise to a few moves. Bucket vectors keep
+// their capacity, so a long run allocates nothing per event.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace jobsentry::sim {
+
+template <class Event>  // Event has a std::uint64_t member `time`
+class RadixHeap {
+public:
+    bool empty() const { return size_ == 0; }
+    std::uint64_t size() const { return size_; }
+    std::uint64_t last() const { return last_; }
+
+    void push(const Event& e) {  // precondition: e.time >= last()
+        buckets_[bucket(e.time)].push_back(e);
+        ++size_;
+    }
+
+    Event pop() {  // precondition: !empty()
+        if (buckets_[0].empty()) {
+            size_t i = 1;
+            while (buckets_[i].empty()) ++i;
+            std::vector<Event>& b = buckets_[i];
+            std::uint64_t lo = b[0].time;
+            for (const Event& e : b) lo = e.time < lo ? e.time : lo;
+            last_ = lo;
+            for (const Event& e : b) buckets_[bucket(e.time)].push_back(e);
+            b.clear();
+        }
+        Event e = buckets_[0].back();
+        buckets_[0].pop_back();
+        --size_;
+        return e;
+    }
+
+private:
+    size_t bucket(std::uint64_t t) const { return t == last_ ? 0 : 64 - __builtin_clzll(t ^ last_); }
+    std::array<std::vector<Event>, 65> buckets_;
+    std::uint64_t last_ = 0;
+    std::uint64_t size_ = 0;
+};
+
+}  // namespace jobsentry::sim
