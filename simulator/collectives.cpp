@@ -5,10 +5,30 @@
 namespace jobsentry::sim {
 namespace {
 
+constexpr std::uint32_t kNone = 0xffffffffu;
+
 std::uint32_t ceil_log2(std::uint32_t p) {
     std::uint32_t k = 0;
     while ((std::uint64_t{1} << k) < p) ++k;
     return k;
+}
+
+// Rank r's rounds of exchanges: in round k send to to(k) and receive from
+// from(k) with tag k; round k+1 starts once round k's message has arrived.
+// Returns the last receive (or `prev` when there are no rounds).
+template <class To, class From>
+std::uint32_t exchange_rounds(ScheduleBuilder& b, std::uint32_t r, std::uint32_t rounds, std::uint64_t bytes,
+                              std::uint32_t prev, To to, From from) {
+    for (std::uint32_t k = 0; k < rounds; ++k) {
+        std::uint32_t send = b.send(r, to(k), bytes, static_cast<std::int32_t>(k));
+        std::uint32_t recv = b.recv(r, static_cast<std::int32_t>(from(k)), bytes, static_cast<std::int32_t>(k));
+        if (prev != kNone) {
+            b.after_end(send, prev);
+            b.after_end(recv, prev);
+        }
+        prev = recv;
+    }
+    return prev;
 }
 
 // Binomial tree rooted at 0 (MPICH order): a rank receives from the rank that
@@ -17,14 +37,14 @@ Schedule binomial_bcast(std::uint32_t P, std::uint64_t s) {
     ScheduleBuilder b(P, 2ull * P);
     for (std::uint32_t r = 0; r < P; ++r) {
         std::uint32_t mask = 1;
-        std::uint32_t prev = 0xffffffffu;
+        std::uint32_t prev = kNone;
         while (mask < P && !(r & mask)) mask <<= 1;
         if (r != 0) prev = b.recv(r, static_cast<std::int32_t>(r - mask), s, 0);
         bool first = true;
         for (mask >>= 1; mask > 0; mask >>= 1) {
             if (r + mask >= P) continue;
             std::uint32_t send = b.send(r, r + mask, s, 0);
-            if (prev != 0xffffffffu) first ? b.after_end(send, prev) : b.after_start(send, prev);
+            if (prev != kNone) first ? b.after_end(send, prev) : b.after_start(send, prev);
             prev = send;
             first = false;
         }
@@ -55,17 +75,10 @@ Schedule dissemination(std::uint32_t P, std::uint64_t s) {
     std::uint32_t rounds = ceil_log2(P);
     ScheduleBuilder b(P, 2ull * P * rounds);
     for (std::uint32_t r = 0; r < P; ++r) {
-        std::uint32_t prev = 0xffffffffu;
-        for (std::uint32_t k = 0; k < rounds; ++k) {
-            std::uint32_t d = static_cast<std::uint32_t>((std::uint64_t{1} << k) % P);
-            std::uint32_t send = b.send(r, (r + d) % P, s, static_cast<std::int32_t>(k));
-            std::uint32_t recv = b.recv(r, static_cast<std::int32_t>((r + P - d) % P), s, static_cast<std::int32_t>(k));
-            if (prev != 0xffffffffu) {
-                b.after_end(send, prev);
-                b.after_end(recv, prev);
-            }
-            prev = recv;
-        }
+        auto dist = [P](std::uint32_t k) { return static_cast<std::uint32_t>((std::uint64_t{1} << k) % P); };
+        exchange_rounds(
+            b, r, rounds, s, kNone, [&](std::uint32_t k) { return (r + dist(k)) % P; },
+            [&](std::uint32_t k) { return (r + P - dist(k)) % P; });
     }
     return b.finish();
 }
@@ -81,7 +94,7 @@ Schedule allreduce_recdbl(std::uint32_t P, std::uint64_t s) {
     ScheduleBuilder b(P, 2ull * P * (rounds + 1));
     auto rank_of = [rem](std::uint32_t v) { return v < rem ? 2 * v + 1 : v + rem; };
     for (std::uint32_t r = 0; r < P; ++r) {
-        std::uint32_t prev = 0xffffffffu;
+        std::uint32_t prev = kNone;
         if (r < 2 * rem && r % 2 == 0) {  // folds into r + 1 and waits for the result
             std::uint32_t send = b.send(r, r + 1, s, 1000);
             std::uint32_t recv = b.recv(r, static_cast<std::int32_t>(r + 1), s, 1001);
@@ -90,16 +103,8 @@ Schedule allreduce_recdbl(std::uint32_t P, std::uint64_t s) {
         }
         if (r < 2 * rem) prev = b.recv(r, static_cast<std::int32_t>(r - 1), s, 1000);
         std::uint32_t v = r < 2 * rem ? r / 2 : r - rem;
-        for (std::uint32_t k = 0; k < rounds; ++k) {
-            std::uint32_t partner = rank_of(v ^ (1u << k));
-            std::uint32_t send = b.send(r, partner, s, static_cast<std::int32_t>(k));
-            std::uint32_t recv = b.recv(r, static_cast<std::int32_t>(partner), s, static_cast<std::int32_t>(k));
-            if (prev != 0xffffffffu) {
-                b.after_end(send, prev);
-                b.after_end(recv, prev);
-            }
-            prev = recv;
-        }
+        auto partner = [&](std::uint32_t k) { return rank_of(v ^ (1u << k)); };
+        prev = exchange_rounds(b, r, rounds, s, prev, partner, partner);
         if (r < 2 * rem) b.after_end(b.send(r, r - 1, s, 1001), prev);
     }
     return b.finish();
@@ -111,28 +116,20 @@ Schedule allreduce_ring(std::uint32_t P, std::uint64_t s) {
     std::uint64_t chunk = (s + P - 1) / P;
     std::uint32_t steps = 2 * (P - 1);
     ScheduleBuilder b(P, 2ull * P * steps);
-    for (std::uint32_t r = 0; r < P; ++r) {
-        std::uint32_t prev = 0xffffffffu;
-        for (std::uint32_t k = 0; k < steps; ++k) {
-            std::uint32_t send = b.send(r, (r + 1) % P, chunk, static_cast<std::int32_t>(k));
-            std::uint32_t recv = b.recv(r, static_cast<std::int32_t>((r + P - 1) % P), chunk, static_cast<std::int32_t>(k));
-            if (prev != 0xffffffffu) {
-                b.after_end(send, prev);
-                b.after_end(recv, prev);
-            }
-            prev = recv;
-        }
-    }
+    for (std::uint32_t r = 0; r < P; ++r)
+        exchange_rounds(
+            b, r, steps, chunk, kNone, [&](std::uint32_t) { return (r + 1) % P; },
+            [&](std::uint32_t) { return (r + P - 1) % P; });
     return b.finish();
 }
 
 // Root 0 sends to 1, 2, ..., P-1 in order (each send issued after the previous one started).
 Schedule scatter_linear(std::uint32_t P, std::uint64_t s) {
     ScheduleBuilder b(P, 2ull * P);
-    std::uint32_t prev = 0xffffffffu;
+    std::uint32_t prev = kNone;
     for (std::uint32_t r = 1; r < P; ++r) {
         std::uint32_t send = b.send(0, r, s, 0);
-        if (prev != 0xffffffffu) b.after_start(send, prev);
+        if (prev != kNone) b.after_start(send, prev);
         prev = send;
     }
     for (std::uint32_t r = 1; r < P; ++r) b.recv(r, 0, s, 0);

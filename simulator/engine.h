@@ -20,6 +20,7 @@ struct SimResult {
     std::uint64_t messages = 0;    // messages delivered (eager or rendezvous data)
     std::uint64_t unexpected = 0;  // messages that arrived before their receive was posted
     double seconds = 0;            // wall time of the event loop
+    double cpu_seconds = 0;        // CPU time of the event loop (the machine may be shared)
     std::string error;             // non-empty: the schedule deadlocked or was inconsistent
 };
 

@@ -39,6 +39,10 @@ public:
         return e;
     }
 
+    // The event pop() will return next if it is already known (nullptr if not):
+    // lets the caller prefetch what that event will touch.
+    const Event* next_hint() const { return buckets_[0].empty() ? nullptr : &buckets_[0].back(); }
+
 private:
     size_t bucket(std::uint64_t t) const { return t == last_ ? 0 : 64 - __builtin_clzll(t ^ last_); }
     std::array<std::vector<Event>, 65> buckets_;

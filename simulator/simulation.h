@@ -30,7 +30,8 @@ struct SimulationReport {
     Time noise_free_makespan = 0;
     double slowdown = 1;
     std::uint64_t events = 0;      // events of the (noisy) run reported
-    double events_per_second = 0;
+    double events_per_second = 0;       // per second of CPU time of the event loop (one core)
+    double events_per_wall_second = 0;  // per second of wall time (lower when the machine is shared)
     double build_seconds = 0;      // building or reading the schedule
 };
 
