@@ -14,7 +14,8 @@ std::uint32_t ceil_log2(std::uint32_t p) {
 }
 
 // Rank r's rounds of exchanges: in round k send to to(k) and receive from
-// from(k) with tag k; round k+1 starts once round k's message has arrived.
+// from(k) with tag k (the receive posted once the send has started, as after
+// MPI_Isend; MPI_Irecv); round k+1 starts once round k's message has arrived.
 // Returns the last receive (or `prev` when there are no rounds).
 template <class To, class From>
 std::uint32_t exchange_rounds(ScheduleBuilder& b, std::uint32_t r, std::uint32_t rounds, std::uint64_t bytes,
@@ -22,10 +23,8 @@ std::uint32_t exchange_rounds(ScheduleBuilder& b, std::uint32_t r, std::uint32_t
     for (std::uint32_t k = 0; k < rounds; ++k) {
         std::uint32_t send = b.send(r, to(k), bytes, static_cast<std::int32_t>(k));
         std::uint32_t recv = b.recv(r, static_cast<std::int32_t>(from(k)), bytes, static_cast<std::int32_t>(k));
-        if (prev != kNone) {
-            b.after_end(send, prev);
-            b.after_end(recv, prev);
-        }
+        if (prev != kNone) b.after_end(send, prev);
+        b.after_start(recv, send);
         prev = recv;
     }
     return prev;

@@ -1,7 +1,9 @@
 // Monotone radix heap of POD events keyed by time: the simulator only ever
 // inserts events at or after the time of the last one removed, which lets a
 // push cost one bit scan and a pop amortise to a few moves. Bucket vectors keep
-// their capacity, so a long run allocates nothing per event.
+// their capacity, so a long run allocates nothing per event. Events of equal
+// time leave in the order they came (bucket 0 is read as a FIFO), so that ops
+// ready at the same moment run in program order.
 #pragma once
 
 #include <array>
@@ -23,7 +25,9 @@ public:
     }
 
     Event pop() {  // precondition: !empty()
-        if (buckets_[0].empty()) {
+        if (head0_ == buckets_[0].size()) {
+            buckets_[0].clear();
+            head0_ = 0;
             size_t i = 1;
             while (buckets_[i].empty()) ++i;
             std::vector<Event>& b = buckets_[i];
@@ -33,21 +37,20 @@ public:
             for (const Event& e : b) buckets_[bucket(e.time)].push_back(e);
             b.clear();
         }
-        Event e = buckets_[0].back();
-        buckets_[0].pop_back();
         --size_;
-        return e;
+        return buckets_[0][head0_++];
     }
 
     // The event pop() will return next if it is already known (nullptr if not):
     // lets the caller prefetch what that event will touch.
-    const Event* next_hint() const { return buckets_[0].empty() ? nullptr : &buckets_[0].back(); }
+    const Event* next_hint() const { return head0_ < buckets_[0].size() ? &buckets_[0][head0_] : nullptr; }
 
 private:
     size_t bucket(std::uint64_t t) const { return t == last_ ? 0 : 64 - __builtin_clzll(t ^ last_); }
     std::array<std::vector<Event>, 65> buckets_;
     std::uint64_t last_ = 0;
     std::uint64_t size_ = 0;
+    size_t head0_ = 0;  // next event of bucket 0
 };
 
 }  // namespace jobsentry::sim
