@@ -8,6 +8,7 @@
 
 #include "collectives.h"
 #include "engine.h"
+#include "sim_test_params.h"
 
 using namespace jobsentry::sim;
 
@@ -26,16 +27,7 @@ std::uint64_t ceil_log2(std::uint64_t P) {
     return k;
 }
 
-LogGOPS params(Time L, Time o, Time g, double G, double O) {
-    LogGOPS p;
-    p.L = L;
-    p.o = o;
-    p.g = g;
-    p.G = G;
-    p.O = O;
-    p.S = 1u << 30;  // eager throughout
-    return p;
-}
+LogGOPS params(Time L, Time o, Time g, double G, double O) { return test_params(L, o, g, G, O, 1u << 30); }
 
 // (s-1)O and (s-1)G of the closed forms.
 Time Os(const LogGOPS& p, std::uint64_t s) { return p.bytes_O(s); }

@@ -6,26 +6,16 @@
 
 #include "engine.h"
 #include "goal_reader.h"
+#include "sim_test_params.h"
 
 using namespace jobsentry::sim;
 
 namespace {
 
-LogGOPS small() {
-    LogGOPS p;
-    p.L = 100;
-    p.o = 10;
-    p.g = 5;
-    p.G = 1;
-    p.O = 2;
-    p.S = 8;
-    return p;
-}
-
 SimResult run_goal(const std::string& text) {
     std::istringstream in(text);
     Schedule s = read_goal(in, "test.goal");
-    return simulate(s, small());
+    return simulate(s, small_params(8));
 }
 
 }  // namespace

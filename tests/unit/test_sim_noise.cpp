@@ -9,6 +9,7 @@
 #include "engine.h"
 #include "goal_reader.h"
 #include "noise.h"
+#include "sim_test_params.h"
 
 using namespace jobsentry::sim;
 
@@ -19,17 +20,6 @@ NoiseTrace trace(std::vector<Detour> d, Time period) {
     t.detours = std::move(d);
     t.period = period;
     return t;
-}
-
-LogGOPS small() {
-    LogGOPS p;
-    p.L = 100;
-    p.o = 10;
-    p.g = 5;
-    p.G = 1;
-    p.O = 2;
-    p.S = 1 << 20;
-    return p;
 }
 
 }  // namespace
@@ -51,7 +41,7 @@ TEST_CASE("noise: CPU work skips the detours of the rank's trace", "[simulator][
 }
 
 TEST_CASE("noise: one detour on one rank delays a dissemination barrier by its length", "[simulator][noise]") {
-    LogGOPS p = small();
+    LogGOPS p = small_params(1 << 20);
     for (std::uint32_t P : {2u, 8u, 13u, 64u}) {
         for (Time D : {5ull, 1000ull, 50000ull}) {
             Schedule s = make_collective("dissemination", P, 8);
@@ -76,12 +66,12 @@ TEST_CASE("noise: periodic detours give the hand-computed mean slowdown", "[simu
     const Time T = 1000000, d = 100000, k = 3, N = 100;
     std::istringstream goal("num_ranks 2\nrank 0 { c: calc " + std::to_string(k * (T - d)) + "; }\nrank 1 { }\n");
     Schedule s = read_goal(goal, "periodic.goal");
-    Time quiet = simulate(s, small()).makespan;
+    Time quiet = simulate(s, small_params(1 << 20)).makespan;
     REQUIRE(quiet == k * (T - d));
     Time sum = 0;
     for (Time i = 0; i < N; ++i) {
         Noise noise(trace({{0, d}}, T), {(2 * i + 1) * T / (2 * N), 0});
-        sum += simulate(s, small(), noise).makespan;
+        sum += simulate(s, small_params(1 << 20), noise).makespan;
     }
     CHECK(sum / N == k * T - d * d / (2 * T));
     CHECK(sum % N == 0);
@@ -89,7 +79,7 @@ TEST_CASE("noise: periodic detours give the hand-computed mean slowdown", "[simu
 }
 
 TEST_CASE("noise: seeded offsets are reproducible, co-scheduled noise delays at most once", "[simulator][noise]") {
-    LogGOPS p = small();
+    LogGOPS p = small_params(1 << 20);
     Schedule s = make_collective("dissemination", 256, 8);
     Time quiet = simulate(s, p).makespan;
     NoiseTrace t = trace({{0, 2000}}, 100000);  // 2 % noise in 2 us detours
