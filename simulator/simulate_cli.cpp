@@ -3,6 +3,8 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "noise.h"
+#include "predict.h"
 #include "simulate_options.h"
 #include "simulation.h"
 
@@ -19,6 +21,16 @@ int run_simulate(const std::vector<std::string>& args) {
         return 2;
     }
     try {
+        if (parsed.predict) {
+            sim::PredictOptions opt;
+            opt.bytes = parsed.request.bytes;
+            opt.params = parsed.request.params;
+            opt.seed = parsed.request.seed;
+            opt.cosched = parsed.request.cosched;
+            std::cout << sim::predict_noise_slowdown(sim::read_noise_trace_file(parsed.request.noise_trace), opt).dump(2)
+                      << '\n';
+            return 0;
+        }
         sim::SimulationReport report = sim::run_simulation(parsed.request);
         if (parsed.json) std::cout << sim::to_json(report).dump(2) << '\n';
         else std::cout << sim::to_text(report);

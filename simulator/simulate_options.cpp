@@ -39,6 +39,7 @@ po::options_description describe(SimulateParse& p, Raw& raw) {
         ("G", po::value(&raw.G)->default_value(d.G), "NIC gap G per byte")
         ("O", po::value(&raw.O)->default_value(d.O), "CPU overhead O per byte")
         ("S", po::value(&raw.S)->default_value(static_cast<long long>(d.S)), "eager limit S in bytes: larger messages use rendezvous")
+        ("predict", po::bool_switch(&p.predict), "with --noise-trace: print (JSON) the predicted slowdown of a dissemination barrier and a recursive-doubling allreduce of --bytes at 1024, 16384 and 1048576 processes (takes a minute and ~2 GiB)")
         ("json", po::bool_switch(&p.json), "print the result as JSON");
     // clang-format on
     return desc;
@@ -111,6 +112,8 @@ SimulateParse parse_simulate_options(const std::vector<std::string>& args) {
         return p;
     }
     p.error = check(raw, p.request);
+    if (p.error.empty() && p.predict && p.request.noise_trace.empty())
+        p.error = "--predict: needs --noise-trace FILE (the trace whose slowdowns to predict)";
     return p;
 }
 

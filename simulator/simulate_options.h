@@ -12,6 +12,7 @@ namespace jobsentry::sim {
 struct SimulateParse {
     SimulationRequest request;
     bool json = false;
+    bool predict = false;  // --predict: barrier and allreduce slowdowns at 1k, 16k, 1M (predict.h)
     bool help = false;
     std::string error;  // non-empty: what was wrong and what is accepted
 };

@@ -9,6 +9,7 @@
 #include "engine.h"
 #include "goal_reader.h"
 #include "noise.h"
+#include "predict.h"
 #include "sim_test_params.h"
 
 using namespace jobsentry::sim;
@@ -88,4 +89,22 @@ TEST_CASE("noise: seeded offsets are reproducible, co-scheduled noise delays at 
     Time cosched = simulate(s, p, Noise(t, 7, true)).makespan;
     CHECK(a > quiet);
     CHECK(cosched <= quiet + 2000);  // all ranks lose the same 2 us at most once in a ~1 us barrier
+}
+
+TEST_CASE("noise: predicted slowdowns of a barrier and an allreduce", "[simulator][noise]") {
+    PredictOptions opt;
+    opt.scales = {64, 256};
+    opt.params = small_params(1 << 20);
+    nlohmann::json j = predict_noise_slowdown(trace({{0, 2000}}, 20000), opt);  // 10 % noise, 2 us detours
+    REQUIRE(j["predictions"].size() == 4);
+    CHECK(j["predictions"][0]["collective"] == "dissemination");
+    CHECK(j["predictions"][3]["collective"] == "allreduce-recdbl");
+    CHECK(j["predictions"][3]["procs"] == 256);
+    for (const auto& row : j["predictions"]) {
+        CHECK(row["slowdown"].get<double>() > 1.0);
+        CHECK(row["makespan_ns"].get<Time>() > row["noise_free_makespan_ns"].get<Time>());
+    }
+    // Without detours nothing slows down.
+    nlohmann::json none = predict_noise_slowdown(NoiseTrace(), opt);
+    for (const auto& row : none["predictions"]) CHECK(row["slowdown"].get<double>() == 1.0);
 }
