@@ -41,9 +41,11 @@ public:
         return buckets_[0][head0_++];
     }
 
-    // The event pop() will return next if it is already known (nullptr if not):
-    // lets the caller prefetch what that event will touch.
-    const Event* next_hint() const { return head0_ < buckets_[0].size() ? &buckets_[0][head0_] : nullptr; }
+    // The event that the k-th pop() from now will return if it is already
+    // known (nullptr if not): lets the caller prefetch what it will touch.
+    const Event* ahead(size_t k) const {
+        return head0_ + k < buckets_[0].size() ? &buckets_[0][head0_ + k] : nullptr;
+    }
 
 private:
     size_t bucket(std::uint64_t t) const { return t == last_ ? 0 : 64 - __builtin_clzll(t ^ last_); }
