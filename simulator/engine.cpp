@@ -53,8 +53,17 @@ public:
         reset_deps();
         for (std::uint32_t i = 0; i < s_.ops.size(); ++i)
             if (s_.ops[i].deps() == 0) q_.push({0, i, kReady});
-        while (!q_.empty()) {
-            Event e = q_.pop();
+        for (;;) {
+            Event e;
+            if (now_head_ < now_q_.size()) {
+                e = now_q_[now_head_++];
+            } else {
+                now_q_.clear();
+                now_head_ = 0;
+                if (q_.empty()) break;
+                e = q_.pop();
+                now_ = e.time;
+            }
             ++r_.events;
             // Large runs are bound by cache misses on ops spread over a gigabyte
             // and on rank states: fetch the op of an event 16 pops ahead, and
@@ -93,7 +102,10 @@ private:
             Op& next = s_.ops[e & ~kStartEdge];
             next.ready_at = std::max(next.ready_at, t);
             if (--next.deps_kind & Op::kDepsMask) continue;
-            q_.push({next.ready_at, e & ~kStartEdge, kReady});
+            // Ready now (a receive posted as its send starts): run it next,
+            // while its op, next to the one just run, is still in cache.
+            if (next.ready_at == now_) now_q_.push_back({now_, e & ~kStartEdge, kReady});
+            else q_.push({next.ready_at, e & ~kStartEdge, kReady});
         }
     }
     void started(std::uint32_t op, Time t) { release(op, t, true); }
@@ -266,6 +278,9 @@ private:
     Time taken_nic_done_ = 0;
     std::unordered_map<std::uint32_t, std::uint32_t> rendezvous_;  // send op -> matched recv op
     RadixHeap<Event> q_;
+    std::vector<Event> now_q_;  // events of the current time found while running one (FIFO)
+    size_t now_head_ = 0;
+    Time now_ = 0;
     std::uint64_t done_ = 0;
     SimResult r_;
 };
