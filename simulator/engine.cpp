@@ -272,8 +272,8 @@ private:
     Schedule& s_;
     const LogGOPS& p_;
     const Noise& noise_;
-    std::vector<RankState> ranks_;
-    std::vector<QueueNode> pool_;
+    BigVector<RankState> ranks_;
+    BigVector<QueueNode> pool_;
     std::uint32_t free_ = kNil;
     Time taken_nic_done_ = 0;
     std::unordered_map<std::uint32_t, std::uint32_t> rendezvous_;  // send op -> matched recv op

@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "huge_pages.h"
+
 namespace jobsentry::sim {
 
 template <class Event>  // Event has a std::uint64_t member `time`
@@ -30,7 +32,7 @@ public:
             head0_ = 0;
             size_t i = 1;
             while (buckets_[i].empty()) ++i;
-            std::vector<Event>& b = buckets_[i];
+            BigVector<Event>& b = buckets_[i];
             std::uint64_t lo = b[0].time;
             for (const Event& e : b) lo = e.time < lo ? e.time : lo;
             last_ = lo;
@@ -49,7 +51,7 @@ public:
 
 private:
     size_t bucket(std::uint64_t t) const { return t == last_ ? 0 : 64 - __builtin_clzll(t ^ last_); }
-    std::array<std::vector<Event>, 65> buckets_;
+    std::array<BigVector<Event>, 65> buckets_;
     std::uint64_t last_ = 0;
     std::uint64_t size_ = 0;
     size_t head0_ = 0;  // next event of bucket 0

@@ -47,7 +47,7 @@ Schedule ScheduleBuilder::finish() {
     for (std::uint64_t e : edges_) ++s_.succ_begin[((e >> 32) & ~kStartEdge) + 1];
     for (size_t i = 0; i < n; ++i) s_.succ_begin[i + 1] += s_.succ_begin[i];
     s_.succ.resize(edges_.size());
-    std::vector<std::uint32_t> fill(s_.succ_begin.begin(), s_.succ_begin.end() - 1);
+    BigVector<std::uint32_t> fill(s_.succ_begin.begin(), s_.succ_begin.end() - 1);
     for (std::uint64_t e : edges_) {
         std::uint32_t from = static_cast<std::uint32_t>(e >> 32);
         s_.succ[fill[from & ~kStartEdge]++] = static_cast<std::uint32_t>(e) | (from & kStartEdge);

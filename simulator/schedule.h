@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "huge_pages.h"
+
 namespace jobsentry::sim {
 
 enum class OpKind : std::uint8_t { send = 0, recv = 1, calc = 2 };
@@ -33,9 +35,9 @@ constexpr std::uint32_t kStartEdge = 1u << 31;
 
 struct Schedule {
     std::uint32_t num_ranks = 0;
-    std::vector<Op> ops;
-    std::vector<std::uint32_t> succ_begin;  // ops.size() + 1 offsets into succ
-    std::vector<std::uint32_t> succ;        // op index, | kStartEdge for irequires
+    BigVector<Op> ops;
+    BigVector<std::uint32_t> succ_begin;  // ops.size() + 1 offsets into succ
+    BigVector<std::uint32_t> succ;        // op index, | kStartEdge for irequires
 
     std::uint64_t messages() const;
 };
@@ -57,7 +59,7 @@ private:
     std::uint32_t add(OpKind kind, std::uint32_t rank, std::int32_t peer, std::uint64_t size, std::int32_t tag);
     void edge(std::uint32_t later, std::uint32_t earlier, bool at_start);
     Schedule s_;
-    std::vector<std::uint64_t> edges_;  // (earlier | flag) << 32 | later
+    BigVector<std::uint64_t> edges_;  // (earlier | flag) << 32 | later
 };
 
 }  // namespace jobsentry::sim
