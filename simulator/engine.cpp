@@ -265,6 +265,14 @@ private:
                         " with tag " + std::to_string(op.tag);
             }
         }
+        for (std::uint32_t r = 0; r < ranks_.size() && first.empty(); ++r) {
+            if (ranks_[r].unexpected.head != kNil) {  // a rendezvous send nobody receives
+                const Op& op = s_.ops[pool_[ranks_[r].unexpected.head].op];
+                first = "rank " + std::to_string(op.rank) + " sends " + std::to_string(op.size) +
+                        " bytes (rendezvous) to rank " + std::to_string(r) + " with tag " + std::to_string(op.tag) +
+                        ", which posts no matching receive";
+            }
+        }
         r_.error = "the schedule deadlocked: " + std::to_string(stuck) + " operations never completed" +
                    (first.empty() ? std::string(" (a dependency cycle)") : "; e.g. " + first);
     }

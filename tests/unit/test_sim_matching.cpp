@@ -61,6 +61,8 @@ TEST_CASE("matching: rendezvous above S waits for the receive", "[simulator][mat
 TEST_CASE("matching: a receive nobody sends to is reported as a deadlock", "[simulator][matching]") {
     SimResult r = run_goal("num_ranks 2\nrank 0 { s: send 1b to 1 tag 3; }\nrank 1 { r: recv 1b from 0 tag 4; }\n");
     CHECK_THAT(r.error, Catch::Contains("deadlocked") && Catch::Contains("rank 1 waits for a message from rank 0 with tag 4"));
+    r = run_goal("num_ranks 2\nrank 0 { s: send 100b to 1 tag 3; }\nrank 1 { }\n");  // rendezvous (S = 8)
+    CHECK_THAT(r.error, Catch::Contains("rank 0 sends 100 bytes (rendezvous) to rank 1 with tag 3"));
     r = run_goal("num_ranks 2\nrank 0 { a: calc 1; b: calc 1; a requires b; b requires a; }\nrank 1 { }\n");
     CHECK_THAT(r.error, Catch::Contains("cycle"));
 }
