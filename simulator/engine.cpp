@@ -51,6 +51,10 @@ public:
         double cpu0 = thread_cpu_seconds();
         for (std::uint32_t i = 0; i < s_.ops.size(); ++i) s_.ops[i].ready_at = 0;
         reset_deps();
+        size_t initial = 0;
+        for (const Op& op : s_.ops) initial += op.deps() == 0;
+        q_.reserve_now(initial);
+        pool_.reserve(ranks_.size());  // a posted receive per rank is common
         for (std::uint32_t i = 0; i < s_.ops.size(); ++i)
             if (s_.ops[i].deps() == 0) q_.push({0, i, kReady});
         for (;;) {

@@ -21,6 +21,10 @@ public:
     std::uint64_t size() const { return size_; }
     std::uint64_t last() const { return last_; }
 
+    // Room for n events at the current time (the ops ready at the start), so
+    // that bucket 0 is not regrown (and its huge pages zeroed again) on the way.
+    void reserve_now(size_t n) { buckets_[0].reserve(n); }
+
     void push(const Event& e) {  // precondition: e.time >= last()
         buckets_[bucket(e.time)].push_back(e);
         ++size_;
