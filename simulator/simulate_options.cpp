@@ -14,7 +14,7 @@ namespace {
 
 struct Raw {
     double L, o, g, G, O;
-    long long S, procs, bytes;
+    long long S, procs, bytes, seed;
 };
 
 po::options_description describe(SimulateParse& p, Raw& raw) {
@@ -32,7 +32,7 @@ po::options_description describe(SimulateParse& p, Raw& raw) {
         ("goal", po::value(&r.goal_file), "simulate this GOAL schedule file instead of --collective/--procs/--bytes")
         ("noise-trace", po::value(&r.noise_trace), "noise trace (start_ns<TAB>duration_ns lines, as jobsentry noise --trace-dir writes) injected into o, O and calc")
         ("cosched", po::bool_switch(&r.cosched), "all processes read the trace from the same offset (co-scheduled noise); default: a random offset each")
-        ("seed", po::value(&r.seed)->default_value(r.seed), "seed of the per-process trace offsets")
+        ("seed", po::value(&raw.seed)->default_value(static_cast<long long>(r.seed)), "seed of the per-process trace offsets, >= 0")
         ("L", po::value(&raw.L)->default_value(static_cast<double>(d.L)), "latency L")
         ("o", po::value(&raw.o)->default_value(static_cast<double>(d.o)), "CPU overhead o per message")
         ("g", po::value(&raw.g)->default_value(static_cast<double>(d.g)), "NIC gap g per message")
@@ -68,6 +68,7 @@ std::string check(const Raw& raw, SimulationRequest& r) {
     for (const auto& [name, v] : times)
         if (!std::isfinite(v) || v < 0 || v > 1e15)
             return (e << "--" << name << " " << v << ": accepted values are 0..1e15 ns", e.str());
+    if (raw.seed < 0) return (e << "--seed " << raw.seed << ": accepted values are 0 or more", e.str());
     if (raw.S < 0) return (e << "--S " << raw.S << ": accepted values are 0 or more bytes", e.str());
     if (r.goal_file.empty()) {
         if (raw.procs < 2 || raw.procs > 0x7fffffff)
@@ -82,6 +83,7 @@ std::string check(const Raw& raw, SimulationRequest& r) {
         }
     }
     r.procs = static_cast<std::uint32_t>(raw.procs);
+    r.seed = static_cast<std::uint64_t>(raw.seed);
     r.bytes = static_cast<std::uint64_t>(raw.bytes);
     r.params.L = static_cast<Time>(std::llround(raw.L));
     r.params.o = static_cast<Time>(std::llround(raw.o));

@@ -24,6 +24,21 @@ printf '100\t50\n200 20\n' >"$WORK/bad.tsv"
 expect_error "bad.tsv:2: expected 'start_ns<TAB>duration_ns'" --procs 8 --noise-trace "$WORK/bad.tsv"
 expect_error "cannot open the noise trace" --procs 8 --noise-trace "$WORK/missing.tsv"
 
+printf 'num_ranks 2\nrank 0 { s: send 1b to 1 tag 0; }\nrank 1 { r: recv 1b from 0 tag 1; }\n' >"$WORK/dl.goal"
+expect_error "deadlocked.*rank 1 waits for a message from rank 0 with tag 1" --goal "$WORK/dl.goal"
+expect_error "--seed -1: accepted values are 0 or more" --seed -1
+
+# Good GOAL run (the issue's example): rank 0's send reaches rank 3 at o + L and is received by 2o + L;
+# rank 3's calc follows: 2o + L + 5 = 125 with L=100 o=10.
+cat >"$WORK/ok.goal" <<'GOAL'
+num_ranks 4
+rank 0 { lX: send 8b to 3 tag 0; lZ: calc 10; lZ irequires lX; }
+rank 3 { lY: recv 8b from 0 tag 0; lV: calc 5; lV requires lY; }
+GOAL
+"$JOBSENTRY" simulate --goal "$WORK/ok.goal" --L 100 --o 10 --g 5 --O 0 --G 0 --json >"$WORK/g.json" || fail "GOAL run failed"
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["makespan_ns"] == 125 and r["procs"] == 4, r' "$WORK/g.json" \
+  || fail "GOAL run: wrong makespan"
+
 # Good run: dissemination, P = 1000, 1 byte, L=100 o=10: 10 rounds of 2o + L.
 "$JOBSENTRY" simulate --collective dissemination --procs 1000 --bytes 1 --L 100 --o 10 --g 5 --json >"$WORK/r.json" \
   || fail "good run failed"

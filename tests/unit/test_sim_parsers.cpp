@@ -131,6 +131,8 @@ TEST_CASE("simulate options: bad values name the option and what is accepted", "
              Row{{"--L", "-5"}, "--L -5: accepted values are 0..1e15 ns"},
              Row{{"--O=-0.5"}, "--O -0.5: accepted values are 0..1e15 ns"},
              Row{{"--S", "-1"}, "--S -1: accepted values are 0 or more bytes"},
+             Row{{"--seed", "-1"}, "--seed -1: accepted values are 0 or more"},
+             Row{{"--predict"}, "--predict: needs --noise-trace FILE"},
              Row{{"--collective", "tree"}, "--collective tree: unknown; accepted values are binomial-bcast, binomial-reduce, dissemination"},
              Row{{"--frobnicate"}, "unrecognised option '--frobnicate'"},
              Row{{"--procs", "many"}, "the argument ('many') for option '--procs' is invalid"},
