@@ -78,6 +78,15 @@ public:
                 __builtin_prefetch(&ranks_[n->kind == kReady || n->kind == kCts ? op.rank
                                                                                  : static_cast<std::uint32_t>(op.peer)]);
             }
+            if (const Event* n = q_.ahead(4)) {  // the queue entry or successor list it will need
+                const Op& op = s_.ops[n->op];
+                if (n->kind == kEager || n->kind == kRts) {
+                    std::uint32_t head = ranks_[static_cast<std::uint32_t>(op.peer)].posted.head;
+                    if (head != kNil) __builtin_prefetch(&pool_[head]);
+                } else if (n->kind == kReady) {
+                    __builtin_prefetch(&s_.succ_begin[n->op]);
+                }
+            }
             switch (e.kind) {
                 case kReady: ready(e.op, e.time); break;
                 case kEager: arrive(e.op, e.time, false); break;
