@@ -5,6 +5,7 @@
 //   noise-job  a Slurm job's noise probe at job start (noise_job.h)
 //   ckpt    Young/Daly checkpoint advice (checkpoint/ckpt_command.h)
 //   rma-check, rma-report  MPI RMA memory-consistency checker (rmacheck/rma_commands.h)
+//   simulate  LogGOPS simulation of a collective under OS noise (simulator/)
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -19,6 +20,7 @@
 #include "noise_job.h"
 #include "rma_job.h"
 #include "report.h"
+#include "simulate_cli.h"
 #include "stack_walker.h"
 #include "watch_options.h"
 #include "command_job.h"
@@ -147,6 +149,7 @@ const Command kCommands[] = {
     {"ckpt", "advise|mtbf [options]    Young/Daly checkpoint periods; per-node MTBF", jobsentry::ckpt::run_ckpt},
     {"rma-check", "[options] -- CMD...  run an MPI program and check its one-sided (RMA) accesses", run_rma_check},
     {"rma-report", "TRACE_DIR          analyse the traces of an rma-check run", run_rma_report},
+    {"simulate", "[options]            predict a collective's slowdown under a noise trace (LogGOPS)", run_simulate},
 };
 
 std::string usage() {
