@@ -5,6 +5,7 @@
 // match them across ranks.
 #include "hooks.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -148,6 +149,39 @@ void write_local_hits() {
     local_sizes().clear();
 }
 
+struct sigaction g_old_term, g_old_int;
+
+// A hung job is ended with SIGTERM (mpirun forwards it, `timeout` sends it): the trace written so
+// far, and the loads/stores caught since the last MPI call (the spin on a Get's buffer that caused
+// the hang), are written before the default action runs, so the hang can still be analysed.
+void on_terminate(int sig) {
+    if (g_active) {
+        writer().emergency_flush();
+        protect::Hit hits[64];
+        int n = protect::drain(hits, 64);
+        for (int i = 0; i < n; ++i) {
+            char p[21];
+            uint32_t one = 1;
+            uint8_t w = hits[i].write;
+            std::memcpy(p, &hits[i].pc, 8), std::memcpy(p + 8, &hits[i].addr, 8), std::memcpy(p + 16, &one, 4);
+            std::memcpy(p + 20, &w, 1);
+            writer().emergency_record(Rec::local, p, sizeof p);
+        }
+    }
+    sigaction(sig, sig == SIGTERM ? &g_old_term : &g_old_int, nullptr);
+    raise(sig);
+}
+
+void install_termination_flush() {
+    struct sigaction sa{}, old{};
+    sa.sa_handler = on_terminate;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND;
+    // Only where the program keeps the default action: its own handlers stay in charge.
+    if (sigaction(SIGTERM, nullptr, &old) == 0 && old.sa_handler == SIG_DFL) sigaction(SIGTERM, &sa, &g_old_term);
+    if (sigaction(SIGINT, nullptr, &old) == 0 && old.sa_handler == SIG_DFL) sigaction(SIGINT, &sa, &g_old_int);
+}
+
 void start_tracing() {
     const char* dir = std::getenv("JOBSENTRY_RMA_TRACE_DIR");
     const char* mode = std::getenv("JOBSENTRY_RMA_MODE");
@@ -178,6 +212,7 @@ void start_tracing() {
         note.put_str("");
     writer().add(Rec::note, note);
     std::atexit([] { writer().close(); });
+    install_termination_flush();
     g_active = true;
 }
 
