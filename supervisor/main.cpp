@@ -134,7 +134,7 @@ const Command kCommands[] = {
     {"watch", "[options] [--] CMD...   run CMD and detect hangs of its MPI ranks", run_watch},
     {"supervise", "--job-id ID [opts]  watch a Slurm job on this node (started by jobsentry.so)", run_supervise},
     {"sample", "[options] PID          stack samples of one process, with their cost", run_sample},
-    {"rma-check", "[options] -- CMD...  run an MPI program and check its one-sided (RMA) accesses", run_rma_check},
+    {"rma-check", "[options] -- CMD... run an MPI program and check its one-sided (RMA) accesses", run_rma_check},
     {"rma-report", "TRACE_DIR          analyse the traces of an rma-check run", run_rma_report},
 };
 
