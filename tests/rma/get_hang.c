@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
     *flag_mem = 0;
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) {
-        usleep(200000);
+        usleep(1500000); /* well after rank 1's Get, even on a loaded machine */
         int one = 1;
         MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
         MPI_Put(&one, 1, MPI_INT, 0, 0, 1, MPI_INT, win);
