@@ -2,6 +2,7 @@
 // command drives parsing and --help.
 #include "rma_commands.h"
 
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,6 +24,8 @@ namespace po = boost::program_options;
 namespace jobsentry {
 
 namespace {
+
+volatile pid_t g_child = -1;  // the command, for forwarding SIGTERM/SIGINT
 
 po::options_description check_spec(RmaCheckOptions* o) {
     po::options_description desc("Options of jobsentry rma-check");
@@ -152,9 +155,20 @@ int run_rma_check(const std::vector<std::string>& args) {
         std::cerr << "jobsentry rma-check: " << launch.error << '\n';
         return 127;
     }
+    // Ended from outside (timeout, scheduler): pass it on to the command and still analyse what the
+    // ranks wrote (the preload flushes on SIGTERM/SIGINT).
+    g_child = launch.pid;
+    struct sigaction sa{};
+    sa.sa_handler = [](int sig) {
+        if (g_child > 0) kill(g_child, sig);
+    };
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, nullptr);
+    sigaction(SIGINT, &sa, nullptr);
     int wstatus = 0;
     while (waitpid(launch.pid, &wstatus, 0) < 0 && errno == EINTR) {
     }
+    g_child = -1;
     int status = shell_status(wstatus);
     rmacheck::Analysis a = rmacheck::analyse_dir(dir.string());
     std::cerr << "jobsentry[rma-check]: traces in " << dir.string() << '\n';

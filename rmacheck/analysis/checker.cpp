@@ -156,7 +156,7 @@ std::vector<Finding> find_races(const Execution& exec) {
                     bool hit = (overlap(u.written, use.written, &where) || overlap(u.written, use.read, &where) ||
                                 overlap(u.read, use.written, &where));
                     if (hit && within_epoch(u.side.kind, kind) != Compat::both)
-                        out.add({false, u.side, side, exec.window_number(slot, e.win), t.rank, where, true, 1});
+                        out.add({false, u.side, side, exec.window_number(slot, e.win), t.rank, where, 1});
                 }
                 uses.push_back(use);
                 Access a;
@@ -220,10 +220,10 @@ std::vector<Finding> find_races(const Execution& exec) {
                     Range where{};
                     if (overlap(u.written, bytes, &where) && within_epoch(AccessKind::get, kind) != Compat::both)
                         out.add({false, u.side, side, exec.window_number(slot, t.events[u.start.index].win), t.rank,
-                                 where, true, 1});
+                                 where, 1});
                     else if (overlap(u.read, bytes, &where) && within_epoch(u.side.kind, kind) != Compat::both)
                         out.add({false, u.side, side, exec.window_number(slot, t.events[u.start.index].win), t.rank,
-                                 where, true, 1});
+                                 where, 1});
                 }
                 // Window memory of this rank (precise mode): a target-side access.
                 for (const auto& [id, w] : t.wins) {
@@ -286,7 +286,7 @@ std::vector<Finding> find_races(const Execution& exec) {
             // Lock epochs on the same target exclude each other when one is exclusive.
             if (a.start.slot != b.start.slot && a.lock >= 0 && b.lock >= 0 && (a.lock == 1 || b.lock == 1)) return;
             Range where{std::max(x.r.lo, y.r.lo), std::min(x.r.hi, y.r.hi)};
-            out.add({true, a.side, b.side, mem.first, mem.second, where, true, 1});
+            out.add({true, a.side, b.side, mem.first, mem.second, where, 1});
         };
         for (const auto& item : items) {
             prune(active_ops, item.r.lo);

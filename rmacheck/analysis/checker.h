@@ -39,7 +39,6 @@ struct Finding {
     int win = 0;          // job-wide window number
     int target_rank = -1; // whose memory
     Range bytes;          // window offsets (remote) or addresses (local)
-    bool overlapping = true;  // false: erroneous only under the separate memory model (X)
     size_t occurrences = 1;
 };
 

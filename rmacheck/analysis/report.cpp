@@ -86,7 +86,6 @@ std::string format_finding(const Finding& f, const Located& a, const Located& b)
     else
         line += " origin buffer [" + hex(f.bytes.lo) + "," + hex(f.bytes.hi) + ") of rank " +
                 std::to_string(f.target_rank);
-    if (!f.overlapping) line += " (not overlapping: erroneous under MPI's separate memory model)";
     if (f.occurrences > 1) line += " (" + std::to_string(f.occurrences) + " times)";
     return line;
 }
@@ -108,7 +107,6 @@ nlohmann::json to_json(const Analysis& analysis) {
                             {"memory_of_rank", f.target_rank},
                             {"bytes", {f.bytes.lo, f.bytes.hi}},
                             {"bytes_are", f.remote ? "window offsets" : "addresses"},
-                            {"overlapping", f.overlapping},
                             {"occurrences", f.occurrences}});
     }
     nlohmann::json ranks = nlohmann::json::array();

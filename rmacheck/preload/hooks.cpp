@@ -1,10 +1,12 @@
 // The hand-written side of the PMPI wrappers (declarations in the generated
-// wrappers_gen.h): each hook calls PMPI, then appends its event to the trace.
-// Handles are described once (communicators by their members' world ranks,
-// windows by communicator and creation ordinal) so the offline analysis can
-// match them across ranks.
+// wrappers_gen.h), part 1: tracing start and end, handle descriptions
+// (communicators by their members' world ranks, windows by communicator and
+// creation ordinal, so the offline analysis can match them across ranks),
+// windows and epoch synchronisation. RMA operations: hooks_rma.cpp;
+// messages, requests and collectives: hooks_p2p.cpp.
 #include "hooks.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "datatypes.h"
+#include "state.h"
 #include "protect.h"
 #include "trace_writer.h"
 
@@ -48,11 +51,7 @@ std::map<std::vector<int32_t>, uint32_t>& win_ordinals() {
     static auto* m = new std::map<std::vector<int32_t>, uint32_t>;
     return *m;
 }
-struct WinInfo {
-    uint32_t id;
-    uint32_t comm;
-    std::vector<int32_t> members;
-};
+using state::WinInfo;
 std::unordered_map<MPI_Win, WinInfo>& wins() {
     static auto* m = new std::unordered_map<MPI_Win, WinInfo>;
     return *m;
@@ -85,7 +84,11 @@ __attribute__((constructor)) void on_load() {
     g_enabled = dir && *dir;
 }
 
-uint64_t u64(const void* p) { return reinterpret_cast<uint64_t>(p); }
+}  // namespace
+
+namespace state {
+
+uint32_t mode() { return g_mode; }
 
 std::vector<int32_t> world_ranks(MPI_Group group) {
     int n = 0;
@@ -99,7 +102,7 @@ std::vector<int32_t> world_ranks(MPI_Group group) {
     return out;
 }
 
-uint32_t comm_id(MPI_Comm comm, std::vector<int32_t>* members_out = nullptr) {
+uint32_t comm_id(MPI_Comm comm, std::vector<int32_t>* members_out) {
     std::lock_guard<std::recursive_mutex> lock(g_state);
     auto it = comms().find(comm);
     if (it != comms().end() && !members_out) return it->second;
@@ -148,6 +151,39 @@ void write_local_hits() {
     local_sizes().clear();
 }
 
+struct sigaction g_old_term, g_old_int;
+
+// A hung job is ended with SIGTERM (mpirun forwards it, `timeout` sends it): the trace written so
+// far, and the loads/stores caught since the last MPI call (the spin on a Get's buffer that caused
+// the hang), are written before the default action runs, so the hang can still be analysed.
+void on_terminate(int sig) {
+    if (g_active) {
+        writer().emergency_flush();
+        protect::Hit hits[64];
+        int n = protect::drain(hits, 64);
+        for (int i = 0; i < n; ++i) {
+            char p[21];
+            uint32_t one = 1;
+            uint8_t w = hits[i].write;
+            std::memcpy(p, &hits[i].pc, 8), std::memcpy(p + 8, &hits[i].addr, 8), std::memcpy(p + 16, &one, 4);
+            std::memcpy(p + 20, &w, 1);
+            writer().emergency_record(Rec::local, p, sizeof p);
+        }
+    }
+    sigaction(sig, sig == SIGTERM ? &g_old_term : &g_old_int, nullptr);
+    raise(sig);
+}
+
+void install_termination_flush() {
+    struct sigaction sa{}, old{};
+    sa.sa_handler = on_terminate;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND;
+    // Only where the program keeps the default action: its own handlers stay in charge.
+    if (sigaction(SIGTERM, nullptr, &old) == 0 && old.sa_handler == SIG_DFL) sigaction(SIGTERM, &sa, &g_old_term);
+    if (sigaction(SIGINT, nullptr, &old) == 0 && old.sa_handler == SIG_DFL) sigaction(SIGINT, &sa, &g_old_int);
+}
+
 void start_tracing() {
     const char* dir = std::getenv("JOBSENTRY_RMA_TRACE_DIR");
     const char* mode = std::getenv("JOBSENTRY_RMA_MODE");
@@ -178,6 +214,7 @@ void start_tracing() {
         note.put_str("");
     writer().add(Rec::note, note);
     std::atexit([] { writer().close(); });
+    install_termination_flush();
     g_active = true;
 }
 
@@ -192,67 +229,11 @@ void record_sync(const void* site, SyncKind kind, MPI_Win win, int target, int l
     writer().add(Rec::sync, e);
 }
 
-std::string op_name(MPI_Op op) {
-    static const std::pair<MPI_Op, const char*> names[] = {
-        {MPI_SUM, "MPI_SUM"},   {MPI_PROD, "MPI_PROD"}, {MPI_MAX, "MPI_MAX"},       {MPI_MIN, "MPI_MIN"},
-        {MPI_BAND, "MPI_BAND"}, {MPI_BOR, "MPI_BOR"},   {MPI_BXOR, "MPI_BXOR"},     {MPI_LAND, "MPI_LAND"},
-        {MPI_LOR, "MPI_LOR"},   {MPI_LXOR, "MPI_LXOR"}, {MPI_REPLACE, "MPI_REPLACE"}, {MPI_NO_OP, "MPI_NO_OP"},
-        {MPI_MAXLOC, "MPI_MAXLOC"}, {MPI_MINLOC, "MPI_MINLOC"}};
-    for (const auto& n : names)
-        if (n.first == op) return n.second;
-    return "user-op";
-}
-
-struct Buffer {
-    const void* addr;
-    int count;
-    MPI_Datatype type;
-};
-
-// One RMA operation: origin buffer (read), result buffer (written; the origin of a Get is a result),
-// target bytes relative to target_disp * disp_unit of the target.
-void record_rma(const void* site, RmaKind kind, MPI_Win win, int target, MPI_Aint disp, Buffer origin,
-                Buffer result, int target_count, MPI_Datatype target_type, const std::string& op, uint64_t request) {
-    const WinInfo* w = win_info(win);
-    if (!w || target == MPI_PROC_NULL) return;
-    std::vector<Range> o, r;
-    if (origin.addr && origin.count > 0) o = type_ranges(origin.type, origin.count, static_cast<int64_t>(u64(origin.addr)));
-    if (result.addr && result.count > 0) r = type_ranges(result.type, result.count, static_cast<int64_t>(u64(result.addr)));
-    std::vector<Range> t = type_ranges(target_type, target_count, 0);
-    Encoder e;
-    e.put<uint8_t>(static_cast<uint8_t>(kind)), e.put<uint32_t>(w->id), e.put<int32_t>(target);
-    e.put<int64_t>(disp), e.put<uint64_t>(u64(site)), e.put<uint64_t>(request);
-    e.put_str(op), e.put_str(flatten(target_type).basic);
-    e.put_ranges(o), e.put_ranges(r), e.put_ranges(t);
-    writer().add(Rec::rma, e);
-    if (g_mode != trace::mode_calls_only) {
-        // A Get's result may be neither read nor written; a Put's origin may only be read.
-        for (const auto& x : r) protect::track(x.lo, x.hi, true, w->id, target, request);
-        for (const auto& x : o) protect::track(x.lo, x.hi, false, w->id, target, request);
-    }
-}
-
 uint64_t new_request(MPI_Request req, bool recv, uint32_t comm) {
     std::lock_guard<std::recursive_mutex> lock(g_state);
     uint64_t id = g_next_req++;
     requests()[req] = {id, recv, comm};
     return id;
-}
-
-void record_send(const void* site, MPI_Comm comm, int dest, int tag, uint64_t request) {
-    if (dest == MPI_PROC_NULL) return;
-    Encoder e;
-    e.put<uint32_t>(comm_id(comm)), e.put<int32_t>(dest), e.put<int32_t>(tag), e.put<uint64_t>(request);
-    e.put<uint64_t>(u64(site));
-    writer().add(Rec::send, e);
-}
-
-void record_recv(const void* site, MPI_Comm comm, const MPI_Status& st) {
-    if (st.MPI_SOURCE == MPI_PROC_NULL || st.MPI_SOURCE < 0) return;
-    Encoder e;
-    e.put<uint32_t>(comm_id(comm)), e.put<int32_t>(st.MPI_SOURCE), e.put<int32_t>(st.MPI_TAG);
-    e.put<uint64_t>(u64(site));
-    writer().add(Rec::recv, e);
 }
 
 // A tracked request completed: its event, and (mode 1) its buffers released.
@@ -292,7 +273,9 @@ void win_created(const void* site, MPI_Win win, MPI_Comm comm, void* base, MPI_A
     if (base && size > 0) protect::add_window_memory(u64(base), u64(base) + static_cast<uint64_t>(size));
 }
 
-}  // namespace
+}  // namespace state
+
+using namespace state;
 
 void enter_outermost() noexcept {
     if (g_mode == trace::mode_protect) protect::unprotect_all();
@@ -332,14 +315,6 @@ void record_local(uint64_t pc, uint64_t addr, uint32_t size, bool write) noexcep
     last_of[slot] = buf.size();
     buf.push_back({pc, addr, write});
     sizes.push_back(size);
-}
-
-void record_collective(const void* site, MPI_Comm comm, CollKind kind, int root) noexcept {
-    if (!g_active) return;
-    Encoder e;
-    e.put<uint32_t>(comm_id(comm)), e.put<uint8_t>(static_cast<uint8_t>(kind)), e.put<int32_t>(root);
-    e.put<uint64_t>(u64(site));
-    writer().add(Rec::coll, e);
 }
 
 int on_MPI_Init(const void*, int* argc, char*** argv) {
@@ -501,220 +476,6 @@ int on_MPI_Win_wait(const void* site, MPI_Win win) {
 int on_MPI_Win_test(const void* site, MPI_Win win, int* flag) {
     int rc = PMPI_Win_test(win, flag);
     if (rc == MPI_SUCCESS && *flag) sync_call(site, rc, SyncKind::wait, win, -1, 0);
-    return rc;
-}
-
-// RMA communication.
-int on_MPI_Put(const void* site, const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
-               int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
-    int rc = PMPI_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                      target_datatype, win);
-    if (rc == MPI_SUCCESS && g_active)
-        record_rma(site, RmaKind::put, win, target_rank, target_disp, {origin_addr, origin_count, origin_datatype},
-                   {nullptr, 0, MPI_DATATYPE_NULL}, target_count, target_datatype, "", 0);
-    return rc;
-}
-int on_MPI_Get(const void* site, void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-               MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
-    int rc = PMPI_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                      target_datatype, win);
-    if (rc == MPI_SUCCESS && g_active)
-        record_rma(site, RmaKind::get, win, target_rank, target_disp, {nullptr, 0, MPI_DATATYPE_NULL},
-                   {origin_addr, origin_count, origin_datatype}, target_count, target_datatype, "", 0);
-    return rc;
-}
-int on_MPI_Accumulate(const void* site, const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                      int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
-                      MPI_Op op, MPI_Win win) {
-    int rc = PMPI_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                             target_datatype, op, win);
-    if (rc == MPI_SUCCESS && g_active)
-        record_rma(site, RmaKind::acc, win, target_rank, target_disp, {origin_addr, origin_count, origin_datatype},
-                   {nullptr, 0, MPI_DATATYPE_NULL}, target_count, target_datatype, op_name(op), 0);
-    return rc;
-}
-int on_MPI_Get_accumulate(const void* site, const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                          void* result_addr, int result_count, MPI_Datatype result_datatype, int target_rank,
-                          MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
-                          MPI_Win win) {
-    int rc = PMPI_Get_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count,
-                                 result_datatype, target_rank, target_disp, target_count, target_datatype, op, win);
-    if (rc == MPI_SUCCESS && g_active)
-        record_rma(site, RmaKind::get_acc, win, target_rank, target_disp,
-                   {op == MPI_NO_OP ? nullptr : origin_addr, origin_count, origin_datatype},
-                   {result_addr, result_count, result_datatype}, target_count, target_datatype, op_name(op), 0);
-    return rc;
-}
-int on_MPI_Fetch_and_op(const void* site, const void* origin_addr, void* result_addr, MPI_Datatype datatype,
-                        int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
-    int rc = PMPI_Fetch_and_op(origin_addr, result_addr, datatype, target_rank, target_disp, op, win);
-    if (rc == MPI_SUCCESS && g_active)
-        record_rma(site, RmaKind::fetch_op, win, target_rank, target_disp,
-                   {op == MPI_NO_OP ? nullptr : origin_addr, 1, datatype}, {result_addr, 1, datatype}, 1, datatype,
-                   op_name(op), 0);
-    return rc;
-}
-int on_MPI_Compare_and_swap(const void* site, const void* origin_addr, const void* compare_addr, void* result_addr,
-                            MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win) {
-    int rc = PMPI_Compare_and_swap(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp, win);
-    if (rc == MPI_SUCCESS && g_active) {
-        record_rma(site, RmaKind::cas, win, target_rank, target_disp, {origin_addr, 1, datatype},
-                   {result_addr, 1, datatype}, 1, datatype, "MPI_CAS", 0);
-        (void)compare_addr;  // read like the origin; kept out of the record to keep it small
-    }
-    return rc;
-}
-int on_MPI_Rput(const void* site, const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
-                MPI_Request* request) {
-    int rc = PMPI_Rput(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                       target_datatype, win, request);
-    if (rc == MPI_SUCCESS && g_active)
-        record_rma(site, RmaKind::put, win, target_rank, target_disp, {origin_addr, origin_count, origin_datatype},
-                   {nullptr, 0, MPI_DATATYPE_NULL}, target_count, target_datatype, "", new_request(*request, false, 0));
-    return rc;
-}
-int on_MPI_Rget(const void* site, void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-                MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
-                MPI_Request* request) {
-    int rc = PMPI_Rget(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                       target_datatype, win, request);
-    if (rc == MPI_SUCCESS && g_active)
-        record_rma(site, RmaKind::get, win, target_rank, target_disp, {nullptr, 0, MPI_DATATYPE_NULL},
-                   {origin_addr, origin_count, origin_datatype}, target_count, target_datatype, "",
-                   new_request(*request, false, 0));
-    return rc;
-}
-int on_MPI_Raccumulate(const void* site, const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                       int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
-                       MPI_Op op, MPI_Win win, MPI_Request* request) {
-    int rc = PMPI_Raccumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                              target_datatype, op, win, request);
-    if (rc == MPI_SUCCESS && g_active)
-        record_rma(site, RmaKind::acc, win, target_rank, target_disp, {origin_addr, origin_count, origin_datatype},
-                   {nullptr, 0, MPI_DATATYPE_NULL}, target_count, target_datatype, op_name(op),
-                   new_request(*request, false, 0));
-    return rc;
-}
-
-// Point-to-point.
-int on_MPI_Send(const void* site, const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
-                MPI_Comm comm) {
-    int rc = PMPI_Send(buf, count, datatype, dest, tag, comm);
-    if (rc == MPI_SUCCESS && g_active) record_send(site, comm, dest, tag, 0);
-    return rc;
-}
-int on_MPI_Ssend(const void* site, const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
-                 MPI_Comm comm) {
-    int rc = PMPI_Ssend(buf, count, datatype, dest, tag, comm);
-    if (rc == MPI_SUCCESS && g_active) record_send(site, comm, dest, tag, 0);
-    return rc;
-}
-int on_MPI_Bsend(const void* site, const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
-                 MPI_Comm comm) {
-    int rc = PMPI_Bsend(buf, count, datatype, dest, tag, comm);
-    if (rc == MPI_SUCCESS && g_active) record_send(site, comm, dest, tag, 0);
-    return rc;
-}
-int on_MPI_Rsend(const void* site, const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
-                 MPI_Comm comm) {
-    int rc = PMPI_Rsend(buf, count, datatype, dest, tag, comm);
-    if (rc == MPI_SUCCESS && g_active) record_send(site, comm, dest, tag, 0);
-    return rc;
-}
-int on_MPI_Recv(const void* site, void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-                MPI_Status* status) {
-    MPI_Status local;
-    MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
-    int rc = PMPI_Recv(buf, count, datatype, source, tag, comm, st);
-    if (rc == MPI_SUCCESS && g_active) record_recv(site, comm, *st);
-    return rc;
-}
-int on_MPI_Sendrecv(const void* site, const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-                    int sendtag, void* recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
-                    MPI_Comm comm, MPI_Status* status) {
-    MPI_Status local;
-    MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
-    int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
-                           comm, st);
-    if (rc == MPI_SUCCESS && g_active) {
-        record_send(site, comm, dest, sendtag, 0);
-        record_recv(site, comm, *st);
-    }
-    return rc;
-}
-int on_MPI_Isend(const void* site, const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
-                 MPI_Comm comm, MPI_Request* request) {
-    int rc = PMPI_Isend(buf, count, datatype, dest, tag, comm, request);
-    if (rc == MPI_SUCCESS && g_active) record_send(site, comm, dest, tag, new_request(*request, false, comm_id(comm)));
-    return rc;
-}
-int on_MPI_Issend(const void* site, const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
-                  MPI_Comm comm, MPI_Request* request) {
-    int rc = PMPI_Issend(buf, count, datatype, dest, tag, comm, request);
-    if (rc == MPI_SUCCESS && g_active) record_send(site, comm, dest, tag, new_request(*request, false, comm_id(comm)));
-    return rc;
-}
-int on_MPI_Irecv(const void*, void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-                 MPI_Request* request) {
-    int rc = PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
-    if (rc == MPI_SUCCESS && g_active) new_request(*request, true, comm_id(comm));
-    return rc;
-}
-
-// Request completion: the handles are copied first because MPI resets completed ones to MPI_REQUEST_NULL.
-int on_MPI_Wait(const void* site, MPI_Request* request, MPI_Status* status) {
-    MPI_Request before = *request;
-    MPI_Status local;
-    MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
-    int rc = PMPI_Wait(request, st);
-    if (rc == MPI_SUCCESS && g_active) request_done(site, before, st);
-    return rc;
-}
-int on_MPI_Test(const void* site, MPI_Request* request, int* flag, MPI_Status* status) {
-    MPI_Request before = *request;
-    MPI_Status local;
-    MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
-    int rc = PMPI_Test(request, flag, st);
-    if (rc == MPI_SUCCESS && *flag && g_active) request_done(site, before, st);
-    return rc;
-}
-int on_MPI_Waitall(const void* site, int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]) {
-    std::vector<MPI_Request> before(array_of_requests, array_of_requests + count);
-    std::vector<MPI_Status> local(static_cast<size_t>(count));
-    MPI_Status* st = array_of_statuses == MPI_STATUSES_IGNORE ? local.data() : array_of_statuses;
-    int rc = PMPI_Waitall(count, array_of_requests, st);
-    if (rc == MPI_SUCCESS && g_active)
-        for (int i = 0; i < count; ++i) request_done(site, before[static_cast<size_t>(i)], &st[i]);
-    return rc;
-}
-int on_MPI_Testall(const void* site, int count, MPI_Request array_of_requests[], int* flag,
-                   MPI_Status array_of_statuses[]) {
-    std::vector<MPI_Request> before(array_of_requests, array_of_requests + count);
-    std::vector<MPI_Status> local(static_cast<size_t>(count));
-    MPI_Status* st = array_of_statuses == MPI_STATUSES_IGNORE ? local.data() : array_of_statuses;
-    int rc = PMPI_Testall(count, array_of_requests, flag, st);
-    if (rc == MPI_SUCCESS && *flag && g_active)
-        for (int i = 0; i < count; ++i) request_done(site, before[static_cast<size_t>(i)], &st[i]);
-    return rc;
-}
-int on_MPI_Waitany(const void* site, int count, MPI_Request array_of_requests[], int* index, MPI_Status* status) {
-    std::vector<MPI_Request> before(array_of_requests, array_of_requests + count);
-    MPI_Status local;
-    MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
-    int rc = PMPI_Waitany(count, array_of_requests, index, st);
-    if (rc == MPI_SUCCESS && g_active && *index != MPI_UNDEFINED)
-        request_done(site, before[static_cast<size_t>(*index)], st);
-    return rc;
-}
-int on_MPI_Testany(const void* site, int count, MPI_Request array_of_requests[], int* index, int* flag,
-                   MPI_Status* status) {
-    std::vector<MPI_Request> before(array_of_requests, array_of_requests + count);
-    MPI_Status local;
-    MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
-    int rc = PMPI_Testany(count, array_of_requests, index, flag, st);
-    if (rc == MPI_SUCCESS && g_active && *flag && *index != MPI_UNDEFINED)
-        request_done(site, before[static_cast<size_t>(*index)], st);
     return rc;
 }
 

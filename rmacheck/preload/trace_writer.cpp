@@ -74,6 +74,21 @@ void TraceWriter::close() {
     fd_ = -1;
 }
 
+void TraceWriter::emergency_flush() noexcept {
+    if (fd_ < 0) return;
+    write_all(fd_, buf_.data(), buf_.size());
+    buf_.clear();
+}
+
+void TraceWriter::emergency_record(trace::Rec type, const char* payload, uint32_t len) noexcept {
+    if (fd_ < 0) return;
+    char head[5];
+    head[0] = static_cast<char>(type);
+    std::memcpy(head + 1, &len, 4);
+    write_all(fd_, head, 5);
+    write_all(fd_, payload, len);
+}
+
 void write_modules() {
     std::ifstream maps("/proc/self/maps");
     std::string line;

@@ -19,6 +19,11 @@ public:
     void add(trace::Rec type, const trace::Encoder& payload);
     void flush();
     void close();
+    // From a signal handler: write what is buffered with write(2), no lock, no allocation. A record
+    // being appended at that moment may be cut; the reader then names the offset.
+    void emergency_flush() noexcept;
+    // Append one raw record with write(2) after an emergency flush (signal context).
+    void emergency_record(trace::Rec type, const char* payload, uint32_t len) noexcept;
 
 private:
     void flush_locked();

@@ -1,6 +1,7 @@
 # rma-report on damaged input: a truncated rank file and a foreign file are
 # named with file and offset, and the other ranks' traces are still analysed
-# (the race between ranks 0 and 2 of put_put is still found). Also CLI misuse.
+# (the race between ranks 0 and 2 of put_put is still found). Also CLI misuse,
+# a command without MPI and an MPI program without RMA (empty report).
 set -euo pipefail
 JOBSENTRY=${JOBSENTRY:?set by CTest}
 PROGDIR=${RMA_PROGRAMS:?set by CTest}
@@ -44,4 +45,11 @@ status=0
 status=0
 "$JOBSENTRY" rma-check --trace-dir "$WORK/n" -- sh -c 'exit 3' 2>"$WORK/n.err" || status=$?
 [ "$status" -eq 3 ] || fail "a plain command's status was not passed through ($status)"
-echo "PASS: damaged traces and misuse"
+# An MPI program without RMA: traced, an empty report, exit 0.
+status=0
+"$JOBSENTRY" rma-check --trace-dir "$WORK/p" --report "$WORK/p.json" -- \
+  mpirun --oversubscribe -np 2 "${HANGPROG:?set by CTest}" --iterations 20 >/dev/null 2>"$WORK/p.err" || status=$?
+[ "$status" -eq 0 ] || fail "a program without RMA exited $status under rma-check"
+jq -e '.races == 0 and (.ranks | length) == 2 and ([.ranks[].rma_calls] | add) == 0' "$WORK/p.json" >/dev/null ||
+  fail "a program without RMA did not give an empty report of 2 ranks"
+echo "PASS: damaged traces, misuse, programs without RMA or MPI"

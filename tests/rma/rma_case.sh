@@ -66,6 +66,9 @@ dtype)
   l=$(line_of 'MPI_Put(')
   run racy 4 "$@"
   expect_line "^RACE remote put\(rank 0, $f:$l\) vs put\(rank 2, $f:$l\) on win 1 bytes \[0,4\) of rank 1$" ;;
+rget_wait)
+  run racy 4 "$@"
+  expect_line "^RACE local get\(rank 1, $f:$(line_of 'MPI_Rget(')\) vs load\(rank 1, $f:$(line_of 'racy) seen = got')\)" ;;
 target_store)
   if [ "${1:-}" = --precise ]; then
     run racy 4 "$@"
