@@ -17,7 +17,10 @@ for i in $(seq "$HANGS"); do
   args=(--seconds 600 --hang-after "$AFTER" --hang-rank "$rank" --pid-dir "$SCRATCH/pids")
   [ "$kind" != sigstop ] && args+=(--hang "$kind")
   if [ "$kind" = sigstop ]; then
-    ( sleep "$AFTER"; kill -STOP "$(cat "$SCRATCH/pids/rank.$rank")"; date +%s.%N > "$SCRATCH/stopped_at" ) &
+    # The pid file may come late on a loaded machine: wait for it, as the tests do.
+    ( sleep "$AFTER"
+      for _ in $(seq 100); do [ -s "$SCRATCH/pids/rank.$rank" ] && break; sleep 0.1; done
+      kill -STOP "$(cat "$SCRATCH/pids/rank.$rank")"; date +%s.%N > "$SCRATCH/stopped_at" ) &
   fi
   timeout 300 "$JOBSENTRY" watch --report "$SCRATCH/r.json" -- \
     mpirun -np "$NP" "$HANGPROG" "${args[@]}" > /dev/null 2> "$SCRATCH/err" || true
