@@ -159,7 +159,7 @@ TEST_CASE("noise report: JSON per PU and trace lines start<TAB>duration", "[nois
 
     std::ostringstream trace;
     write_noise_trace(trace, pu);
-    CHECK(trace.str() == "10\t200\n5000\t100000\n");
+    CHECK(trace.str() == "# period_ns 1000000000\n10\t200\n5000\t100000\n");  // the span first, for the simulator
     CHECK(noise_trace_name(3) == "cpu3.tsv");
     std::string table = noise_table(r);
     CHECK_THAT(table, Catch::Contains("not measured: cannot pin"));
