@@ -2,6 +2,8 @@
 //   every context   slurm_spank_init: read the site policy, register --hang-detect
 //   local/allocator the option callback refuses a bad value at submission
 //   remote          slurm_spank_init_post_opt: start the job's supervisor
+//                   (also for --checkpoint alone, from the batch step)
+//                   slurm_spank_user_init: JOBSENTRY_MTBF for jobsentry_ckpt.h
 //                   slurm_spank_exit: stop it when the job ends
 // A bad plugstack.conf line is logged and disables the plugin; nothing here
 // ever fails a job because monitoring could not start, and nothing throws
@@ -16,6 +18,7 @@ extern "C" {
 #include <string>
 #include <vector>
 
+#include "checkpoint_option.h"
 #include "policy.h"
 #include "supervisor_process.h"
 
@@ -81,6 +84,58 @@ std::optional<std::string> option_in_step(spank_t sp) {
     return std::nullopt;
 }
 
+// --checkpoint (spank/checkpoint_option.h): refused at submission when bad.
+bool g_ckpt_seen = false;
+std::string g_ckpt_value;
+std::string g_ckpt_usage;
+char g_ckpt_name[] = "checkpoint";
+char g_ckpt_arginfo[] = "signal:SIG[,cost=DURATION]";
+
+int on_checkpoint(int, const char* value, int) {
+    try {
+        if (g_disabled) return 0;
+        CheckpointOptionParse parsed = parse_checkpoint_option(value, g_policy);
+        if (!parsed.error.empty()) {
+            slurm_error("%s", parsed.error.c_str());
+            return -1;
+        }
+        g_ckpt_seen = true;
+        g_ckpt_value = value ? value : "";
+        return 0;
+    } catch (...) {
+        return -1;
+    }
+}
+
+// The checkpoint signal the batch step asks for; none in other steps (only
+// the batch shell is signalled, by the supervisor the batch step starts).
+CheckpointRequest checkpoint_in_step(spank_t sp, uint32_t job_id, uint32_t step_id) {
+    if (step_id != SLURM_BATCH_SCRIPT) return {};
+    std::string value = g_ckpt_value;
+    char buf[512] = {};
+    if (!g_ckpt_seen) {
+        if (spank_getenv(sp, "SLURM_SPANK__SLURM_SPANK_OPTION_jobsentry_checkpoint", buf, sizeof buf) != ESPANK_SUCCESS)
+            return {};
+        value = buf;
+    }
+    CheckpointOptionParse parsed = parse_checkpoint_option(value.c_str(), g_policy);
+    if (!parsed.error.empty()) slurm_error("jobsentry: job %u: no checkpoint signal: %s", job_id, parsed.error.c_str());
+    return parsed.request;
+}
+
+int register_checkpoint_option(spank_t sp) {
+    g_ckpt_usage = g_disabled ? "Checkpoint signal at the Young/Daly period (jobsentry); disabled at this site"
+                              : checkpoint_option_usage(g_policy);
+    static spank_option option{};
+    option.name = g_ckpt_name;
+    option.arginfo = g_ckpt_arginfo;
+    option.usage = g_ckpt_usage.data();
+    option.has_arg = 1;
+    option.val = 0;
+    option.cb = on_checkpoint;
+    return spank_option_register(sp, &option) == ESPANK_SUCCESS ? 0 : -1;
+}
+
 int start_for_step(spank_t sp) {
     uint32_t job_id = 0, step_id = 0;
     if (spank_get_item(sp, S_JOB_ID, &job_id) != ESPANK_SUCCESS ||
@@ -98,8 +153,11 @@ int start_for_step(spank_t sp) {
         }
         settings = parsed.settings;
     }
-    if (!settings.enabled) return 0;
-    std::string err = start_supervisor(g_policy, job_id, supervisor_argv(g_policy, settings, job_id));
+    const CheckpointRequest ckpt = checkpoint_in_step(sp, job_id, step_id);
+    if (!settings.enabled && ckpt.signal == 0) return 0;
+    std::vector<std::string> argv = supervisor_argv(g_policy, settings, job_id);
+    for (std::string& arg : checkpoint_supervisor_args(g_policy, ckpt, settings.enabled)) argv.push_back(std::move(arg));
+    std::string err = start_supervisor(g_policy, job_id, argv);
     if (!err.empty()) slurm_error("jobsentry: job %u not watched: %s", job_id, err.c_str());
     return 0;
 }
@@ -133,6 +191,7 @@ JOBSENTRY_EXPORT int slurm_spank_init(spank_t sp, int ac, char** av) {
             slurm_error("jobsentry: disabled: cannot register --hang-detect");
             g_disabled = true;
         }
+        if (register_checkpoint_option(sp) != 0) slurm_error("jobsentry: cannot register --checkpoint");
     } catch (...) {
         g_disabled = true;
     }
@@ -146,6 +205,19 @@ JOBSENTRY_EXPORT int slurm_spank_init_post_opt(spank_t sp, int, char**) {
     } catch (...) {
         return 0;
     }
+}
+
+// Every job of a site with mtbf= gets JOBSENTRY_MTBF (and the cost guess),
+// so that applications linked with jobsentry_ckpt get λ by themselves; a
+// value the user set is kept.
+JOBSENTRY_EXPORT int slurm_spank_user_init(spank_t sp, int, char**) {
+    try {
+        if (g_disabled || !spank_remote(sp)) return 0;
+        for (const auto& [name, value] : checkpoint_environment(g_policy))
+            spank_setenv(sp, name.c_str(), value.c_str(), 0);
+    } catch (...) {
+    }
+    return 0;
 }
 
 JOBSENTRY_EXPORT int slurm_spank_exit(spank_t sp, int, char**) {

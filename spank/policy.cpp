@@ -195,6 +195,10 @@ PolicyParse parse_site_policy(const std::vector<std::string>& args, const std::s
             path(&p.state_dir);
         } else if (key == "log_dir") {
             path(&p.log_dir);
+        } else if (key == "mtbf" || key == "ckpt_cost") {
+            const double sec = parse_duration_seconds(value);
+            if (!(sec > 0) || sec > 1e9) bad("positive durations with a unit ms, s, m, h or d, e.g. 24h, 90s");
+            else (key == "mtbf" ? p.mtbf_s : p.ckpt_cost_s) = sec;
         } else if (key == "log_samples") {
             if (!on_off(value, "yes", "no", &p.log_samples)) bad("yes, no");
         } else if (key == "alpha" || key == "interval" || key == "ranks" || key == "action") {
@@ -203,7 +207,7 @@ PolicyParse parse_site_policy(const std::vector<std::string>& args, const std::s
             out.error = "unknown plugstack.conf argument '" + key +
                         "'; accepted: default=, allow_optout=, alpha=, interval=, ranks=, action=, min_interval=, "
                         "max_ranks=, max_alpha=, actions=, supervisor=, report_dir=, state_dir=, log_dir=, "
-                        "log_samples=";
+                        "log_samples=, mtbf=, ckpt_cost=";
         }
         if (!out.error.empty()) return out;
     }

@@ -35,6 +35,9 @@ struct SitePolicy {
     std::string state_dir = "/run/jobsentry";      // one pid file per watched job
     std::string log_dir = "/var/log/jobsentry";    // one supervisor log per job
     bool log_samples = false;     // supervisor logs every sample and judgement (--verbose)
+    // Checkpoint coordination (--checkpoint; spank/checkpoint_option.h).
+    double mtbf_s = 0;            // per-node MTBF; 0: not set (no --checkpoint, no JOBSENTRY_MTBF)
+    double ckpt_cost_s = 0;       // C guess; 0: not set (the supervisor and jobsentry_ckpt assume 60s)
 };
 
 struct PolicyParse {
