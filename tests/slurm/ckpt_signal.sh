@@ -5,7 +5,11 @@
 # at least two signals arrive, spaced by about the period (+ C, the schedule
 # assumes the checkpoint took C), the job's environment carries
 # JOBSENTRY_MTBF, and sacct's AdminComment names the period. A bad signal is
-# refused at submission naming the accepted ones.
+# refused at submission naming the accepted ones. A second job, at the same
+# time, asks for both --hang-detect and --checkpoint=signal:USR2 around a real
+# MPI run: the one supervisor samples and signals, only the batch shell gets
+# the signal (mpirun and its ranks run on), and the no-hang verdict carries
+# the checkpoint clause.
 . "$(dirname "$0")/lib.sh"
 use_plugin mtbf=20s
 MTBF=20 COST=0.4
@@ -27,9 +31,18 @@ job_script job.sh \
   "echo \"START \$(date +%s.%N) MTBF=\$JOBSENTRY_MTBF\"" \
   "trap 'echo \"SIGNAL \$(date +%s.%N)\"' USR1" \
   'for i in $(seq 150); do sleep 0.1; done'
+install -o "$TEST_USER" -m 0755 "$INSTALL/hangprog" "$WORK/hangprog"
+job_script both.sh \
+  "echo \"START \$(date +%s.%N)\"" \
+  "trap 'echo \"SIGNAL \$(date +%s.%N)\"' USR2" \
+  'mpirun -np 4 ./hangprog --seconds 14 &' \
+  'app=$!' \
+  'while ! wait $app; do kill -0 $app 2>/dev/null || exit 1; done'  # wait returns early for each trapped signal
 id=$(submit --checkpoint=signal:USR1,cost=400ms -n 1 job.sh)
+both=$(submit --hang-detect --checkpoint=signal:USR2,cost=400ms -n 4 both.sh)
 wait_state "$id" 60 RUNNING
 wait_state "$id" 60 COMPLETED FAILED CANCELLED
+wait_state "$both" 60 COMPLETED FAILED CANCELLED
 out="$WORK/out.$id"
 [ "$(sacct_field "$id" State)" = COMPLETED ] || fail "job $id ended $(sacct_field "$id" State), expected COMPLETED"
 grep -q "MTBF=20000ms" "$out" || fail "JOBSENTRY_MTBF not in the job's environment: $(head -1 "$out")"
@@ -50,4 +63,12 @@ echo "AdminComment: $comment"
 [[ "$comment" == "jobsentry: hang detection off; checkpoint every $period_text by SIGUSR1 (Young/Daly, C=400ms, job MTBF 20.0s; ${#sig[@]} sent)" ]] ||
   fail "AdminComment does not name the period $period_text and ${#sig[@]} signals: '$comment'"
 expect_supervisor_gone "$id"
-pass "job $id: ${#sig[@]} SIGUSR1 at the Young/Daly period $period_text; refused signal:KILL at submission"
+
+[ "$(sacct_field "$both" State)" = COMPLETED ] || fail "job $both ended $(sacct_field "$both" State): the checkpoint signal reached more than the batch shell?"
+n=$(grep -c '^SIGNAL ' "$WORK/out.$both" || true)
+[ "$n" -ge 2 ] || fail "job $both got $n checkpoint signals, expected at least 2"
+comment=$(sacct_field "$both" AdminComment)
+echo "job $both: $n SIGUSR2; AdminComment: $comment"
+[[ "$comment" =~ ^jobsentry:\ no\ hang\;\ [0-9]+\ samples\;\ checkpoint\ every\ $period_text\ by\ SIGUSR2\ \(Young/Daly,\ C=400ms,\ job\ MTBF\ 20.0s\;\ $n\ sent\)$ ]] ||
+  fail "AdminComment of job $both is '$comment'"
+pass "job $id: ${#sig[@]} SIGUSR1 at the Young/Daly period $period_text; job $both: hang detection and $n SIGUSR2; refused signal:KILL at submission"
