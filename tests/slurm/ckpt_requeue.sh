@@ -45,6 +45,7 @@ for _ in $(seq 120); do [ "$(restarts)" -ge 1 ] && break; sleep 0.5; done
 resume_at=$(latest "$WORK/ckpt")
 # A requeued job waits for its BeginTime (about 2 min in 22.05); make it eligible now.
 wait_state "$id" 30 PENDING RUNNING
+echo "job $id requeued at $(date +%H:%M:%S): $(scontrol show job "$id" | grep -o 'JobState=[A-Z]*\|Reason=[^ ]*\|EligibleTime=[^ ]*' | tr '\n' ' ')"
 scontrol update jobid="$id" StartTime=now 2>/dev/null || true
 wait_state "$id" 90 COMPLETED FAILED CANCELLED
 out="$WORK/out.$id"
