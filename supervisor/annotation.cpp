@@ -82,8 +82,9 @@ std::string checkpoint_note(double period_s, double cost_s, double job_mtbf_s, c
 
 std::string with_note(const std::string& comment, const std::string& note) {
     if (note.empty()) return comment;
-    const std::string earlier = " -- earlier run: ";
-    size_t at = comment.find(earlier);
+    // The verdict's clause ends at the first " -- " (an earlier run's
+    // verdict, or another part's clause follows).
+    size_t at = comment.find(" -- ");
     if (at == std::string::npos) at = comment.size();
     return one_line(comment.substr(0, at) + "; " + note + comment.substr(at));
 }

@@ -27,8 +27,8 @@ std::string format_period(double seconds);
 std::string checkpoint_note(double period_s, double cost_s, double job_mtbf_s, const std::string& signal_name,
                             int signals_sent);
 
-// comment with "; note" added to its first clause (before any " -- earlier
-// run: "), still one line of at most kMaxAnnotation characters.
+// comment with "; note" added to its first clause (before the first " -- ",
+// e.g. " -- earlier run: "), still one line of at most kMaxAnnotation characters.
 std::string with_note(const std::string& comment, const std::string& note);
 
 }  // namespace jobsentry
