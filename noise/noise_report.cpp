@@ -89,6 +89,9 @@ std::string noise_table(const ProbeResult& result) {
 }
 
 void write_noise_trace(std::ostream& out, const PuResult& pu) {
+    // The measured span, so that `jobsentry simulate --noise-trace` repeats the
+    // trace with its true period (quiet time after the last detour included).
+    out << "# period_ns " << pu.measured_ns << '\n';
     for (const Detour& d : pu.trace) out << d.start_ns << '\t' << d.duration_ns << '\n';
 }
 

@@ -13,7 +13,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 [ "$(id -u)" -eq 0 ] || { echo "demo: run as root (it starts the cluster's daemons)" >&2; exit 1; }
 bash "$top/scripts/build.sh"
 JOBSENTRY=$top/build/supervisor/jobsentry PLUGIN=$top/build/spank/jobsentry.so \
-  HANGPROG=$top/build/tests/programs/hangprog bash "$top/tests/slurm/setup.sh"
+  HANGPROG=$top/build/tests/programs/hangprog RMALIB=$top/build/rmacheck/libjobsentry-rmacheck.so \
+  RMA_PUT_PUT=$top/build/tests/rma/rma_put_put bash "$top/tests/slurm/setup.sh"
 
 user=jsuser
 dir=$(getent passwd "$user" | cut -d: -f6)/jobsentry-demo

@@ -8,6 +8,7 @@ packages=(
   catch2 libboost-dev libboost-program-options-dev nlohmann-json3-dev
   libunwind-dev libdw-dev libhwloc-dev
   openmpi-bin libopenmpi-dev gfortran
+  python3 clang
   elfutils procps jq util-linux bc rt-tests strace
   slurm-wlm slurmctld slurmd slurmdbd libslurm-dev munge mariadb-server mariadb-client
   passwd

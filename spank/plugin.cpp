@@ -1,9 +1,14 @@
 // jobsentry.so: the SPANK entry points, thin, split by context.
 //   every context   slurm_spank_init: read the site policy, register --hang-detect
-//   local/allocator the option callback refuses a bad value at submission
-//   remote          slurm_spank_init_post_opt: start the job's supervisor
+//                   and --noise-probe, --checkpoint
+//   local/allocator the option callbacks refuse a bad value at submission
+//                   and --rma-check
+//   remote          slurm_spank_init_post_opt: the job's noise probe (once per
+//                   node, before the tasks), then start the job's supervisor
 //                   (also for --checkpoint alone, from the batch step)
 //                   slurm_spank_user_init: JOBSENTRY_MTBF for jobsentry_ckpt.h
+//                   slurm_spank_task_init (as the user): --rma-check's preload
+//                   module and trace directory in each task's environment
 //                   slurm_spank_exit: stop it when the job ends
 // A bad plugstack.conf line is logged and disables the plugin; nothing here
 // ever fails a job because monitoring could not start, and nothing throws
@@ -14,12 +19,19 @@ extern "C" {
 #include <slurm/spank.h>
 }
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "checkpoint_option.h"
+#include "noise_option.h"
 #include "policy.h"
+#include "rma_option.h"
 #include "supervisor_process.h"
 
 // Only the symbols Slurm looks up are visible; the rest (and the static
@@ -50,43 +62,71 @@ constexpr int kStopWaitMs = 3000;
 
 bool g_disabled = false;
 SitePolicy g_policy;
-bool g_option_seen = false;
-std::string g_option_value;
-std::string g_usage;
 
-int on_option(int, const char* value, int) {
+// A user option as this process saw it: its callback ran (submission, batch
+// and job steps) with this value.
+struct SeenOption {
+    bool seen = false;
+    std::string value;
+};
+SeenOption g_hang_detect, g_noise_probe, g_rma_check;
+std::string g_hang_usage, g_noise_usage, g_rma_usage;
+
+// How long the end of a job waits for the analysis of its RMA traces.
+constexpr int kRmaAnalysisMs = 120000;
+
+// An option's callback: refuses a bad value (sbatch/srun/salloc then submit
+// nothing), remembers a good one for this process's later entry points.
+template <typename Check>
+int remember_option(const char* value, SeenOption* seen, Check error_of) {
     try {
         if (g_disabled) return 0;
-        OptionParse parsed = parse_hang_detect(value, g_policy);
-        if (!parsed.error.empty()) {
-            slurm_error("%s", parsed.error.c_str());
-            return -1;  // sbatch/srun/salloc then refuse to submit
+        const std::string error = error_of(value);
+        if (!error.empty()) {
+            slurm_error("%s", error.c_str());
+            return -1;
         }
-        g_option_seen = true;
-        g_option_value = value ? value : "";
+        *seen = {true, value ? value : ""};
         return 0;
     } catch (...) {
         return -1;
     }
 }
 
-char g_option_name[] = "hang-detect";
-char g_option_arginfo[] = "[KEY=VAL,...]";
+int on_hang_detect(int, const char* value, int) {
+    return remember_option(value, &g_hang_detect, [](const char* v) { return parse_hang_detect(v, g_policy).error; });
+}
+int on_noise_probe(int, const char* value, int) {
+    return remember_option(value, &g_noise_probe, [](const char* v) { return parse_noise_probe(v, g_policy).error; });
+}
+int on_rma_check(int, const char* value, int) {
+    return remember_option(value, &g_rma_check, [](const char* v) { return parse_rma_check(v).error; });
+}
 
-// The value of the option as seen by a remote step: the callback (batch and
+char g_hang_name[] = "hang-detect";
+char g_hang_arginfo[] = "[KEY=VAL,...]";
+char g_noise_name[] = "noise-probe";
+char g_noise_arginfo[] = "[DURATION|off]";
+char g_rma_name[] = "rma-check";
+char g_rma_arginfo[] = "[precise|off]";
+
+// The value of an option as seen by a remote step: the callback (batch and
 // job steps run it) or, failing that, the environment Slurm passes it in.
-std::optional<std::string> option_in_step(spank_t sp) {
-    if (g_option_seen) return g_option_value;
+std::optional<std::string> option_in_step(spank_t sp, const SeenOption& seen, const std::string& name) {
+    if (seen.seen) return seen.value;
+    std::string underscored = name;
+    for (char& c : underscored)
+        if (c == '-') c = '_';
     char buf[1024] = {};
-    for (const char* name : {"SLURM_SPANK__SLURM_SPANK_OPTION_jobsentry_hang_detect",
-                             "SLURM_SPANK__SLURM_SPANK_OPTION_jobsentry_hang-detect"})
-        if (spank_getenv(sp, name, buf, sizeof buf) == ESPANK_SUCCESS) return std::string(buf);
+    for (const std::string& n : {underscored, name}) {
+        const std::string var = "SLURM_SPANK__SLURM_SPANK_OPTION_jobsentry_" + n;
+        if (spank_getenv(sp, var.c_str(), buf, sizeof buf) == ESPANK_SUCCESS) return std::string(buf);
+    }
     return std::nullopt;
 }
 
 // --checkpoint (spank/checkpoint_option.h): refused at submission when bad.
-bool g_ckpt_seen = false;
-std::string g_ckpt_value;
+SeenOption g_checkpoint;
 std::string g_ckpt_usage;
 char g_ckpt_name[] = "checkpoint";
 char g_ckpt_arginfo[] = "signal:SIG[,cost=DURATION]";
@@ -99,8 +139,7 @@ int on_checkpoint(int, const char* value, int) {
             slurm_error("%s", parsed.error.c_str());
             return -1;
         }
-        g_ckpt_seen = true;
-        g_ckpt_value = value ? value : "";
+        g_checkpoint = {true, value ? value : ""};
         return 0;
     } catch (...) {
         return -1;
@@ -111,29 +150,29 @@ int on_checkpoint(int, const char* value, int) {
 // the batch shell is signalled, by the supervisor the batch step starts).
 CheckpointRequest checkpoint_in_step(spank_t sp, uint32_t job_id, uint32_t step_id) {
     if (step_id != SLURM_BATCH_SCRIPT) return {};
-    std::string value = g_ckpt_value;
-    char buf[512] = {};
-    if (!g_ckpt_seen) {
-        if (spank_getenv(sp, "SLURM_SPANK__SLURM_SPANK_OPTION_jobsentry_checkpoint", buf, sizeof buf) != ESPANK_SUCCESS)
-            return {};
-        value = buf;
-    }
-    CheckpointOptionParse parsed = parse_checkpoint_option(value.c_str(), g_policy);
+    auto value = option_in_step(sp, g_checkpoint, g_ckpt_name);
+    if (!value) return {};
+    CheckpointOptionParse parsed = parse_checkpoint_option(value->c_str(), g_policy);
     if (!parsed.error.empty()) slurm_error("jobsentry: job %u: no checkpoint signal: %s", job_id, parsed.error.c_str());
     return parsed.request;
 }
 
-int register_checkpoint_option(spank_t sp) {
-    g_ckpt_usage = g_disabled ? "Checkpoint signal at the Young/Daly period (jobsentry); disabled at this site"
-                              : checkpoint_option_usage(g_policy);
-    static spank_option option{};
-    option.name = g_ckpt_name;
-    option.arginfo = g_ckpt_arginfo;
-    option.usage = g_ckpt_usage.data();
-    option.has_arg = 1;
-    option.val = 0;
-    option.cb = on_checkpoint;
-    return spank_option_register(sp, &option) == ESPANK_SUCCESS ? 0 : -1;
+// The job's OS-noise probe, before this step's tasks start; once per job on
+// this node, bounded in time. Its failure is logged, never the job's.
+void probe_noise_for_step(spank_t sp, uint32_t job_id) {
+    int duration_ms = noise_without_option(g_policy);
+    if (auto value = option_in_step(sp, g_noise_probe, g_noise_name)) {
+        NoiseOptionParse parsed = parse_noise_probe(value->c_str(), g_policy);
+        if (!parsed.error.empty()) {
+            slurm_error("jobsentry: job %u: no noise probe: %s", job_id, parsed.error.c_str());
+            return;
+        }
+        duration_ms = parsed.duration_ms;
+    }
+    if (duration_ms <= 0) return;
+    std::string err = run_noise_probe_once(g_policy, job_id, noise_probe_argv(g_policy, job_id, duration_ms),
+                                           noise_probe_timeout_ms(duration_ms));
+    if (!err.empty()) slurm_error("jobsentry: job %u: noise probe: %s", job_id, err.c_str());
 }
 
 int start_for_step(spank_t sp) {
@@ -144,8 +183,13 @@ int start_for_step(spank_t sp) {
     // The extern step never sees the user's option (Slurm 22.05), so it
     // cannot tell an opt-out from no option: the batch step and job steps decide.
     if (step_id == SLURM_EXTERN_CONT) return 0;
+    probe_noise_for_step(sp, job_id);
+    if (auto value = option_in_step(sp, g_rma_check, g_rma_name); value && parse_rma_check(value->c_str()).mode != RmaMode::off) {
+        std::string err = mark_rma_job(g_policy, job_id);
+        if (!err.empty()) slurm_error("jobsentry: job %u: --rma-check: %s", job_id, err.c_str());
+    }
     HangDetectSettings settings = settings_without_option(g_policy);
-    if (auto value = option_in_step(sp)) {
+    if (auto value = option_in_step(sp, g_hang_detect, g_hang_name)) {
         OptionParse parsed = parse_hang_detect(value->c_str(), g_policy);
         if (!parsed.error.empty()) {
             slurm_error("jobsentry: job %u not watched: %s", job_id, parsed.error.c_str());
@@ -178,20 +222,39 @@ JOBSENTRY_EXPORT int slurm_spank_init(spank_t sp, int ac, char** av) {
         if (ctx != S_CTX_LOCAL && ctx != S_CTX_ALLOCATOR && ctx != S_CTX_REMOTE) return 0;
         // Registered even when disabled: a job script that asks for
         // --hang-detect must still be accepted, and runs unwatched.
-        g_usage = g_disabled ? "Detect hung MPI ranks (jobsentry); disabled at this site: see the slurmd log"
-                             : option_usage(g_policy);
-        static spank_option option{};
-        option.name = g_option_name;
-        option.arginfo = g_option_arginfo;
-        option.usage = g_usage.data();
-        option.has_arg = 2;  // the value is optional: bare --hang-detect uses the site's defaults
-        option.val = 0;
-        option.cb = on_option;
-        if (spank_option_register(sp, &option) != ESPANK_SUCCESS) {
-            slurm_error("jobsentry: disabled: cannot register --hang-detect");
-            g_disabled = true;
-        }
-        if (register_checkpoint_option(sp) != 0) slurm_error("jobsentry: cannot register --checkpoint");
+        g_hang_usage = g_disabled ? "Detect hung MPI ranks (jobsentry); disabled at this site: see the slurmd log"
+                                  : option_usage(g_policy);
+        g_noise_usage = g_disabled ? "Measure OS noise at job start (jobsentry); disabled at this site"
+                                   : noise_option_usage(g_policy);
+        g_rma_usage = rma_option_usage();
+        g_ckpt_usage = g_disabled ? "Checkpoint signal at the Young/Daly period (jobsentry); disabled at this site"
+                                  : checkpoint_option_usage(g_policy);
+        static spank_option options[4]{};
+        options[0].name = g_hang_name;
+        options[0].arginfo = g_hang_arginfo;
+        options[0].usage = g_hang_usage.data();
+        options[0].has_arg = 2;  // the value is optional: the bare option uses the site's defaults
+        options[0].cb = on_hang_detect;
+        options[1].name = g_noise_name;
+        options[1].arginfo = g_noise_arginfo;
+        options[1].usage = g_noise_usage.data();
+        options[1].has_arg = 2;
+        options[1].cb = on_noise_probe;
+        options[2].name = g_rma_name;
+        options[2].arginfo = g_rma_arginfo;
+        options[2].usage = g_rma_usage.data();
+        options[2].has_arg = 2;
+        options[2].cb = on_rma_check;
+        options[3].name = g_ckpt_name;
+        options[3].arginfo = g_ckpt_arginfo;
+        options[3].usage = g_ckpt_usage.data();
+        options[3].has_arg = 1;
+        options[3].cb = on_checkpoint;
+        for (spank_option& option : options)
+            if (spank_option_register(sp, &option) != ESPANK_SUCCESS) {
+                slurm_error("jobsentry: disabled: cannot register --%s", option.name);
+                g_disabled = true;
+            }
     } catch (...) {
         g_disabled = true;
     }
@@ -230,8 +293,49 @@ JOBSENTRY_EXPORT int slurm_spank_exit(spank_t sp, int, char**) {
         // The batch step ends a batch job; the extern step ends every job
         // (with PrologFlags=Contain). Without either, the supervisor notices
         // by itself that the job's cgroup is gone.
-        if (step_id == SLURM_BATCH_SCRIPT || step_id == SLURM_EXTERN_CONT)
+        if (step_id == SLURM_BATCH_SCRIPT || step_id == SLURM_EXTERN_CONT) {
+            // The RMA verdict first: its clause is then kept by the hang
+            // supervisor's end annotation.
+            std::string err = analyse_rma_once(g_policy, job_id, rma_job_argv(g_policy, job_id), kRmaAnalysisMs);
+            if (!err.empty()) slurm_error("jobsentry: job %u: --rma-check analysis: %s", job_id, err.c_str());
             stop_supervisor(g_policy, job_id, kStopWaitMs);
+            forget_noise_probe(g_policy, job_id);
+        }
+    } catch (...) {
+    }
+    return 0;
+}
+
+// In each task, as the job's user, after the chdir to its working directory:
+// --rma-check's trace directory (created here, with the user's own rights)
+// and the preload module in the task's environment. The batch script is a
+// task too, so mpirun and its ranks inherit it.
+JOBSENTRY_EXPORT int slurm_spank_task_init(spank_t sp, int, char**) {
+    try {
+        if (g_disabled || !spank_remote(sp)) return 0;
+        auto value = option_in_step(sp, g_rma_check, g_rma_name);
+        if (!value) return 0;
+        RmaOptionParse parsed = parse_rma_check(value->c_str());
+        if (parsed.mode == RmaMode::off) return 0;
+        uint32_t job_id = 0;
+        if (spank_get_item(sp, S_JOB_ID, &job_id) != ESPANK_SUCCESS) return 0;
+        char cwd[4096] = {};
+        if (!getcwd(cwd, sizeof cwd)) return 0;
+        const std::string dir = rma_trace_dir(g_policy, cwd, job_id);
+        struct stat st {};
+        if (mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
+            slurm_error("jobsentry: --rma-check: cannot create %s: %s; the job runs unchecked", dir.c_str(),
+                        std::strerror(errno));
+            return 0;
+        }
+        if (lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid()) {
+            slurm_error("jobsentry: --rma-check: %s is not a directory of yours; the job runs unchecked", dir.c_str());
+            return 0;
+        }
+        char old[4096] = {};
+        if (spank_getenv(sp, "LD_PRELOAD", old, sizeof old) != ESPANK_SUCCESS) old[0] = '\0';
+        for (const auto& [name, val] : rma_task_env(g_policy, parsed.mode, dir, old))
+            spank_setenv(sp, name.c_str(), val.c_str(), 1);
     } catch (...) {
     }
     return 0;

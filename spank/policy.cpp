@@ -58,8 +58,6 @@ std::string action_list(const std::vector<SlurmAction>& actions) {
     return out;
 }
 
-std::string format_ms(int ms) { return ms % 1000 == 0 ? std::to_string(ms / 1000) + "s" : std::to_string(ms) + "ms"; }
-
 std::string format_number(double v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.17g", v);
@@ -105,6 +103,8 @@ std::string apply_setting(const std::string& key, const std::string& value, cons
 }
 
 }  // namespace
+
+std::string format_ms(int ms) { return ms % 1000 == 0 ? std::to_string(ms / 1000) + "s" : std::to_string(ms) + "ms"; }
 
 const char* to_string(SlurmAction action) {
     switch (action) {
@@ -195,6 +195,14 @@ PolicyParse parse_site_policy(const std::vector<std::string>& args, const std::s
             path(&p.state_dir);
         } else if (key == "log_dir") {
             path(&p.log_dir);
+        } else if (key == "noise_probe") {
+            if (!on_off(value, "on", "off", &p.noise_probe_on)) bad("on, off");
+        } else if (key == "noise_duration" || key == "max_noise_duration") {
+            long ms = parse_duration_ms(value);
+            if (ms < 100 || ms > 600000) bad("durations from 100ms to 10m with a unit, e.g. 2s");
+            else (key == "noise_duration" ? p.noise_duration_ms : p.max_noise_duration_ms) = static_cast<int>(ms);
+        } else if (key == "rma_lib") {
+            path(&p.rma_lib);
         } else if (key == "mtbf" || key == "ckpt_cost") {
             const double sec = parse_duration_seconds(value);
             if (!(sec > 0) || sec > 1e9) bad("positive durations with a unit ms, s, m, h or d, e.g. 24h, 90s");
@@ -207,7 +215,7 @@ PolicyParse parse_site_policy(const std::vector<std::string>& args, const std::s
             out.error = "unknown plugstack.conf argument '" + key +
                         "'; accepted: default=, allow_optout=, alpha=, interval=, ranks=, action=, min_interval=, "
                         "max_ranks=, max_alpha=, actions=, supervisor=, report_dir=, state_dir=, log_dir=, "
-                        "log_samples=, mtbf=, ckpt_cost=";
+                        "log_samples=, noise_probe=, noise_duration=, max_noise_duration=, rma_lib=, mtbf=, ckpt_cost=";
         }
         if (!out.error.empty()) return out;
     }
@@ -224,7 +232,14 @@ PolicyParse parse_site_policy(const std::vector<std::string>& args, const std::s
             return out;
         }
     }
+    if (p.rma_lib.empty() && !p.supervisor.empty()) {
+        const std::string bin = p.supervisor.substr(0, p.supervisor.rfind('/'));
+        p.rma_lib = bin.substr(0, bin.rfind('/')) + "/lib/libjobsentry-rmacheck.so";
+    }
     if (p.supervisor.empty() || p.supervisor[0] != '/') out.error = "plugstack.conf: supervisor= must be an absolute path";
+    else if (p.noise_duration_ms > p.max_noise_duration_ms)
+        out.error = "plugstack.conf argument noise_duration=" + format_ms(p.noise_duration_ms) +
+                    ": accepted values are at most max_noise_duration (" + format_ms(p.max_noise_duration_ms) + ")";
     return out;
 }
 

@@ -35,6 +35,11 @@ struct SitePolicy {
     std::string state_dir = "/run/jobsentry";      // one pid file per watched job
     std::string log_dir = "/var/log/jobsentry";    // one supervisor log per job
     bool log_samples = false;     // supervisor logs every sample and judgement (--verbose)
+    // OS-noise probe at job start (--noise-probe; spank/noise_option.h).
+    bool noise_probe_on = false;        // probe every job that does not opt out
+    int noise_duration_ms = 2000;       // a bare --noise-probe, and default=on jobs
+    int max_noise_duration_ms = 30000;  // users may not hold their job's start longer
+    std::string rma_lib;                // --rma-check's preload module (absolute path)
     // Checkpoint coordination (--checkpoint; spank/checkpoint_option.h).
     double mtbf_s = 0;            // per-node MTBF; 0: not set (no --checkpoint, no JOBSENTRY_MTBF)
     double ckpt_cost_s = 0;       // C guess; 0: not set (the supervisor and jobsentry_ckpt assume 60s)
@@ -46,6 +51,8 @@ struct PolicyParse {
 };
 
 // plugstack.conf arguments, e.g. {"default=on", "min_interval=200ms"}.
+// default_supervisor: the jobsentry binary; the preload module of --rma-check
+// defaults to ../lib/libjobsentry-rmacheck.so beside it.
 PolicyParse parse_site_policy(const std::vector<std::string>& args, const std::string& default_supervisor);
 
 struct OptionParse {
@@ -62,6 +69,9 @@ OptionParse parse_hang_detect(const char* value, const SitePolicy& policy);
 double parse_duration_seconds(const std::string& text);
 // The same in whole milliseconds, -1 beyond 1e9 ms.
 long parse_duration_ms(const std::string& text);
+
+// 400ms, 2s: how durations are shown back to users.
+std::string format_ms(int ms);
 
 // What a job that never used the option gets.
 HangDetectSettings settings_without_option(const SitePolicy& policy);

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -17,6 +18,14 @@ namespace {
 
 std::string pid_file(const SitePolicy& policy, unsigned job_id) {
     return policy.state_dir + "/job_" + std::to_string(job_id) + ".pid";
+}
+
+std::string noise_marker(const SitePolicy& policy, unsigned job_id) {
+    return policy.state_dir + "/job_" + std::to_string(job_id) + ".noise";
+}
+
+std::string rma_marker(const SitePolicy& policy, unsigned job_id) {
+    return policy.state_dir + "/job_" + std::to_string(job_id) + ".rma";
 }
 
 // Creates dir (one level) for root only, and refuses one that others could
@@ -57,21 +66,53 @@ bool alive(const Recorded& r) {
     return stat && stat->start_time == r.start_time && stat->state != 'Z';
 }
 
+// What a child needs, built before fork(): slurmstepd is multi-threaded, so
+// children may only make async-signal-safe calls.
+struct ExecPlan {
+    std::vector<std::string> argv_strings, env_strings;
+    std::vector<char*> argv, env;
+    explicit ExecPlan(const std::vector<std::string>& a) : argv_strings(a) {
+        env_strings.push_back("PATH=/usr/sbin:/usr/bin:/sbin:/bin");
+        if (const char* conf = std::getenv("SLURM_CONF")) env_strings.push_back(std::string("SLURM_CONF=") + conf);
+        for (auto& s : argv_strings) argv.push_back(s.data());
+        argv.push_back(nullptr);
+        for (auto& e : env_strings) env.push_back(e.data());
+        env.push_back(nullptr);
+    }
+};
+
+// In a forked child: default signals, stdin from /dev/null, stdout/stderr to
+// log_fd, every other descriptor closed but keep_fd (close-on-exec, -1 for
+// none), then execve. On failure writes errno to keep_fd and exits 127.
+[[noreturn]] void exec_child(const ExecPlan& plan, int null_fd, int log_fd, int keep_fd) {
+    // Signals ignored or blocked by slurmstepd would stay so across exec.
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    for (int s = 1; s < NSIG; ++s) sigaction(s, &dfl, nullptr);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
+    if (null_fd >= 0) dup2(null_fd, 0);
+    if (log_fd >= 0) {
+        dup2(log_fd, 1);
+        dup2(log_fd, 2);
+    }
+    if (keep_fd > 3) close_range(3, static_cast<unsigned>(keep_fd) - 1, 0);
+    close_range(static_cast<unsigned>(std::max(keep_fd, 2)) + 1, ~0U, 0);
+    execve(plan.argv[0], plan.argv.data(), plan.env.data());
+    int err = errno;
+    if (keep_fd >= 0) {
+        ssize_t ignored = write(keep_fd, &err, sizeof err);
+        (void)ignored;
+    }
+    _exit(127);
+}
+
 // Double fork: the intermediate child calls setsid and exits at once, so the
 // supervisor is adopted by init, in a session of its own, and slurmstepd has
 // no child of ours to wait for. Returns the supervisor's pid or -errno.
 pid_t spawn_detached(const std::vector<std::string>& argv, int log_fd) {
-    // Everything the children need is built before fork(): slurmstepd is
-    // multi-threaded, so the children may only make async-signal-safe calls.
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    std::vector<std::string> env_strings{"PATH=/usr/sbin:/usr/bin:/sbin:/bin"};
-    if (const char* conf = std::getenv("SLURM_CONF")) env_strings.push_back(std::string("SLURM_CONF=") + conf);
-    std::vector<char*> env;
-    for (auto& e : env_strings) env.push_back(e.data());
-    env.push_back(nullptr);
-
+    const ExecPlan plan(argv);
     int pipefd[2];
     if (pipe2(pipefd, O_CLOEXEC) != 0) return -errno;
     int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -86,28 +127,7 @@ pid_t spawn_detached(const std::vector<std::string>& argv, int log_fd) {
     if (middle == 0) {
         setsid();
         pid_t supervisor = fork();
-        if (supervisor == 0) {
-            // Signals ignored or blocked by slurmstepd would stay so across exec.
-            struct sigaction dfl {};
-            dfl.sa_handler = SIG_DFL;
-            for (int s = 1; s < NSIG; ++s) sigaction(s, &dfl, nullptr);
-            sigset_t none;
-            sigemptyset(&none);
-            sigprocmask(SIG_SETMASK, &none, nullptr);
-            if (null_fd >= 0) dup2(null_fd, 0);
-            if (log_fd >= 0) {
-                dup2(log_fd, 1);
-                dup2(log_fd, 2);
-            }
-            int keep = pipefd[1];  // close-on-exec: tells the parent the exec worked
-            if (keep > 3) close_range(3, static_cast<unsigned>(keep) - 1, 0);
-            close_range(static_cast<unsigned>(keep) + 1, ~0U, 0);
-            execve(args[0], args.data(), env.data());
-            int err = errno;
-            ssize_t ignored = write(keep, &err, sizeof err);
-            (void)ignored;
-            _exit(127);
-        }
+        if (supervisor == 0) exec_child(plan, null_fd, log_fd, pipefd[1]);  // the pipe closes on exec
         ssize_t ignored = write(pipefd[1], &supervisor, sizeof supervisor);
         (void)ignored;
         _exit(supervisor > 0 ? 0 : 1);
@@ -130,6 +150,37 @@ pid_t spawn_detached(const std::vector<std::string>& argv, int log_fd) {
     while (n < 0 && errno == EINTR);
     close(pipefd[0]);
     return n == sizeof err ? -err : supervisor;
+}
+
+// Runs argv to its end, at most timeout_ms (then SIGKILL). "" when it ran
+// and exited 0, otherwise what happened.
+std::string run_bounded(const std::vector<std::string>& argv, int log_fd, int timeout_ms) {
+    const ExecPlan plan(argv);
+    int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    pid_t child = fork();
+    if (child < 0) {
+        int err = errno;
+        if (null_fd >= 0) close(null_fd);
+        return std::string("fork: ") + std::strerror(err);
+    }
+    if (child == 0) exec_child(plan, null_fd, log_fd, -1);
+    if (null_fd >= 0) close(null_fd);
+    int status = 0;
+    for (int waited = 0;; waited += 10) {
+        pid_t done = waitpid(child, &status, WNOHANG);
+        if (done == child) break;
+        if (done < 0 && errno != EINTR) return std::string("waitpid: ") + std::strerror(errno);
+        if (waited >= timeout_ms) {
+            kill(child, SIGKILL);
+            while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+            }
+            return argv[0] + " ran longer than " + std::to_string(timeout_ms) + " ms and was killed";
+        }
+        usleep(10000);
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return {};
+    if (WIFEXITED(status)) return argv[0] + " exited with status " + std::to_string(WEXITSTATUS(status));
+    return argv[0] + " ended by signal " + std::to_string(WTERMSIG(status));
 }
 
 }  // namespace
@@ -163,6 +214,47 @@ std::string start_supervisor(const SitePolicy& policy, unsigned job_id, const st
     close(fd);
     if (written != static_cast<ssize_t>(line.size())) return "cannot write " + path;
     return {};
+}
+
+std::string run_noise_probe_once(const SitePolicy& policy, unsigned job_id, const std::vector<std::string>& argv,
+                                 int timeout_ms) {
+    std::string err = ensure_private_dir(policy.state_dir, 0700);
+    if (err.empty()) err = ensure_private_dir(policy.log_dir, 0750);
+    if (!err.empty()) return err;
+    // Once per job on this node: the first step that gets here probes.
+    const std::string marker = noise_marker(policy, job_id);
+    int fd = open(marker.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) return errno == EEXIST ? std::string() : "cannot create " + marker + ": " + std::strerror(errno);
+    close(fd);
+    const std::string log = policy.log_dir + "/job_" + std::to_string(job_id) + ".noise.log";
+    int log_fd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0640);
+    err = run_bounded(argv, log_fd, timeout_ms);
+    if (log_fd >= 0) close(log_fd);
+    return err;
+}
+
+void forget_noise_probe(const SitePolicy& policy, unsigned job_id) { unlink(noise_marker(policy, job_id).c_str()); }
+
+std::string mark_rma_job(const SitePolicy& policy, unsigned job_id) {
+    std::string err = ensure_private_dir(policy.state_dir, 0700);
+    if (!err.empty()) return err;
+    const std::string marker = rma_marker(policy, job_id);
+    int fd = open(marker.c_str(), O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) return "cannot create " + marker + ": " + std::strerror(errno);
+    close(fd);
+    return {};
+}
+
+std::string analyse_rma_once(const SitePolicy& policy, unsigned job_id, const std::vector<std::string>& argv,
+                             int timeout_ms) {
+    if (unlink(rma_marker(policy, job_id).c_str()) != 0) return {};  // not asked, or done by another end
+    std::string err = ensure_private_dir(policy.log_dir, 0750);
+    if (!err.empty()) return err;
+    const std::string log = policy.log_dir + "/job_" + std::to_string(job_id) + ".rma.log";
+    int log_fd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0640);
+    err = run_bounded(argv, log_fd, timeout_ms);
+    if (log_fd >= 0) close(log_fd);
+    return err;
 }
 
 bool stop_supervisor(const SitePolicy& policy, unsigned job_id, int wait_ms) {

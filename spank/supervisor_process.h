@@ -22,4 +22,19 @@ std::string start_supervisor(const SitePolicy& policy, unsigned job_id, const st
 // to end. Returns whether one was signalled.
 bool stop_supervisor(const SitePolicy& policy, unsigned job_id, int wait_ms);
 
+// The job's OS-noise probe (`jobsentry noise-job`), run to its end before the
+// step's tasks start, at most timeout_ms, and only once per job on this node
+// (state_dir/job_<id>.noise marks it done). "" when it ran or had run.
+std::string run_noise_probe_once(const SitePolicy& policy, unsigned job_id, const std::vector<std::string>& argv,
+                                 int timeout_ms);
+// Removes that mark when the job ends, so a requeued run probes again.
+void forget_noise_probe(const SitePolicy& policy, unsigned job_id);
+
+// --rma-check: a step marks the job (state_dir/job_<id>.rma); when the job
+// ends, the first end that finds the mark removes it and runs argv (`jobsentry
+// rma-job`) to its end, at most timeout_ms. "" when done or nothing to do.
+std::string mark_rma_job(const SitePolicy& policy, unsigned job_id);
+std::string analyse_rma_once(const SitePolicy& policy, unsigned job_id, const std::vector<std::string>& argv,
+                             int timeout_ms);
+
 }  // namespace jobsentry

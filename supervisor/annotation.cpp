@@ -5,6 +5,7 @@
 #include <ctime>
 #include <iomanip>
 #include <sstream>
+#include <vector>
 
 namespace jobsentry {
 namespace {
@@ -27,9 +28,48 @@ std::string one_line(std::string text) {
     return text;
 }
 
+std::vector<std::string> split_clauses(const std::string& comment) {
+    std::vector<std::string> out;
+    const std::string sep = kClauseSeparator;
+    size_t start = 0;
+    for (size_t at; (at = comment.find(sep, start)) != std::string::npos; start = at + sep.size())
+        out.push_back(comment.substr(start, at - start));
+    out.push_back(comment.substr(start));
+    return out;
+}
+
+bool ours(const std::string& clause) {
+    return clause.rfind("jobsentry", 0) == 0 || clause.rfind("earlier run: jobsentry", 0) == 0;
+}
+bool part_clause(const std::string& clause) { return clause.rfind("jobsentry ", 0) == 0; }
+
 }  // namespace
 
-std::string hang_annotation(const Report& r, const std::string& action, const std::string& report_path) {
+std::string with_clause(const std::string& comment, const std::string& key, const std::string& clause) {
+    std::string out;
+    bool replaced = false;
+    for (const std::string& c : split_clauses(comment)) {
+        if (!ours(c)) continue;
+        const bool mine = c.rfind(key, 0) == 0;
+        if (mine && replaced) continue;
+        out += (out.empty() ? "" : kClauseSeparator) + (mine ? clause : c);
+        replaced = replaced || mine;
+    }
+    if (!replaced) out += (out.empty() ? "" : kClauseSeparator) + clause;
+    return one_line(out);
+}
+
+std::string part_clauses(const std::string& comment) {
+    std::string out;
+    const std::vector<std::string> clauses = split_clauses(comment);
+    if (clauses.empty() || !ours(clauses.front())) return out;  // not a comment of ours
+    for (const std::string& c : clauses)
+        if (part_clause(c)) out += kClauseSeparator + c;
+    return out;
+}
+
+std::string hang_annotation(const Report& r, const std::string& action, const std::string& report_path,
+                            const std::string& previous) {
     std::ostringstream out;
     // "after": how long no monitored rank was seen to progress before the
     // verdict; the run of suspicious samples, when no progress was ever seen.
@@ -44,15 +84,15 @@ std::string hang_annotation(const Report& r, const std::string& action, const st
     if (r.suspect_ranks.empty()) out << "none named";
     out << "; action " << action;
     out << "; report " << (report_path.empty() ? "not written" : report_path);
-    return one_line(out.str());
+    return one_line(out.str() + part_clauses(previous));
 }
 
 std::string end_annotation(const Report& r, const std::string& previous) {
     std::string text = "jobsentry: no hang; " + std::to_string(r.samples) + " samples";
     if (!r.monitoring_problem.empty()) text += "; monitoring stopped: " + r.monitoring_problem;
     const std::string hang = "jobsentry: hang at ";
-    if (previous.rfind(hang, 0) == 0) text += " -- earlier run: " + previous.substr(0, previous.find(" -- earlier run: "));
-    return one_line(text);
+    if (previous.rfind(hang, 0) == 0) text += " -- earlier run: " + split_clauses(previous).front();
+    return one_line(text + part_clauses(previous));
 }
 
 std::string format_period(double seconds) {

@@ -2,7 +2,10 @@
 //   watch   run a command and detect hangs of its MPI ranks (watch_options.h)
 //   sample  take stack samples of one process and print them with their cost
 //   noise   measure OS noise per PU (noise/noise_command.h)
+//   noise-job  a Slurm job's noise probe at job start (noise_job.h)
 //   ckpt    Young/Daly checkpoint advice (checkpoint/ckpt_command.h)
+//   rma-check, rma-report  MPI RMA memory-consistency checker (rmacheck/rma_commands.h)
+//   simulate  LogGOPS simulation of a collective under OS noise (simulator/)
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -14,7 +17,10 @@
 #include <boost/program_options.hpp>
 
 #include "ckpt_command.h"
+#include "noise_job.h"
+#include "rma_job.h"
 #include "report.h"
+#include "simulate_cli.h"
 #include "stack_walker.h"
 #include "watch_options.h"
 #include "command_job.h"
@@ -22,6 +28,7 @@
 #include "slurm_job.h"
 #include "supervise_options.h"
 #include "watcher.h"
+#include "rma_commands.h"
 
 namespace po = boost::program_options;
 using namespace jobsentry;
@@ -137,7 +144,12 @@ const Command kCommands[] = {
     {"supervise", "--job-id ID [opts]  watch a Slurm job on this node (started by jobsentry.so)", run_supervise},
     {"sample", "[options] PID          stack samples of one process, with their cost", run_sample},
     {"noise", "[options]               OS noise per PU (selfish detour, pinned with hwloc)", run_noise},
+    {"noise-job", "--job-id ID [opts]  a Slurm job's noise probe at its start (run by jobsentry.so)", run_noise_job},
+    {"rma-job", "--job-id ID [opts]    a Slurm job's RMA traces analysed at its end (run by jobsentry.so)", run_rma_job},
     {"ckpt", "advise|mtbf [options]    Young/Daly checkpoint periods; per-node MTBF", jobsentry::ckpt::run_ckpt},
+    {"rma-check", "[options] -- CMD... run an MPI program and check its one-sided (RMA) accesses", run_rma_check},
+    {"rma-report", "TRACE_DIR          analyse the traces of an rma-check run", run_rma_report},
+    {"simulate", "[options]            predict a collective's slowdown under a noise trace (LogGOPS)", run_simulate},
 };
 
 std::string usage() {

@@ -1,5 +1,7 @@
 #include "slurm_client.h"
 
+#include "annotation.h"
+
 #include <csignal>
 
 extern "C" {
@@ -74,6 +76,15 @@ std::string slurm_cancel(uint32_t job_id) {
 std::string slurm_requeue_job(uint32_t job_id) {
     if (slurm_requeue(job_id, 0) != SLURM_SUCCESS) return last_error("slurm_requeue");
     return {};
+}
+
+std::string slurm_set_comment_clause(uint32_t job_id, const std::string& key, const std::string& clause,
+                                     std::string* comment) {
+    std::string err;
+    auto now = slurm_job_info(job_id, &err);
+    if (!now) return err;
+    *comment = with_clause(now->admin_comment, key, clause);
+    return slurm_set_admin_comment(job_id, *comment);
 }
 
 std::string slurm_notify(uint32_t job_id, bool batch, int signal, const std::string& message) {

@@ -30,6 +30,10 @@ void slurm_client_init();
 
 std::optional<SlurmJobInfo> slurm_job_info(uint32_t job_id, std::string* error);
 std::string slurm_set_admin_comment(uint32_t job_id, const std::string& comment);
+// Puts one clause of a part of jobsentry into the job's AdminComment, keeping
+// the others (annotation.h: with_clause); *comment gets the new line.
+std::string slurm_set_comment_clause(uint32_t job_id, const std::string& key, const std::string& clause,
+                                     std::string* comment);
 std::string slurm_cancel(uint32_t job_id);
 std::string slurm_requeue_job(uint32_t job_id);
 // Signals the batch shell (batch jobs) or prints message on srun/salloc's

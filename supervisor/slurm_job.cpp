@@ -171,6 +171,14 @@ void SlurmJob::problem(const std::string& message) {
     tell_user("jobsentry: " + message);
 }
 
+// The job's AdminComment now: other parts of jobsentry (the noise probe) may
+// have added their clauses since this supervisor started.
+std::string SlurmJob::current_comment() const {
+    std::string err;
+    auto now = slurm_job_info(opt_.job_id, &err);
+    return now ? now->admin_comment : info_.admin_comment;
+}
+
 void SlurmJob::hang(Report& report, const std::function<void()>&) {
     // In this order: the report, the annotation, then the action, so that
     // whatever the action does to the job, the evidence is already out.
@@ -187,7 +195,8 @@ void SlurmJob::hang(Report& report, const std::function<void()>&) {
         path.clear();
     }
     std::cerr << report_text(report);
-    const std::string comment = with_note(hang_annotation(report, action, path), checkpoint_clause());
+    const std::string comment =
+        with_note(hang_annotation(report, action, path, current_comment()), checkpoint_clause());
     err = slurm_set_admin_comment(opt_.job_id, comment);
     annotated_ = err.empty();
     log(err.empty() ? "AdminComment set: " + comment : "could not set the AdminComment: " + err);
@@ -209,8 +218,9 @@ void SlurmJob::hang(Report& report, const std::function<void()>&) {
 
 int SlurmJob::finish(Report& report, bool hang_found) {
     if (!hang_found) {
-        const std::string verdict =
-            opt_.detect ? end_annotation(report, info_.admin_comment) : "jobsentry: hang detection off";
+        const std::string previous = current_comment();
+        const std::string verdict = opt_.detect ? end_annotation(report, previous)
+                                                : "jobsentry: hang detection off" + part_clauses(previous);
         std::string err = slurm_set_admin_comment(opt_.job_id, with_note(verdict, checkpoint_clause()));
         log(err.empty() ? "no hang; " + std::to_string(report.samples) + " samples; AdminComment set"
                         : "no hang; could not set the AdminComment: " + err);

@@ -32,6 +32,7 @@ public:
     void timer(double now) override;
 
 private:
+    std::string current_comment() const;
     void log(const std::string& message) const;
     std::string report_path() const;
     void tell_user(const std::string& line);

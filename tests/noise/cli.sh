@@ -56,12 +56,19 @@ done
 jq -e '.pus[0].cpu == 0 and .pus[0].resolution_ns > 0 and .pus[0].measured_ns > 250000000' "$WORK/r.json" >/dev/null \
   || fail "JSON figures implausible: $(jq -c '.pus[0] | del(.histogram)' "$WORK/r.json")"
 detours=$(jq '.pus[0].detours' "$WORK/r.json")
-[ "$(wc -l <"$WORK/traces/cpu0.tsv")" -eq "$detours" ] || fail "trace lines != detours ($detours)"
+[ "$(head -1 "$WORK/traces/cpu0.tsv")" = "# period_ns $(jq '.pus[0].measured_ns' "$WORK/r.json")" ] ||
+  fail "the trace does not open with '# period_ns' and the measured span: $(head -1 "$WORK/traces/cpu0.tsv")"
+[ "$(grep -vc '^#' "$WORK/traces/cpu0.tsv")" -eq "$detours" ] || fail "trace lines != detours ($detours)"
 if [ "$detours" -gt 0 ]; then
-  grep -qvP '^\d+\t\d+$' "$WORK/traces/cpu0.tsv" && fail "trace lines are not start_ns<TAB>duration_ns"
-  max=$(cut -f2 "$WORK/traces/cpu0.tsv" | sort -n | tail -1)
+  grep -v '^#' "$WORK/traces/cpu0.tsv" | grep -qvP '^\d+\t\d+$' && fail "trace lines are not start_ns<TAB>duration_ns"
+  max=$(grep -v '^#' "$WORK/traces/cpu0.tsv" | cut -f2 | sort -n | tail -1)
   [ "$max" -eq "$(jq '.pus[0].max_detour_ns' "$WORK/r.json")" ] || fail "trace max $max != max_detour_ns"
 fi
+# The trace is what the LogGOPS simulator reads (issue: probe -> simulate).
+"$JOBSENTRY" simulate --collective dissemination --procs 64 --bytes 8 --noise-trace "$WORK/traces/cpu0.tsv" --json \
+  >"$WORK/sim.json" || fail "jobsentry simulate refused the probe's trace: $(cat "$WORK/sim.json")"
+jq -e '.slowdown >= 1 and .makespan_ns >= .noise_free_makespan_ns' "$WORK/sim.json" >/dev/null ||
+  fail "simulating with the probe's trace gave $(cat "$WORK/sim.json")"
 # The clock_gettime fallback, forced.
 "$JOBSENTRY" noise --cpus 0 --duration 200ms --clock monotonic --json "$WORK/mono.json" >/dev/null \
   || fail "a --clock monotonic run failed"

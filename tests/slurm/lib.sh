@@ -10,7 +10,7 @@ OTHER_USER=jsother
 INSTALL=/opt/jobsentry-test        # where setup.sh put the plugin and binaries
 SUPERVISOR_LOGS=/var/log/jobsentry-test
 PLUGIN_ARGS_DEFAULT=("supervisor=$INSTALL/jobsentry" "log_dir=$SUPERVISOR_LOGS" "state_dir=/run/jobsentry-test"
-                     "log_samples=yes")  # every sample in the supervisor log, for failures
+                     "log_samples=yes" "rma_lib=$INSTALL/libjobsentry-rmacheck.so")  # every sample in the supervisor log, for failures
 HOME_DIR=$(getent passwd "$TEST_USER" | cut -d: -f6)
 WORK=$(runuser -u "$TEST_USER" -- mktemp -d "$HOME_DIR/e2e.XXXXXX")
 JOBS_FILE=$(mktemp /tmp/jobsentry-e2e-jobs.XXXXXX)  # submit runs in $(...): a file, not an array

@@ -3,6 +3,8 @@
 #include <csignal>
 
 #include "checkpoint_option.h"
+#include "noise_option.h"
+#include "rma_option.h"
 #include "policy.h"
 
 using namespace jobsentry;
@@ -147,6 +149,56 @@ TEST_CASE("the option's help names the keys and the site's values") {
     std::string usage = option_usage(p);
     CHECK_THAT(usage, Catch::Contains("=off opts out") && Catch::Contains("at least 200ms") &&
                           Catch::Contains("action=cancel, requeue, notify, report"));
+}
+
+TEST_CASE("--noise-probe: off, a duration within the site's maximum, or the site's default") {
+    SitePolicy p = site({});
+    CHECK(parse_noise_probe(nullptr, p).duration_ms == 2000);
+    CHECK(parse_noise_probe("", p).duration_ms == 2000);
+    CHECK(parse_noise_probe("(null)", p).duration_ms == 2000);
+    CHECK(parse_noise_probe("off", p).duration_ms == 0);
+    CHECK(parse_noise_probe("500ms", p).duration_ms == 500);
+    CHECK(parse_noise_probe("30s", p).duration_ms == 30000);
+    for (const char* bad : {"31s", "0s", "50ms", "2", "fast", "-1s"}) {
+        INFO(bad);
+        CHECK_THAT(parse_noise_probe(bad, p).error,
+                   Catch::Contains(std::string("--noise-probe=") + bad) && Catch::Contains("off or a duration from 100ms to 30s"));
+    }
+    SitePolicy site_wide = site({"noise_probe=on", "noise_duration=1s", "max_noise_duration=5s"});
+    CHECK(noise_without_option(site_wide) == 1000);
+    CHECK(noise_without_option(p) == 0);
+    CHECK_THAT(parse_noise_probe("6s", site_wide).error, Catch::Contains("to 5s"));
+    CHECK_THAT(noise_option_usage(site_wide), Catch::Contains("=off opts out"));
+    // The site's own default must fit its maximum.
+    auto error = [](std::vector<std::string> args) { return parse_site_policy(args, "/usr/bin/jobsentry").error; };
+    CHECK_THAT(error({"noise_duration=10s", "max_noise_duration=5s"}), Catch::Contains("at most max_noise_duration"));
+    CHECK_THAT(error({"noise_probe=yes"}), Catch::Contains("on, off"));
+    CHECK_THAT(error({"noise_duration=5"}), Catch::Contains("with a unit"));
+    auto argv = noise_probe_argv(site({"report_dir=/srv/r"}), 7, 1500);
+    CHECK(argv == std::vector<std::string>{"/usr/bin/jobsentry", "noise-job", "--job-id", "7", "--duration-ms", "1500",
+                                           "--report-dir", "/srv/r"});
+}
+
+TEST_CASE("--rma-check: modes, the task's environment, the trace directory") {
+    CHECK(parse_rma_check(nullptr).mode == RmaMode::protect);
+    CHECK(parse_rma_check("(null)").mode == RmaMode::protect);
+    CHECK(parse_rma_check("precise").mode == RmaMode::precise);
+    CHECK(parse_rma_check("off").mode == RmaMode::off);
+    CHECK_THAT(parse_rma_check("fast").error,
+               Catch::Contains("--rma-check=fast") && Catch::Contains("precise") && Catch::Contains("off"));
+    SitePolicy p = site({"supervisor=/opt/js/bin/jobsentry"});
+    CHECK(p.rma_lib == "/opt/js/lib/libjobsentry-rmacheck.so");  // beside the binary by default
+    CHECK(rma_trace_dir(p, "/home/u/run", 9) == "/home/u/run/jobsentry-rma-9");
+    CHECK(rma_trace_dir(site({"report_dir=/srv/r/"}), "/home/u/run", 9) == "/srv/r/jobsentry-rma-9");
+    auto env = rma_task_env(p, RmaMode::precise, "/d", "/usr/lib/other.so");
+    using Var = std::pair<std::string, std::string>;
+    CHECK(env == std::vector<Var>{{"LD_PRELOAD", "/opt/js/lib/libjobsentry-rmacheck.so:/usr/lib/other.so"},
+                                  {"JOBSENTRY_RMA_TRACE_DIR", "/d"},
+                                  {"JOBSENTRY_RMA_MODE", "precise"}});
+    // A step inside the batch step inherits the module: it is not added twice.
+    CHECK(rma_task_env(p, RmaMode::protect, "/d", env[0].second)[0].second == env[0].second);
+    CHECK(rma_task_env(p, RmaMode::protect, "/d", "")[0].second == "/opt/js/lib/libjobsentry-rmacheck.so");
+    CHECK(rma_job_argv(p, 9) == std::vector<std::string>{"/opt/js/bin/jobsentry", "rma-job", "--job-id", "9"});
 }
 
 // --checkpoint=signal:SIG[,cost=D] and the site's mtbf=/ckpt_cost= (spank/checkpoint_option.h).

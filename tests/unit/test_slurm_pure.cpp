@@ -62,6 +62,25 @@ TEST_CASE("the end annotation counts samples and says why monitoring stopped") {
     const std::string earlier = "jobsentry: hang at 2026-11-22T10:41:03Z after 4.1s; suspect ranks 3";
     CHECK(end_annotation(r, earlier) == "jobsentry: no hang; 57 samples -- earlier run: " + earlier);
     CHECK(end_annotation(r, "site note") == "jobsentry: no hang; 57 samples");
+    // Other parts' clauses (the noise probe's) survive every verdict.
+    const std::string noise = "jobsentry noise vm: worst PU 1 0.31%, max detour 1.2ms";
+    CHECK(end_annotation(r, "jobsentry: no hang; 3 samples -- " + noise) == "jobsentry: no hang; 57 samples -- " + noise);
+    CHECK(end_annotation(r, earlier + " -- " + noise) ==
+          "jobsentry: no hang; 57 samples -- earlier run: " + earlier + " -- " + noise);
+    CHECK_THAT(hang_annotation(r, "cancel", "/p", noise), Catch::EndsWith("; report /p -- " + noise));
+}
+
+TEST_CASE("with_clause replaces only its own clause of the AdminComment") {
+    const std::string noise_a = "jobsentry noise a: worst PU 0 1%", noise_b = "jobsentry noise b: worst PU 3 2%";
+    CHECK(with_clause("", "jobsentry noise a:", noise_a) == noise_a);
+    CHECK(with_clause("a site's note", "jobsentry noise a:", noise_a) == noise_a);
+    const std::string both = with_clause(with_clause("jobsentry: no hang; 5 samples", "jobsentry noise a:", noise_a),
+                                         "jobsentry noise b:", noise_b);
+    CHECK(both == "jobsentry: no hang; 5 samples -- " + noise_a + " -- " + noise_b);
+    CHECK(with_clause(both, "jobsentry noise a:", "jobsentry noise a: worst PU 1 9%") ==
+          "jobsentry: no hang; 5 samples -- jobsentry noise a: worst PU 1 9% -- " + noise_b);
+    CHECK(part_clauses(both) == " -- " + noise_a + " -- " + noise_b);
+    CHECK(part_clauses("site -- jobsentry noise a: x").empty());
 }
 
 TEST_CASE("supervise options: required job id, actions, ranges") {

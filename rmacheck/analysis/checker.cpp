@@ -1,0 +1,308 @@
+// Access extraction and the compatibility-table checks (see checker.h).
+#include "checker.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace rmacheck {
+
+using trace::Rec;
+using trace::RmaKind;
+using trace::SyncKind;
+
+const char* to_string(AccessKind k) {
+    switch (k) {
+    case AccessKind::load: return "load";
+    case AccessKind::store: return "store";
+    case AccessKind::get: return "get";
+    case AccessKind::put: return "put";
+    case AccessKind::acc: return "accumulate";
+    }
+    return "?";
+}
+
+namespace {
+// Index: load, store, get, put, acc. Within an epoch Put and Acc share a column.
+constexpr Compat B = Compat::both, N = Compat::novl, X = Compat::never;
+// [second][first] (slide 15: rows are the second access, columns the first).
+constexpr Compat kWithin[5][5] = {
+    {B, B, N, B, B},  // load after ...
+    {B, B, N, N, N},  // store after ...
+    {B, B, N, N, N},  // get after ...
+    {B, B, N, B, B},  // put after ...
+    {B, B, N, B, B},  // acc after ...
+};
+// Symmetric (slide 16).
+constexpr Compat kAcross[5][5] = {
+    {B, B, B, N, N},
+    {B, B, N, X, X},
+    {B, N, B, N, N},
+    {N, X, N, N, N},
+    {N, X, N, N, B},
+};
+}  // namespace
+
+Compat within_epoch(AccessKind first, AccessKind second) {
+    return kWithin[static_cast<int>(second)][static_cast<int>(first)];
+}
+Compat across_processes(AccessKind a, AccessKind b) { return kAcross[static_cast<int>(a)][static_cast<int>(b)]; }
+
+namespace {
+
+constexpr size_t kNever = SIZE_MAX;
+
+struct Access {
+    Side side;
+    std::string basic;
+    EventRef start, end;  // end.index == kNever: never completed in the trace
+    int win = 0, target = -1;
+    std::vector<Range> bytes;
+    int lock = -1;  // lock held on (win, target) when issued: -1 none, 0 shared, 1 exclusive
+};
+
+// An operation's buffer at its origin, pending until local completion.
+struct OriginUse {
+    Side side;
+    EventRef start;
+    size_t local_end = kNever;
+    std::vector<Range> read, written;  // origin (read by MPI) and result (written by MPI)
+};
+
+bool overlap(const std::vector<Range>& a, const std::vector<Range>& b, Range* where) {
+    size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        uint64_t lo = std::max(a[i].lo, b[j].lo), hi = std::min(a[i].hi, b[j].hi);
+        if (lo < hi) {
+            if (where) *where = {lo, hi};
+            return true;
+        }
+        if (a[i].hi < b[j].hi) ++i; else ++j;
+    }
+    return false;
+}
+
+std::vector<Range> sorted(std::vector<Range> r) {
+    std::sort(r.begin(), r.end(), [](const Range& x, const Range& y) { return x.lo < y.lo; });
+    return r;
+}
+
+AccessKind kind_of(RmaKind k) {
+    switch (k) {
+    case RmaKind::put: return AccessKind::put;
+    case RmaKind::get: return AccessKind::get;
+    default: return AccessKind::acc;  // accumulate, get_accumulate, fetch_and_op, compare_and_swap
+    }
+}
+
+bool accumulates_compatible(const Access& a, const Access& b) {
+    bool same_op = a.side.op == b.side.op || a.side.op == "MPI_NO_OP" || b.side.op == "MPI_NO_OP";
+    return same_op && a.basic == b.basic && !a.basic.empty();
+}
+
+struct Collector {
+    std::map<std::tuple<bool, int, uint64_t, int, uint64_t, int, int, int>, Finding> found;
+    void add(Finding f) {
+        // One line per pair of code locations: a loop repeating a race is one finding.
+        if (std::tie(f.b.rank, f.b.site) < std::tie(f.a.rank, f.a.site)) std::swap(f.a, f.b);
+        auto key = std::make_tuple(f.remote, f.a.rank, f.a.site, f.b.rank, f.b.site, f.win, f.target_rank,
+                                   static_cast<int>(f.a.kind) * 8 + static_cast<int>(f.b.kind));
+        auto it = found.find(key);
+        if (it == found.end())
+            found.emplace(key, f);
+        else
+            ++it->second.occurrences;
+    }
+};
+
+}  // namespace
+
+std::vector<Finding> find_races(const Execution& exec) {
+    const auto& traces = exec.traces();
+    std::vector<Access> accesses;
+    Collector out;
+
+    for (size_t s = 0; s < traces.size(); ++s) {
+        const RankTrace& t = traces[s];
+        int slot = static_cast<int>(s);
+        std::vector<std::pair<Access, size_t>> open;  // remote accesses not yet completed, with event index
+        std::vector<OriginUse> uses;                  // origin buffers not yet completed locally
+        std::map<std::pair<uint32_t, int>, int> locks;  // (win, target) -> lock type
+        std::map<uint32_t, bool> lock_all;
+        auto complete = [&](size_t j, auto pred, bool remote) {
+            for (auto it = open.begin(); remote && it != open.end();) {
+                if (pred(t.events[it->second])) {
+                    it->first.end = {slot, j};
+                    accesses.push_back(it->first);
+                    it = open.erase(it);
+                } else {
+                    ++it;
+                }
+            }
+            for (auto& u : uses)
+                if (u.local_end == kNever && pred(t.events[u.start.index])) u.local_end = j;
+        };
+        for (size_t i = 0; i < t.events.size(); ++i) {
+            const Event& e = t.events[i];
+            if (e.type == Rec::rma) {
+                auto kind = kind_of(static_cast<RmaKind>(e.kind));
+                Side side{kind, t.rank, e.site, false, e.op};
+                // Within the epoch: this operation against earlier ones still pending at this origin.
+                OriginUse use{side, {slot, i}, kNever, sorted(e.origin), sorted(e.result)};
+                for (const auto& u : uses) {
+                    if (u.local_end != kNever && u.local_end < i) continue;
+                    Range where{};
+                    bool hit = (overlap(u.written, use.written, &where) || overlap(u.written, use.read, &where) ||
+                                overlap(u.read, use.written, &where));
+                    if (hit && within_epoch(u.side.kind, kind) != Compat::both)
+                        out.add({false, u.side, side, exec.window_number(slot, e.win), t.rank, where, 1});
+                }
+                uses.push_back(use);
+                Access a;
+                a.side = side;
+                a.basic = e.basic;
+                a.start = {slot, i};
+                a.end = {slot, kNever};
+                a.win = exec.window_number(slot, e.win);
+                a.target = exec.world_of_win_rank(slot, e.win, e.target);
+                auto w = t.wins.find(e.win);
+                bool dynamic = w != t.wins.end() && w->second.flavor == 3;
+                int tslot = exec.slot_of_world(a.target);
+                int64_t unit = 1;
+                if (!dynamic) {
+                    unit = w != t.wins.end() ? w->second.disp_unit : 1;
+                    if (tslot >= 0)  // the target's own displacement unit
+                        for (const auto& [id, desc] : traces[static_cast<size_t>(tslot)].wins)
+                            if (exec.window_number(tslot, id) == a.win) unit = desc.disp_unit;
+                }
+                uint64_t base = static_cast<uint64_t>(e.disp * unit);
+                for (const auto& r : e.target_bytes) a.bytes.push_back({base + r.lo, base + r.hi});
+                a.bytes = sorted(a.bytes);
+                auto l = locks.find({e.win, e.target});
+                a.lock = l != locks.end() ? l->second : (lock_all[e.win] ? 0 : -1);
+                open.emplace_back(a, i);
+            } else if (e.type == Rec::sync) {
+                auto kind = static_cast<SyncKind>(e.kind);
+                uint32_t win = e.win;
+                int target = e.target;
+                auto on_win = [win](const Event& op) { return op.win == win; };
+                auto on_target = [win, target](const Event& op) { return op.win == win && op.target == target; };
+                switch (kind) {
+                case SyncKind::lock: locks[{win, target}] = e.lock_type; break;
+                case SyncKind::lock_all: lock_all[win] = true; break;
+                case SyncKind::unlock: complete(i, on_target, true); locks.erase({win, target}); break;
+                case SyncKind::unlock_all: complete(i, on_win, true); lock_all[win] = false; break;
+                case SyncKind::fence: case SyncKind::complete: case SyncKind::flush_all:
+                    complete(i, on_win, true);
+                    break;
+                case SyncKind::flush: complete(i, on_target, true); break;
+                case SyncKind::flush_local: complete(i, on_target, false); break;
+                case SyncKind::flush_local_all: complete(i, on_win, false); break;
+                default: break;
+                }
+            } else if (e.type == Rec::req_done && !e.is_recv) {
+                uint64_t req = e.request;
+                auto mine = [req](const Event& op) { return op.type == Rec::rma && op.request == req; };
+                bool is_get = false;
+                for (const auto& [a, idx] : open)
+                    if (t.events[idx].request == req) is_get = t.events[idx].kind == static_cast<uint8_t>(RmaKind::get);
+                complete(i, mine, is_get);  // Rput/Raccumulate requests complete locally only
+            } else if (e.type == Rec::win_free) {
+                uint32_t win = e.win;
+                complete(i, [win](const Event& op) { return op.win == win; }, true);
+            } else if (e.type == Rec::local) {
+                AccessKind kind = e.write ? AccessKind::store : AccessKind::load;
+                Side side{kind, t.rank, e.site, true, ""};
+                std::vector<Range> bytes{{e.addr, e.addr + std::max<uint32_t>(e.size, 1)}};
+                for (const auto& u : uses) {
+                    if (u.local_end != kNever && u.local_end < i) continue;
+                    Range where{};
+                    if (overlap(u.written, bytes, &where) && within_epoch(AccessKind::get, kind) != Compat::both)
+                        out.add({false, u.side, side, exec.window_number(slot, t.events[u.start.index].win), t.rank,
+                                 where, 1});
+                    else if (overlap(u.read, bytes, &where) && within_epoch(u.side.kind, kind) != Compat::both)
+                        out.add({false, u.side, side, exec.window_number(slot, t.events[u.start.index].win), t.rank,
+                                 where, 1});
+                }
+                // Window memory of this rank (precise mode): a target-side access.
+                for (const auto& [id, w] : t.wins) {
+                    std::vector<Range> mem = w.flavor == 3 ? w.attached : std::vector<Range>{{w.base, w.base + w.size}};
+                    for (const auto& m : mem) {
+                        if (e.addr < m.lo || e.addr >= m.hi) continue;
+                        Access a;
+                        a.side = side;
+                        a.start = a.end = {slot, i};
+                        a.win = exec.window_number(slot, id);
+                        a.target = t.rank;
+                        uint64_t off = w.flavor == 3 ? 0 : w.base;
+                        a.bytes = {{bytes[0].lo - off, bytes[0].hi - off}};
+                        a.lock = -1;  // a lock this rank holds on its own window memory
+                        for (const auto& [key, type] : locks)
+                            if (key.first == id && exec.world_of_win_rank(slot, id, key.second) == t.rank)
+                                a.lock = type;
+                        accesses.push_back(a);
+                    }
+                }
+            }
+        }
+        for (auto& [a, idx] : open) accesses.push_back(a);  // never completed: concurrent with everything after
+    }
+
+    // Across processes: pairs of accesses to the same window memory whose bytes overlap, found by a
+    // sweep over byte ranges sorted by start (loads/stores of one process are never paired).
+    std::map<std::pair<int, int>, std::vector<const Access*>> by_memory;
+    for (const auto& a : accesses)
+        if (a.target >= 0) by_memory[{a.win, a.target}].push_back(&a);
+    for (auto& [mem, list] : by_memory) {
+        struct Item {
+            Range r;
+            const Access* a;
+        };
+        std::vector<Item> items;
+        for (const Access* a : list)
+            for (const auto& r : a->bytes) items.push_back({r, a});
+        std::sort(items.begin(), items.end(), [](const Item& x, const Item& y) { return x.r.lo < y.r.lo; });
+        std::vector<Item> active_ops, active_locals;
+        std::set<std::pair<const Access*, const Access*>> seen;  // a pair overlapping in several blocks is one
+        auto prune = [](std::vector<Item>& v, uint64_t lo) {
+            v.erase(std::remove_if(v.begin(), v.end(), [lo](const Item& i) { return i.r.hi <= lo; }), v.end());
+        };
+        auto check = [&](const Item& x, const Item& y) {
+            const Access& a = *x.a;
+            const Access& b = *y.a;
+            if (&a == &b) return;
+            if ((a.bytes.size() > 1 || b.bytes.size() > 1) && !seen.insert(std::minmax(&a, &b)).second) return;
+            Compat c = across_processes(a.side.kind, b.side.kind);
+            if (c == Compat::both) {
+                if (!(a.side.kind == AccessKind::acc && b.side.kind == AccessKind::acc)) return;
+                if (accumulates_compatible(a, b)) return;
+            }
+            // Ordered by happens-before (completion of one before the issue of the other)?
+            auto ordered = [&](const Access& p, const Access& q) {
+                return p.end.index != kNever && exec.before(p.end, q.start);
+            };
+            if (ordered(a, b) || ordered(b, a)) return;
+            // Lock epochs on the same target exclude each other when one is exclusive.
+            if (a.start.slot != b.start.slot && a.lock >= 0 && b.lock >= 0 && (a.lock == 1 || b.lock == 1)) return;
+            Range where{std::max(x.r.lo, y.r.lo), std::min(x.r.hi, y.r.hi)};
+            out.add({true, a.side, b.side, mem.first, mem.second, where, 1});
+        };
+        for (const auto& item : items) {
+            prune(active_ops, item.r.lo);
+            prune(active_locals, item.r.lo);
+            for (const auto& other : active_ops) check(other, item);
+            if (!item.a->side.is_pc) {
+                for (const auto& other : active_locals) check(other, item);
+                active_ops.push_back(item);
+            } else {
+                active_locals.push_back(item);
+            }
+        }
+    }
+    std::vector<Finding> result;
+    for (auto& [k, f] : out.found) result.push_back(f);
+    return result;
+}
+
+}  // namespace rmacheck

@@ -1,0 +1,55 @@
+// Happens-before over all ranks' traces, computed offline with vector clocks:
+// collectives matched by per-communicator sequence (communicators named by
+// their members' world ranks), point-to-point messages matched in order per
+// (communicator, source, destination, tag) with wildcard receives resolved from
+// the recorded status, fences as window-wide collectives, and post->start,
+// complete->wait edges of PSCW epochs. Lock/unlock add no edges: they complete
+// operations and exclude each other, they do not order processes.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "trace_reader.h"
+
+namespace rmacheck {
+
+struct EventRef {
+    int slot = 0;        // index into the traces vector
+    size_t index = 0;    // index into its events
+};
+
+class Execution {
+public:
+    explicit Execution(const std::vector<RankTrace>& traces);
+
+    const std::vector<RankTrace>& traces() const { return traces_; }
+    // a happens before b (a == b counts as before).
+    bool before(EventRef a, EventRef b) const;
+    // World rank of `rank` in the trace's communicator/window; -1 when unknown.
+    int world_of_comm_rank(int slot, uint32_t comm, int rank) const;
+    int world_of_win_rank(int slot, uint32_t win, int rank) const;
+    // Job-wide window number (1, 2, ... in order of creation) of a rank's local window id.
+    int window_number(int slot, uint32_t win) const;
+    // The trace slot holding a world rank, or -1.
+    int slot_of_world(int world) const;
+    const std::vector<std::string>& warnings() const { return warnings_; }
+
+private:
+    void match();
+    void compute_clocks();
+
+    const std::vector<RankTrace>& traces_;
+    std::map<int, int> slot_of_world_;
+    std::vector<std::map<uint32_t, int>> win_number_;  // per slot: local id -> job-wide number
+    std::vector<std::vector<std::vector<EventRef>>> deps_;  // per slot, per event: events joined into it
+    std::vector<std::vector<int>> group_;                   // per slot, per event: all-to-all group or -1
+    std::vector<std::vector<EventRef>> groups_;
+    std::vector<std::vector<std::vector<uint32_t>>> clock_;  // per slot, per event
+    std::vector<std::string> warnings_;
+};
+
+}  // namespace rmacheck

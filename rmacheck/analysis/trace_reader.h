@@ -1,0 +1,69 @@
+// Reads the per-rank traces of the rmacheck preload module into plain
+// structures. Pure: parse_trace works on bytes, so every malformed input is
+// unit-tested; read_trace_dir adds the file system. A damaged file keeps the
+// events before the damage and carries an error naming file and offset.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "trace_format.h"
+
+namespace rmacheck {
+
+using trace::Range;
+
+struct Event {
+    trace::Rec type{};
+    uint8_t kind = 0;  // RmaKind, SyncKind or CollKind
+    uint64_t site = 0;  // return address of the MPI call, or the PC of a load/store
+    uint32_t win = 0, comm = 0;
+    int32_t target = -1;      // rma/sync: rank in the window's communicator
+    int32_t lock_type = 0;    // lock: 1 exclusive, 0 shared
+    int32_t peer = -1;        // send: dest, recv/req_done: source (communicator ranks); coll: root
+    int32_t tag = 0;
+    int64_t disp = 0;
+    uint64_t request = 0;
+    bool is_recv = false, write = false;
+    uint64_t addr = 0;  // local access
+    uint32_t size = 0;
+    std::string op, basic;
+    std::vector<Range> origin, result, target_bytes;  // rma: origin read, result written, target offsets
+    std::vector<int32_t> group;                        // post/start: world ranks
+};
+
+struct Module {
+    uint64_t start = 0, end = 0, offset = 0;
+    std::string path;
+};
+
+struct WinDesc {
+    uint32_t comm = 0, ordinal = 0;
+    uint64_t base = 0, size = 0;
+    int32_t disp_unit = 1;
+    uint8_t flavor = 0;  // 0 create, 1 allocate, 2 allocate_shared, 3 dynamic
+    std::vector<Range> attached;
+};
+
+struct RankTrace {
+    std::string file;
+    int rank = -1, size = 0, pid = 0;
+    uint32_t mode = 0;
+    std::vector<Event> events;
+    std::vector<Module> modules;
+    std::map<uint32_t, std::vector<int32_t>> comms;  // local id -> world ranks
+    std::map<uint32_t, WinDesc> wins;                // local id -> description
+    std::vector<std::string> notes;
+    bool finalized = false;
+    std::string error;  // non-empty: the file is damaged; events before the damage are kept
+};
+
+RankTrace parse_trace(const std::string& file, const std::string& bytes);
+
+// All rank-*.jsrma files of dir, sorted by rank. Unreadable files come back
+// with their error set (rank -1 when even the header is unusable).
+std::vector<RankTrace> read_trace_dir(const std::string& dir, std::string* error);
+
+}  // namespace rmacheck

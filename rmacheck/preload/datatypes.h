@@ -1,0 +1,29 @@
+// Exact flattening of MPI datatypes into byte blocks, by walking the type's
+// constructor tree with MPI_Type_get_envelope / MPI_Type_get_contents (not by
+// bounding extent). Results are cached per handle until MPI_Type_free.
+#pragma once
+
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+#include "blocks.h"
+#include "trace_format.h"
+
+namespace rmacheck {
+
+struct FlatType {
+    std::vector<Block> blocks;  // one element, offsets from the buffer address
+    int64_t extent = 0;
+    std::string basic;          // name of the (first) predefined type at the leaves, e.g. MPI_INT
+    bool exact = true;          // false: a constructor we cannot walk; blocks are the true extent
+};
+
+const FlatType& flatten(MPI_Datatype type);
+void forget_type(MPI_Datatype type);
+
+// Byte ranges of `count` elements of `type` at address/offset `base`.
+std::vector<trace::Range> type_ranges(MPI_Datatype type, int count, int64_t base);
+
+}  // namespace rmacheck

@@ -1,0 +1,246 @@
+// Mode 1 page protection and the SIGSEGV/SIGTRAP handlers (see protect.h).
+// Tables are fixed-size arrays: the handlers read them without locks and they
+// change only inside MPI wrappers, when every page is unprotected.
+#include "protect.h"
+
+#include <signal.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+
+#include "guard.h"
+
+namespace rmacheck::protect {
+
+namespace {
+constexpr int kMaxPending = 512, kMaxPages = 1024, kMaxWindows = 64, kMaxHits = 8192;
+constexpr uint64_t kTrapFlag = 0x100;
+
+struct Pending {
+    uint64_t lo, hi, request;
+    uint32_t win;
+    int target;
+    bool block_reads;
+};
+struct Page {
+    uint64_t addr;
+    int prot;
+};
+struct WinMem {
+    uint64_t lo, hi;
+};
+
+Pending g_pending[kMaxPending];
+int g_npending = 0;
+Page g_pages[kMaxPages];
+std::atomic<int> g_npages{0};
+WinMem g_windows[kMaxWindows];
+int g_nwindows = 0;
+Hit g_hits[kMaxHits];
+std::atomic<int> g_nhits{0};
+std::atomic<uint64_t> g_dropped{0};
+bool g_protected = false;  // pages currently carry their protection
+bool g_track_only = false; // precise mode: nothing is protected
+uint64_t g_page = 4096;
+struct sigaction g_old_segv, g_old_trap;
+
+thread_local uint64_t t_step_pages[4] __attribute__((tls_model("initial-exec")));
+thread_local int t_nstep __attribute__((tls_model("initial-exec"))) = 0;
+
+uint64_t page_of(uint64_t a) { return a & ~(g_page - 1); }
+
+int find_page(uint64_t page) {
+    int n = g_npages.load(std::memory_order_acquire);
+    for (int i = 0; i < n; ++i)
+        if (g_pages[i].addr == page) return i;
+    return -1;
+}
+
+void record_hit(uint64_t pc, uint64_t addr, bool write) {
+    int n = g_nhits.load(std::memory_order_relaxed);
+    // A loop touching the same byte from the same instruction is one hit.
+    for (int i = n - 1; i >= 0 && i >= n - 16; --i)
+        if (g_hits[i].pc == pc && g_hits[i].addr == addr && g_hits[i].write == write) return;
+    if (n >= kMaxHits) {
+        g_dropped.fetch_add(1, std::memory_order_relaxed);
+        return;
+    }
+    g_hits[n] = {pc, addr, write};
+    g_nhits.store(n + 1, std::memory_order_release);
+}
+
+void on_segv(int sig, siginfo_t* si, void* ctx) {
+    auto* uc = static_cast<ucontext_t*>(ctx);
+    uint64_t addr = reinterpret_cast<uint64_t>(si->si_addr);
+    int idx = find_page(page_of(addr));
+    if (idx < 0) {
+        // Not our protection: let the fault happen as it would without us.
+        sigaction(SIGSEGV, &g_old_segv, nullptr);
+        (void)sig;
+        return;
+    }
+    bool write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+    if (t_depth == 0) {  // inside a wrapper it is MPI's own copy
+        for (int i = 0; i < g_npending; ++i) {
+            const Pending& p = g_pending[i];
+            if (addr >= p.lo && addr < p.hi && (write || p.block_reads)) {
+                record_hit(static_cast<uint64_t>(uc->uc_mcontext.gregs[REG_RIP]), addr, write);
+                break;
+            }
+        }
+    }
+    mprotect(reinterpret_cast<void*>(page_of(addr)), g_page, PROT_READ | PROT_WRITE);
+    // While protections are being lifted (a wrapper's entry touching a protected stack page) the
+    // page simply stays open; otherwise step over the access and close it again.
+    if (!g_protected) return;
+    if (t_nstep < 4) t_step_pages[t_nstep++] = page_of(addr);
+    uc->uc_mcontext.gregs[REG_EFL] |= kTrapFlag;
+}
+
+void on_trap(int sig, siginfo_t* si, void* ctx) {
+    auto* uc = static_cast<ucontext_t*>(ctx);
+    if (t_nstep == 0) {  // not our single step: pass it on
+        if (g_old_trap.sa_flags & SA_SIGINFO) {
+            if (g_old_trap.sa_sigaction) g_old_trap.sa_sigaction(sig, si, ctx);
+        } else if (g_old_trap.sa_handler != SIG_DFL && g_old_trap.sa_handler != SIG_IGN) {
+            g_old_trap.sa_handler(sig);
+        }
+        return;
+    }
+    for (int i = 0; i < t_nstep; ++i) {
+        int idx = find_page(t_step_pages[i]);
+        if (idx >= 0 && g_protected)
+            mprotect(reinterpret_cast<void*>(g_pages[idx].addr), g_page, g_pages[idx].prot);
+    }
+    t_nstep = 0;
+    uc->uc_mcontext.gregs[REG_EFL] &= ~static_cast<greg_t>(kTrapFlag);
+}
+
+bool touches_window(uint64_t lo, uint64_t hi) {
+    for (int i = 0; i < g_nwindows; ++i)
+        if (page_of(lo) < g_windows[i].hi && page_of(hi - 1) + g_page > page_of(g_windows[i].lo)) return true;
+    return false;
+}
+
+// Rebuilds the page table from the pending ranges (called with pages unprotected).
+void rebuild_pages() {
+    int n = 0;
+    for (int i = 0; i < g_npending; ++i) {
+        const Pending& p = g_pending[i];
+        for (uint64_t pg = page_of(p.lo); pg < p.hi; pg += g_page) {
+            int prot = p.block_reads ? PROT_NONE : PROT_READ;
+            int j = 0;
+            while (j < n && g_pages[j].addr != pg) ++j;
+            if (j < n) {
+                if (prot == PROT_NONE) g_pages[j].prot = PROT_NONE;
+            } else if (n < kMaxPages) {
+                g_pages[n++] = {pg, prot};
+            }
+        }
+    }
+    g_npages.store(n, std::memory_order_release);
+}
+
+template <class Pred> void release_if(Pred pred) {
+    int k = 0;
+    for (int i = 0; i < g_npending; ++i)
+        if (!pred(g_pending[i])) g_pending[k++] = g_pending[i];
+    if (k == g_npending) return;
+    g_npending = k;
+    bool was = g_protected;
+    if (was) unprotect_all();
+    rebuild_pages();
+    if (was) reprotect_all();
+}
+}  // namespace
+
+bool install() {
+    g_page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+    stack_t ss{};
+    ss.ss_size = 64 * 1024;
+    ss.ss_sp = mmap(nullptr, ss.ss_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (ss.ss_sp == MAP_FAILED || sigaltstack(&ss, nullptr) != 0) return false;
+    struct sigaction sa{};
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_sigaction = on_segv;
+    if (sigaction(SIGSEGV, &sa, &g_old_segv) != 0) return false;
+    sa.sa_sigaction = on_trap;
+    return sigaction(SIGTRAP, &sa, &g_old_trap) == 0;
+}
+
+void add_window_memory(uint64_t lo, uint64_t hi) {
+    if (hi > lo && g_nwindows < kMaxWindows) g_windows[g_nwindows++] = {lo, hi};
+    // A buffer already tracked on these pages must not stay protected.
+    release_if([&](const Pending& p) { return touches_window(p.lo, p.hi); });
+}
+
+void remove_window_memory(uint64_t lo) {
+    int k = 0;
+    for (int i = 0; i < g_nwindows; ++i)
+        if (g_windows[i].lo != lo) g_windows[k++] = g_windows[i];
+    g_nwindows = k;
+}
+
+bool track(uint64_t lo, uint64_t hi, bool block_reads, uint32_t win, int target, uint64_t request) {
+    if (hi <= lo || touches_window(lo, hi) || g_npending >= kMaxPending) return false;
+    g_pending[g_npending++] = {lo, hi, request, win, target, block_reads};
+    bool was = g_protected;
+    if (was) unprotect_all();
+    rebuild_pages();
+    if (was) reprotect_all();
+    return true;
+}
+
+void release_win(uint32_t win) {
+    release_if([&](const Pending& p) { return p.win == win; });
+}
+void release_target(uint32_t win, int target) {
+    release_if([&](const Pending& p) { return p.win == win && p.target == target; });
+}
+void release_request(uint64_t request) {
+    release_if([&](const Pending& p) { return request != 0 && p.request == request; });
+}
+bool any_pending() { return g_npending > 0; }
+
+void unprotect_all() {
+    if (!g_protected) return;
+    g_protected = false;
+    int n = g_npages.load(std::memory_order_acquire);
+    for (int i = 0; i < n; ++i)
+        mprotect(reinterpret_cast<void*>(g_pages[i].addr), g_page, PROT_READ | PROT_WRITE);
+}
+
+void reprotect_all() {
+    if (g_track_only) return;
+    int n = g_npages.load(std::memory_order_acquire);
+    if (n == 0) return;
+    g_protected = true;
+    for (int i = 0; i < n; ++i) mprotect(reinterpret_cast<void*>(g_pages[i].addr), g_page, g_pages[i].prot);
+}
+
+void set_track_only() { g_track_only = true; }
+
+bool interesting(uint64_t addr, uint64_t size) {
+    uint64_t end = addr + size;
+    for (int i = 0; i < g_nwindows; ++i)
+        if (addr < g_windows[i].hi && end > g_windows[i].lo) return true;
+    for (int i = 0; i < g_npending; ++i)
+        if (addr < g_pending[i].hi && end > g_pending[i].lo) return true;
+    return false;
+}
+
+int drain(Hit* out, int max) {
+    int n = g_nhits.load(std::memory_order_acquire);
+    int k = n < max ? n : max;
+    for (int i = 0; i < k; ++i) out[i] = g_hits[i];
+    g_nhits.store(0, std::memory_order_release);
+    return k;
+}
+
+uint64_t dropped_hits() { return g_dropped.load(); }
+
+}  // namespace rmacheck::protect

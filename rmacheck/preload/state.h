@@ -1,0 +1,29 @@
+// Shared state of the preload hooks (hooks.cpp owns it): the tracing mode
+// and the descriptions of communicators, windows and requests, so the RMA
+// and point-to-point hooks record the same identities.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace rmacheck::state {
+
+struct WinInfo {
+    uint32_t id;
+    uint32_t comm;
+    std::vector<int32_t> members;
+};
+
+uint32_t mode();  // trace::Mode
+inline uint64_t u64(const void* p) { return reinterpret_cast<uint64_t>(p); }
+std::vector<int32_t> world_ranks(MPI_Group group);
+// The trace's id of a communicator, writing its description the first time.
+uint32_t comm_id(MPI_Comm comm, std::vector<int32_t>* members_out = nullptr);
+const WinInfo* win_info(MPI_Win win);
+uint64_t new_request(MPI_Request req, bool recv, uint32_t comm);
+// A tracked request completed: its event, and its buffers released.
+void request_done(const void* site, MPI_Request req, const MPI_Status* st);
+
+}  // namespace rmacheck::state

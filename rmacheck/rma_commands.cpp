@@ -1,0 +1,216 @@
+// The two rmacheck subcommands (see rma_commands.h). One options table per
+// command drives parsing and --help.
+#include "rma_commands.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <algorithm>
+#include <cerrno>
+
+#include <boost/program_options.hpp>
+
+#include "launcher.h"
+#include "report.h"
+
+namespace po = boost::program_options;
+
+namespace jobsentry {
+
+namespace {
+
+volatile pid_t g_child = -1;  // the command, for forwarding SIGTERM/SIGINT
+
+po::options_description check_spec(RmaCheckOptions* o) {
+    po::options_description desc("Options of jobsentry rma-check");
+    desc.add_options()("help,h", "print this help")(
+        "precise", po::bool_switch(&o->precise),
+        "precise mode: the program was compiled with jobsentry-mpicc, so every load and store of window memory "
+        "and origin buffers is seen (default: mode 1, page protection of origin buffers, no recompiling)")(
+        "report", po::value(&o->report), "also write the findings as JSON to this file")(
+        "trace-dir", po::value(&o->trace_dir)->default_value(o->trace_dir),
+        "directory for the per-rank traces (created; old rank-*.jsrma files in it are removed)");
+    return desc;
+}
+
+std::string self_dir() {
+    std::error_code ec;
+    auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? "." : exe.parent_path().string();
+}
+
+// The preload module: $JOBSENTRY_RMACHECK_LIB, else next to jobsentry (installed: ../lib, build tree).
+std::string find_preload() {
+    if (const char* env = std::getenv("JOBSENTRY_RMACHECK_LIB")) return env;
+    std::string dir = self_dir();
+    for (const char* rel : {"/libjobsentry-rmacheck.so", "/../lib/libjobsentry-rmacheck.so",
+                            "/../rmacheck/libjobsentry-rmacheck.so"}) {
+        std::error_code ec;
+        auto p = std::filesystem::weakly_canonical(dir + rel, ec);
+        if (!ec && std::filesystem::exists(p)) return p.string();
+    }
+    return "";
+}
+
+void print_analysis(const rmacheck::Analysis& a, std::ostream& out, std::ostream& err) {
+    for (const auto& e : a.errors) err << "jobsentry[rma]: error: " << e << '\n';
+    for (const auto& w : a.warnings) err << "jobsentry[rma]: warning: " << w << '\n';
+    for (const auto& n : a.notes) out << "NOTE " << n << '\n';
+    for (size_t i = 0; i < a.findings.size(); ++i)
+        out << rmacheck::format_finding(a.findings[i], a.places[i].first, a.places[i].second) << '\n';
+    out << a.findings.size() << (a.findings.size() == 1 ? " race" : " races") << " found in " << a.traces.size()
+        << (a.traces.size() == 1 ? " rank's trace" : " ranks' traces") << '\n';
+}
+
+bool write_report(const rmacheck::Analysis& a, const std::string& file, const char* who) {
+    if (file.empty()) return true;
+    std::ofstream out(file);
+    out << rmacheck::to_json(a).dump(2) << '\n';
+    if (!out) {
+        std::cerr << who << ": cannot write the report " << file << '\n';
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+RmaCheckParse parse_rma_check_options(const std::vector<std::string>& args) {
+    RmaCheckParse out;
+    auto dash = std::find(args.begin(), args.end(), "--");
+    std::vector<std::string> opts(args.begin(), dash);
+    if (dash != args.end()) out.options.command.assign(dash + 1, args.end());
+    po::options_description desc = check_spec(&out.options);
+    try {
+        po::variables_map vm;
+        po::store(po::command_line_parser(opts).options(desc).run(), vm);
+        if (vm.count("help")) {
+            out.help = true;
+            return out;
+        }
+        po::notify(vm);
+    } catch (const po::error& e) {
+        out.error = std::string(e.what()) + " (see jobsentry rma-check --help)";
+        return out;
+    }
+    if (out.options.command.empty())
+        out.error = "no program given; usage: jobsentry rma-check [options] -- mpirun -np 4 ./app";
+    else if (out.options.trace_dir.empty())
+        out.error = "--trace-dir must not be empty";
+    return out;
+}
+
+std::string rma_check_help() {
+    RmaCheckOptions o;
+    std::ostringstream text;
+    text << "Usage: jobsentry rma-check [options] -- mpirun -np N ./app [args]\n\n"
+         << "Runs the command with the MPI RMA checker preloaded into its ranks, then reports every pair of\n"
+         << "conflicting concurrent accesses. Exit status: the command's, or " << kRacesFound
+         << " when it succeeded but races were found.\n\n"
+         << check_spec(&o);
+    return text.str();
+}
+
+int run_rma_check(const std::vector<std::string>& args) {
+    RmaCheckParse parsed = parse_rma_check_options(args);
+    if (parsed.help) {
+        std::cout << rma_check_help();
+        return 0;
+    }
+    if (!parsed.error.empty()) {
+        std::cerr << "jobsentry rma-check: " << parsed.error << '\n';
+        return 2;
+    }
+    const RmaCheckOptions& o = parsed.options;
+    std::string preload = find_preload();
+    if (preload.empty()) {
+        std::cerr << "jobsentry rma-check: cannot find libjobsentry-rmacheck.so next to jobsentry; set "
+                     "JOBSENTRY_RMACHECK_LIB to its path\n";
+        return 2;
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(o.trace_dir, ec);
+    auto dir = std::filesystem::absolute(o.trace_dir, ec);
+    if (ec || !std::filesystem::is_directory(dir)) {
+        std::cerr << "jobsentry rma-check: cannot create the trace directory " << o.trace_dir << '\n';
+        return 2;
+    }
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+        if (entry.path().extension() == ".jsrma") std::filesystem::remove(entry.path(), ec);
+    // The module is inert in processes that never call MPI_Init (mpirun, orted, shells).
+    std::string ld = preload;
+    if (const char* old = std::getenv("LD_PRELOAD"); old && *old) ld += std::string(":") + old;
+    setenv("LD_PRELOAD", ld.c_str(), 1);
+    setenv("JOBSENTRY_RMA_TRACE_DIR", dir.c_str(), 1);
+    setenv("JOBSENTRY_RMA_MODE", o.precise ? "precise" : "protect", 1);
+    Launch launch = launch_command(o.command);
+    unsetenv("LD_PRELOAD");
+    if (!launch.error.empty()) {
+        std::cerr << "jobsentry rma-check: " << launch.error << '\n';
+        return 127;
+    }
+    // Ended from outside (timeout, scheduler): pass it on to the command and still analyse what the
+    // ranks wrote (the preload flushes on SIGTERM/SIGINT).
+    g_child = launch.pid;
+    struct sigaction sa{};
+    sa.sa_handler = [](int sig) {
+        if (g_child > 0) kill(g_child, sig);
+    };
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, nullptr);
+    sigaction(SIGINT, &sa, nullptr);
+    int wstatus = 0;
+    while (waitpid(launch.pid, &wstatus, 0) < 0 && errno == EINTR) {
+    }
+    g_child = -1;
+    int status = shell_status(wstatus);
+    rmacheck::Analysis a = rmacheck::analyse_dir(dir.string());
+    std::cerr << "jobsentry[rma-check]: traces in " << dir.string() << '\n';
+    print_analysis(a, std::cerr, std::cerr);
+    if (!write_report(a, o.report, "jobsentry rma-check")) return status ? status : 1;
+    if (status == 0 && !a.findings.empty()) return kRacesFound;
+    return status;
+}
+
+int run_rma_report(const std::vector<std::string>& args) {
+    std::string dir, report;
+    po::options_description desc("Options of jobsentry rma-report");
+    desc.add_options()("help,h", "print this help")("report", po::value(&report),
+                                                    "also write the findings as JSON to this file")(
+        "trace-dir", po::value(&dir)->required(), "directory of rank-N.jsrma traces (also the positional argument)");
+    po::positional_options_description pos;
+    pos.add("trace-dir", 1);
+    try {
+        po::variables_map vm;
+        po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
+        if (vm.count("help")) {
+            std::cout << "Usage: jobsentry rma-report [--report FILE.json] TRACE_DIR\n\n"
+                      << "Analyses the traces of a run of the RMA checker. Exit status: 0 no races, "
+                      << kRacesFound << " races found, 1 no usable trace.\n\n"
+                      << desc;
+            return 0;
+        }
+        po::notify(vm);
+    } catch (const po::error& e) {
+        std::cerr << "jobsentry rma-report: " << e.what() << " (see jobsentry rma-report --help)\n";
+        return 2;
+    }
+    if (!std::filesystem::is_directory(dir)) {
+        std::cerr << "jobsentry rma-report: " << dir << " is not a directory; give the --trace-dir of a "
+                  << "jobsentry rma-check run\n";
+        return 2;
+    }
+    rmacheck::Analysis a = rmacheck::analyse_dir(dir);
+    print_analysis(a, std::cout, std::cerr);
+    if (!write_report(a, report, "jobsentry rma-report")) return 1;
+    if (!a.findings.empty()) return kRacesFound;
+    return a.traces.empty() ? 1 : 0;
+}
+
+}  // namespace jobsentry

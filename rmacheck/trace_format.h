@@ -1,0 +1,124 @@
+// The per-rank binary trace of the rmacheck preload module: record types and
+// the little encoder/decoder both sides share. A file is a header followed by
+// records (u8 type, u32 payload length, payload); lengths make every record
+// skippable, so a reader can say exactly at which offset a file is cut short.
+// Native byte order: traces are written and read on the same machine type.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace rmacheck::trace {
+
+constexpr char kMagic[8] = {'J', 'S', 'R', 'M', 'A', 'T', 'R', '1'};
+constexpr uint32_t kVersion = 1;
+constexpr size_t kHeaderSize = 8 + 4 * 5;  // magic, version, rank, size, pid, mode
+
+enum class Rec : uint8_t {
+    module = 1,      // u64 start, u64 end, u64 file offset, str path (executable mappings)
+    comm = 2,        // u32 id, i32 list of world ranks (index = rank in the communicator)
+    win_create = 3,  // u32 win, u32 comm, u32 ordinal, u64 base, u64 size, i32 disp_unit, u8 flavor, u64 site
+    win_free = 4,    // u32 win, u64 site
+    attach = 5,      // u32 win, u64 base, u64 size
+    rma = 7,         // see RmaRecord in trace_reader.h
+    sync = 8,        // u8 SyncKind, u32 win, i32 target, i32 lock_type, u64 site, i32 list group (world ranks)
+    coll = 9,        // u32 comm, u8 CollKind, i32 root, u64 site
+    send = 10,       // u32 comm, i32 dest, i32 tag, u64 request (0: blocking), u64 site
+    recv = 11,       // u32 comm, i32 source, i32 tag, u64 site (blocking; source/tag from the status)
+    req_done = 12,   // u64 request, u8 is_recv, u32 comm, i32 source, i32 tag, u64 site
+    local = 13,      // u64 pc, u64 addr, u32 size, u8 write
+    finalize = 14,   // u64 site
+    note = 15,       // str text (what this run could not observe)
+};
+
+enum class RmaKind : uint8_t { put, get, acc, get_acc, fetch_op, cas };
+enum class SyncKind : uint8_t {
+    fence, lock, unlock, lock_all, unlock_all, flush, flush_all, flush_local, flush_local_all,
+    win_sync, post, start, complete, wait
+};
+enum class CollKind : uint8_t { all, bcast, gather };
+enum Mode : uint32_t { mode_calls_only = 0, mode_protect = 1, mode_precise = 2 };
+
+struct Range {
+    uint64_t lo = 0, hi = 0;  // [lo, hi)
+    bool operator==(const Range& o) const { return lo == o.lo && hi == o.hi; }
+};
+
+class Encoder {
+public:
+    template <class T> void put(T v) { buf_.append(reinterpret_cast<const char*>(&v), sizeof v); }
+    void put_str(const std::string& s) {
+        put<uint32_t>(static_cast<uint32_t>(s.size()));
+        buf_ += s;
+    }
+    void put_ranges(const std::vector<Range>& r) {
+        put<uint32_t>(static_cast<uint32_t>(r.size()));
+        for (const auto& x : r) put(x.lo), put(x.hi);
+    }
+    void put_ints(const std::vector<int32_t>& v) {
+        put<uint32_t>(static_cast<uint32_t>(v.size()));
+        for (auto x : v) put(x);
+    }
+    // One complete record: type, payload length, payload.
+    std::string record(Rec type) const {
+        std::string out;
+        out.push_back(static_cast<char>(type));
+        uint32_t n = static_cast<uint32_t>(buf_.size());
+        out.append(reinterpret_cast<const char*>(&n), 4);
+        return out + buf_;
+    }
+
+private:
+    std::string buf_;
+};
+
+struct DecodeError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Reads one payload; every read is bounds-checked.
+class Decoder {
+public:
+    Decoder(const char* p, size_t n) : p_(p), n_(n) {}
+    template <class T> T get() {
+        need(sizeof(T));
+        T v;
+        std::memcpy(&v, p_ + at_, sizeof v);
+        at_ += sizeof v;
+        return v;
+    }
+    std::string get_str() {
+        uint32_t n = get<uint32_t>();
+        need(n);
+        std::string s(p_ + at_, n);
+        at_ += n;
+        return s;
+    }
+    std::vector<Range> get_ranges() {
+        uint32_t n = get<uint32_t>();
+        need(static_cast<size_t>(n) * 16);
+        std::vector<Range> r(n);
+        for (auto& x : r) x.lo = get<uint64_t>(), x.hi = get<uint64_t>();
+        return r;
+    }
+    std::vector<int32_t> get_ints() {
+        uint32_t n = get<uint32_t>();
+        need(static_cast<size_t>(n) * 4);
+        std::vector<int32_t> v(n);
+        for (auto& x : v) x = get<int32_t>();
+        return v;
+    }
+
+private:
+    void need(size_t k) const {
+        if (n_ - at_ < k) throw DecodeError("record payload shorter than its fields");
+    }
+    const char* p_;
+    size_t n_;
+    size_t at_ = 0;
+};
+
+}  // namespace rmacheck::trace

@@ -1,0 +1,33 @@
+// Predicted slowdown of a barrier (dissemination) and an allreduce (recursive
+// doubling) at a few scales for a measured noise trace: what the noise probe's
+// report (and a job report) can show next to the trace it measured.
+//   nlohmann::json j = predict_noise_slowdown(read_noise_trace_file("cpu0.tsv"));
+// or from the command line: jobsentry simulate --predict --noise-trace cpu0.tsv
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "noise.h"
+#include "params.h"
+
+namespace jobsentry::sim {
+
+struct PredictOptions {
+    std::vector<std::uint32_t> scales{1024, 16384, 1048576};
+    std::uint64_t bytes = 8;
+    LogGOPS params;
+    std::uint64_t seed = 1;
+    bool cosched = false;
+};
+
+// {"bytes": 8, "seed": 1, "cosched": false, "params": {...},
+//  "predictions": [{"collective": "dissemination", "procs": 1024, "makespan_ns": ...,
+//                   "noise_free_makespan_ns": ..., "slowdown": ...}, ...]}
+// Cost: two simulations per row; the 1 M-process rows take seconds each and
+// about 2 GiB of memory (docs/simulator.md).
+nlohmann::json predict_noise_slowdown(const NoiseTrace& trace, const PredictOptions& options = PredictOptions());
+
+}  // namespace jobsentry::sim

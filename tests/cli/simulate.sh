@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# jobsentry simulate: bad input exits 2 naming what was wrong and what is
+# accepted; a good run prints the JSON keys with the closed-form makespan.
+set -u
+JOBSENTRY=${JOBSENTRY:?path of the jobsentry binary}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+expect_error() {  # expect_error PATTERN ARGS...
+  local pattern=$1; shift
+  local status=0
+  "$JOBSENTRY" simulate "$@" >"$WORK/out" 2>"$WORK/err" || status=$?
+  [ "$status" -eq 2 ] || fail "jobsentry simulate $* exited $status, expected 2"
+  grep -q -- "$pattern" "$WORK/err" || { cat "$WORK/err" >&2; fail "jobsentry simulate $*: message lacks '$pattern'"; }
+}
+expect_error "--procs 1: accepted values are 2" --procs 1
+expect_error "--L -5: accepted values are 0..1e15" --L -5
+expect_error "--G -1: accepted values" --G=-1
+expect_error "unknown; accepted values are binomial-bcast" --collective tree
+expect_error "unrecognised option" --frobnicate
+printf 'num_ranks 2\nrank 0 {\n  a: send 8b to 7 tag 0;\n}\n' >"$WORK/bad.goal"
+expect_error "bad.goal:3: expected a rank 0..1, found '7'" --goal "$WORK/bad.goal"
+printf '100\t50\n200 20\n' >"$WORK/bad.tsv"
+expect_error "bad.tsv:2: expected 'start_ns<TAB>duration_ns'" --procs 8 --noise-trace "$WORK/bad.tsv"
+expect_error "cannot open the noise trace" --procs 8 --noise-trace "$WORK/missing.tsv"
+
+printf 'num_ranks 2\nrank 0 { s: send 1b to 1 tag 0; }\nrank 1 { r: recv 1b from 0 tag 1; }\n' >"$WORK/dl.goal"
+expect_error "deadlocked.*rank 1 waits for a message from rank 0 with tag 1" --goal "$WORK/dl.goal"
+expect_error "--seed -1: accepted values are 0 or more" --seed -1
+
+# Good GOAL run (the issue's example): rank 0's send reaches rank 3 at o + L and is received by 2o + L;
+# rank 3's calc follows: 2o + L + 5 = 125 with L=100 o=10.
+cat >"$WORK/ok.goal" <<'GOAL'
+num_ranks 4
+rank 0 { lX: send 8b to 3 tag 0; lZ: calc 10; lZ irequires lX; }
+rank 3 { lY: recv 8b from 0 tag 0; lV: calc 5; lV requires lY; }
+GOAL
+"$JOBSENTRY" simulate --goal "$WORK/ok.goal" --L 100 --o 10 --g 5 --O 0 --G 0 --json >"$WORK/g.json" || fail "GOAL run failed"
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["makespan_ns"] == 125 and r["procs"] == 4, r' "$WORK/g.json" \
+  || fail "GOAL run: wrong makespan"
+
+# Good run: dissemination, P = 1000, 1 byte, L=100 o=10: 10 rounds of 2o + L.
+"$JOBSENTRY" simulate --collective dissemination --procs 1000 --bytes 1 --L 100 --o 10 --g 5 --json >"$WORK/r.json" \
+  || fail "good run failed"
+python3 - "$WORK/r.json" <<'PY' || fail "good run: wrong JSON"
+import json, sys
+r = json.load(open(sys.argv[1]))
+for k in ("makespan_ns", "noise_free_makespan_ns", "slowdown", "events", "events_per_second"):
+    assert k in r, k
+assert r["makespan_ns"] == 1200 and r["noise_free_makespan_ns"] == 1200, r
+assert r["slowdown"] == 1.0 and r["events"] == 30000 and r["events_per_second"] > 0, r
+PY
+# With noise: a trace with 10 % noise slows the barrier down, reproducibly for one seed.
+printf '0\t10000\n# period_ns 100000\n' >"$WORK/noise.tsv"
+a=$("$JOBSENTRY" simulate --procs 1024 --noise-trace "$WORK/noise.tsv" --seed 3 --json) || fail "noisy run failed"
+b=$("$JOBSENTRY" simulate --procs 1024 --noise-trace "$WORK/noise.tsv" --seed 3 --json) || fail "noisy run failed"
+python3 -c 'import json,sys; a=json.loads(sys.argv[1]); b=json.loads(sys.argv[2]); assert a["slowdown"] > 1 and a["makespan_ns"] == b["makespan_ns"], (a, b)' "$a" "$b" \
+  || fail "noisy run: no slowdown or not reproducible"
+"$JOBSENTRY" simulate --help | grep -q -- "--noise-trace" || fail "--help lacks options"
+"$JOBSENTRY" simulate --procs 64 | grep -q "^slowdown" || fail "text output lacks the slowdown"
+echo "PASS: jobsentry simulate bad input and good runs"

@@ -1,0 +1,88 @@
+# One RMA checker case: runs the program's racy and fixed variants under
+# `jobsentry rma-check` (real mpirun) and checks the findings.
+#   rma_case.sh NAME NP [--precise]
+# The racy run must exit 4 and name both accesses as file:line (the lines are
+# looked up in the source by the markers below, so edits do not break the
+# test); the fixed run must exit 0 with no finding.
+set -euo pipefail
+JOBSENTRY=${JOBSENTRY:?set by CTest}
+PROGDIR=${RMA_PROGRAMS:?set by CTest}
+SRCDIR=$(cd "$(dirname "$0")" && pwd)
+name=$1 np=$2
+shift 2
+prog=$PROGDIR/rma_$name
+[ "${1:-}" = --precise ] && prog=${prog}_precise
+WORK=$(mktemp -d /tmp/jobsentry-rma-test.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+if [ "$(id -u)" -eq 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
+export OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1
+
+fail() { echo "FAIL: $name: $*" >&2; cat "$WORK"/*.err >&2 || true; exit 1; }
+# line_of N-th line of the source matching a pattern
+line_of() { grep -n -- "$1" "$SRCDIR/$name.c" | sed -n "${2:-1}p" | cut -d: -f1; }
+
+run() {  # run VARIANT EXPECTED_STATUS [rma-check options]
+  local variant=$1 expected=$2 status=0
+  shift 2
+  timeout 120 "$JOBSENTRY" rma-check "$@" --trace-dir "$WORK/traces-$variant" --report "$WORK/$variant.json" -- \
+    mpirun --oversubscribe -np "$np" "$prog" "$variant" >"$WORK/$variant.out" 2>"$WORK/$variant.err" ||
+    status=$?
+  [ "$status" -eq "$expected" ] || fail "$variant run exited $status, expected $expected"
+}
+
+expect_line() {  # expect_line REGEX: a finding line of the racy run
+  grep -Eq -- "$1" "$WORK/racy.err" || fail "no finding matching '$1'"
+  jq -e --arg re "$1" '[.findings[].line | test($re)] | any' "$WORK/racy.json" >/dev/null ||
+    fail "the JSON report has no finding matching '$1'"
+}
+
+f="$name.c"
+case $name in
+put_put)
+  l=$(line_of MPI_Put)
+  run racy 4 "$@"
+  expect_line "^RACE remote put\(rank 0, $f:$l\) vs put\(rank 2, $f:$l\) on win 1 bytes \[20,24\) of rank 1$" ;;
+get_load)
+  run racy 4 "$@"
+  expect_line "^RACE local get\(rank 1, $f:$(line_of MPI_Get)\) vs (load|store)\(rank 1, $f:$(line_of 'racy && out')\)" ;;
+get_hang)
+  run racy 4 "$@"
+  grep -q "rank 1 hung" "$WORK/racy.out" || fail "the racy variant did not show the hang"
+  expect_line "^RACE local get\(rank 1, $f:$(line_of "MPI_Get(&flag")\) vs load\(rank 1, $f:$(line_of 'while (flag == 0')\)" ;;
+put_get_fence)
+  run racy 4 "$@"
+  expect_line "^RACE remote put\(rank 0, $f:$(line_of MPI_Put)\) vs get\(rank 2, $f:$(line_of 'MPI_Get(')\) on win 1 bytes \[40,44\) of rank 1$" ;;
+acc_ops)
+  run racy 4 "$@"
+  expect_line "^RACE remote accumulate\(rank 0, $f:$(line_of 'rank == 0) MPI_Acc')\) vs accumulate\(rank 2, $f:$(line_of 'rank == 2) MPI_Acc')\) on win 1 bytes \[8,12\) of rank 1$" ;;
+flush_reuse)
+  run racy 4 "$@"
+  expect_line "^RACE local put\(rank 0, $f:$(line_of MPI_Put 1)\) vs store\(rank 0, $f:$(line_of 'src\[0\] = 2')\)" ;;
+pscw)
+  l=$(line_of MPI_Put)
+  run racy 4 "$@"
+  expect_line "^RACE remote put\(rank 0, $f:$l\) vs put\(rank 2, $f:$l\) on win 1 bytes \[0,4\) of rank 1$" ;;
+dtype)
+  l=$(line_of 'MPI_Put(')
+  run racy 4 "$@"
+  expect_line "^RACE remote put\(rank 0, $f:$l\) vs put\(rank 2, $f:$l\) on win 1 bytes \[0,4\) of rank 1$" ;;
+rget_wait)
+  run racy 4 "$@"
+  expect_line "^RACE local get\(rank 1, $f:$(line_of 'MPI_Rget(')\) vs load\(rank 1, $f:$(line_of 'racy) seen = got')\)" ;;
+target_store)
+  if [ "${1:-}" = --precise ]; then
+    run racy 4 "$@"
+    expect_line "^RACE remote put\(rank 0, $f:$(line_of MPI_Put)\) vs store\(rank 1, $f:$(line_of 'racy) mem\[3\]')\) on win 1 bytes \[12,16\) of rank 1$"
+  else
+    # Mode 1 cannot see stores to window memory: no finding, and the report says so.
+    run racy 0 "$@"
+    grep -q "^NOTE mode 1 .*window memory at the target are not observed" "$WORK/racy.err" ||
+      fail "mode 1 did not say that window memory was not checked"
+    jq -e '.notes | length > 0' "$WORK/racy.json" >/dev/null || fail "no note in the JSON report"
+  fi ;;
+*) fail "unknown case" ;;
+esac
+run fixed 0 "$@"
+grep -q "^RACE" "$WORK/fixed.err" && fail "the race-free twin was reported: $(grep ^RACE "$WORK/fixed.err")"
+jq -e '.races == 0' "$WORK/fixed.json" >/dev/null || fail "the fixed run's JSON report has races"
+echo "PASS: $name $*"

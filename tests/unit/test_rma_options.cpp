@@ -1,0 +1,40 @@
+// Options of `jobsentry rma-check` (rmacheck/rma_commands.h): table of accepted and refused command lines.
+#include <catch2/catch.hpp>
+
+#include "rma_commands.h"
+
+using jobsentry::parse_rma_check_options;
+
+TEST_CASE("rma-check options: the command after --, modes, report and trace directory") {
+    auto p = parse_rma_check_options({"--precise", "--report", "r.json", "--trace-dir", "t", "--", "mpirun", "-np",
+                                      "4", "./app", "--precise"});
+    REQUIRE(p.error.empty());
+    CHECK(p.options.precise);
+    CHECK(p.options.report == "r.json");
+    CHECK(p.options.trace_dir == "t");
+    // Everything after -- belongs to the command, even options that look like ours.
+    CHECK(p.options.command == std::vector<std::string>{"mpirun", "-np", "4", "./app", "--precise"});
+
+    auto d = parse_rma_check_options({"--", "./app"});
+    REQUIRE(d.error.empty());
+    CHECK_FALSE(d.options.precise);
+    CHECK(d.options.report.empty());
+    CHECK(d.options.trace_dir == "jobsentry-rma-traces");
+    CHECK(parse_rma_check_options({"--help"}).help);
+}
+
+TEST_CASE("rma-check options: misuse is refused with what is accepted") {
+    struct Row {
+        std::vector<std::string> args;
+        const char* message;
+    };
+    for (const Row& row : {Row{{}, "no program given"}, Row{{"--precise"}, "no program given"},
+                           Row{{"--bogus", "--", "x"}, "unrecognised option"},
+                           Row{{"--report", "--", "x"}, ""},
+                           Row{{"--trace-dir", "", "--", "x"}, "--trace-dir must not be empty"}}) {
+        auto p = parse_rma_check_options(row.args);
+        CAPTURE(row.args);
+        CHECK_FALSE(p.error.empty());
+        CHECK(p.error.find(row.message) != std::string::npos);
+    }
+}

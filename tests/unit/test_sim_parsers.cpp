@@ -1,0 +1,143 @@
+// Parsers of the simulator: GOAL files and noise traces name file, line and
+// what was expected; `jobsentry simulate` options and their errors.
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+#include "engine.h"
+#include "goal_reader.h"
+#include "noise.h"
+#include "simulate_options.h"
+
+using namespace jobsentry::sim;
+using Args = std::vector<std::string>;
+
+TEST_CASE("GOAL: the issue's example parses and runs", "[simulator][goal]") {
+    std::istringstream in(R"(num_ranks 4   // comment
+rank 0 { lX: send 8b to 3 tag 0; lZ: calc 1000; lZ irequires lX; }
+rank 3 {
+  lY: recv 8b from 0 tag 0;
+  lW: recv 1 from -1 tag 2;   # any source
+  lV: calc 5; lV requires lY;
+}
+rank 1 { a: send 1b to 3 tag 2; }
+)");
+    Schedule s = read_goal(in, "ok.goal");
+    CHECK(s.num_ranks == 4);
+    CHECK(s.ops.size() == 6);
+    CHECK(s.messages() == 2);
+    LogGOPS p;
+    SimResult r = simulate(s, p);
+    CHECK(r.error.empty());
+    CHECK(r.messages == 2);
+}
+
+TEST_CASE("GOAL: errors name the file, the line and what was expected", "[simulator][goal]") {
+    struct Row {
+        const char* text;
+        const char* message;
+    };
+    for (const Row& row : {
+             Row{"rank 0 { }", "bad.goal:1: expected 'num_ranks N' at the start, found 'rank'"},
+             Row{"num_ranks 1\n", "bad.goal:1: expected the number of ranks (2 or more), found '1'"},
+             Row{"num_ranks 2\nrank 0 {\n l1: sned 8b to 1;\n}", "bad.goal:3: expected send, recv or calc, found 'sned'"},
+             Row{"num_ranks 2\nrank 0 {\n l1: send 8b to 5 tag 0;\n}", "bad.goal:3: expected a rank 0..1, found '5'"},
+             Row{"num_ranks 2\nrank 0 {\n l1: send 8x to 1;\n}", "bad.goal:3: expected a size in bytes (as in '8b'), found '8x'"},
+             Row{"num_ranks 2\nrank 0 {\n l1: send 8b to 1 tag 0\n}", "bad.goal:4: expected ';' after the operation"},
+             Row{"num_ranks 2\nrank 0 {\n l1: calc 5;\n l1 requires l9;\n}", "bad.goal:4: expected a label defined in rank 0, found 'l9'"},
+             Row{"num_ranks 2\nrank 0 {\n l1: calc 5;\n", "bad.goal:3: expected a label (as in 'l1: send 8b to 1 tag 0;') or '}', found the end of the file"},
+             Row{"num_ranks 2\nrank 0 { }\nrank 0 { }", "bad.goal:3: expected a rank without a block so far"},
+             Row{"num_ranks 2\nrank 2 { }", "bad.goal:2: expected a rank 0..1, found '2'"},
+             Row{"num_ranks 2\nrank 0 {\n l1: recv 8b from 0 tag x;\n}", "bad.goal:3: expected a tag 0..2147483647, found 'x'"},
+             Row{"num_ranks 2\nrank 0 {\n l1: calc 5;\n l1: calc 6;\n}", "bad.goal:4: expected a label not used before in rank 0, found 'l1'"},
+         }) {
+        std::istringstream in(row.text);
+        INFO(row.text);
+        CHECK_THROWS_WITH(read_goal(in, "bad.goal"), Catch::StartsWith(row.message));
+    }
+    CHECK_THROWS_WITH(read_goal_file("/nonexistent/x.goal"), Catch::Contains("/nonexistent/x.goal: cannot open"));
+}
+
+TEST_CASE("noise trace: format, merging, period and errors", "[simulator][noise]") {
+    std::istringstream ok("# from jobsentry noise\n100\t50\n120\t40\n\n500\t10\n");
+    NoiseTrace t = read_noise_trace(ok, "ok.tsv");
+    REQUIRE(t.detours.size() == 2);  // 100+50 and 120+40 overlap: one detour 100..160
+    CHECK(t.detours[0].start == 100);
+    CHECK(t.detours[0].duration == 60);
+    CHECK(t.period == 510);
+    std::istringstream with_period("# period_ns 2000\n100\t50\n");
+    CHECK(read_noise_trace(with_period, "p.tsv").period == 2000);
+    struct Row {
+        const char* text;
+        const char* message;
+    };
+    for (const Row& row : {
+             Row{"100 50\n", "bad.tsv:1: expected 'start_ns<TAB>duration_ns' (two whole numbers of nanoseconds), found '100 50'"},
+             Row{"10\t5\n-3\t4\n", "bad.tsv:2: expected 'start_ns<TAB>duration_ns'"},
+             Row{"100\t5\n50\t5\n", "bad.tsv:2: expected detours in order of start time"},
+             Row{"# period_ns x\n", "bad.tsv:1: expected '# period_ns N'"},
+             Row{"# period_ns 10\n5\t20\n", "bad.tsv:2: period_ns 10 is shorter than the trace"},
+             Row{"0\t100\n", "bad.tsv: the detours cover the whole trace"},
+         }) {
+        std::istringstream in(row.text);
+        INFO(row.text);
+        CHECK_THROWS_WITH(read_noise_trace(in, "bad.tsv"), Catch::StartsWith(row.message));
+    }
+}
+
+TEST_CASE("simulate options: defaults and values", "[simulator][options]") {
+    SimulateParse p = parse_simulate_options({});
+    REQUIRE(p.error.empty());
+    CHECK(p.request.collective == "dissemination");
+    CHECK(p.request.procs == 16384);
+    CHECK(p.request.bytes == 8);
+    CHECK(p.request.params.L == 5300);
+    CHECK(p.request.params.o == 2300);
+    CHECK(p.request.params.g == 2000);
+    CHECK(p.request.params.G == 2.5);
+    CHECK(p.request.params.O == 1.0);
+    CHECK(p.request.params.S == 65536);
+    CHECK_FALSE(p.json);
+    p = parse_simulate_options({"--collective", "allreduce-ring", "--procs", "64", "--bytes", "1024", "--L", "10",
+                                "--o", "1", "--g", "2", "--G", "0.5", "--O", "0.25", "--S", "0", "--cosched", "--json",
+                                "--seed", "9", "--noise-trace", "t.tsv"});
+    REQUIRE(p.error.empty());
+    CHECK(p.request.collective == "allreduce-ring");
+    CHECK(p.request.procs == 64);
+    CHECK(p.request.bytes == 1024);
+    CHECK(p.request.params.L == 10);
+    CHECK(p.request.params.o == 1);
+    CHECK(p.request.params.g == 2);
+    CHECK(p.request.params.G == 0.5);
+    CHECK(p.request.params.O == 0.25);
+    CHECK(p.request.params.S == 0);
+    CHECK(p.request.cosched);
+    CHECK(p.request.seed == 9);
+    CHECK(p.request.noise_trace == "t.tsv");
+    CHECK(p.json);
+    CHECK(parse_simulate_options({"--help"}).help);
+    CHECK_THAT(simulate_help(), Catch::Contains("--noise-trace") && Catch::Contains("(=5300)") && Catch::Contains("dissemination"));
+}
+
+TEST_CASE("simulate options: bad values name the option and what is accepted", "[simulator][options]") {
+    struct Row {
+        Args args;
+        const char* message;
+    };
+    for (const Row& row : {
+             Row{{"--procs", "1"}, "--procs 1: accepted values are 2..2147483647"},
+             Row{{"--procs", "-4"}, "--procs -4: accepted values are 2..2147483647"},
+             Row{{"--bytes", "0"}, "--bytes 0: accepted values are 1 or more"},
+             Row{{"--L", "-5"}, "--L -5: accepted values are 0..1e15 ns"},
+             Row{{"--O=-0.5"}, "--O -0.5: accepted values are 0..1e15 ns"},
+             Row{{"--S", "-1"}, "--S -1: accepted values are 0 or more bytes"},
+             Row{{"--seed", "-1"}, "--seed -1: accepted values are 0 or more"},
+             Row{{"--predict"}, "--predict: needs --noise-trace FILE"},
+             Row{{"--collective", "tree"}, "--collective tree: unknown; accepted values are binomial-bcast, binomial-reduce, dissemination"},
+             Row{{"--frobnicate"}, "unrecognised option '--frobnicate'"},
+             Row{{"--procs", "many"}, "the argument ('many') for option '--procs' is invalid"},
+         }) {
+        INFO(row.args[0]);
+        CHECK_THAT(parse_simulate_options(row.args).error, Catch::StartsWith(row.message));
+    }
+}
