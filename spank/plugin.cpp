@@ -1,10 +1,12 @@
 // jobsentry.so: the SPANK entry points, thin, split by context.
 //   every context   slurm_spank_init: read the site policy, register --hang-detect
-//                   and --noise-probe
+//                   and --noise-probe, --checkpoint
 //   local/allocator the option callbacks refuse a bad value at submission
 //                   and --rma-check
 //   remote          slurm_spank_init_post_opt: the job's noise probe (once per
 //                   node, before the tasks), then start the job's supervisor
+//                   (also for --checkpoint alone, from the batch step)
+//                   slurm_spank_user_init: JOBSENTRY_MTBF for jobsentry_ckpt.h
 //                   slurm_spank_task_init (as the user): --rma-check's preload
 //                   module and trace directory in each task's environment
 //                   slurm_spank_exit: stop it when the job ends
@@ -26,6 +28,7 @@ extern "C" {
 #include <string>
 #include <vector>
 
+#include "checkpoint_option.h"
 #include "noise_option.h"
 #include "policy.h"
 #include "rma_option.h"
@@ -122,6 +125,38 @@ std::optional<std::string> option_in_step(spank_t sp, const SeenOption& seen, co
     return std::nullopt;
 }
 
+// --checkpoint (spank/checkpoint_option.h): refused at submission when bad.
+SeenOption g_checkpoint;
+std::string g_ckpt_usage;
+char g_ckpt_name[] = "checkpoint";
+char g_ckpt_arginfo[] = "signal:SIG[,cost=DURATION]";
+
+int on_checkpoint(int, const char* value, int) {
+    try {
+        if (g_disabled) return 0;
+        CheckpointOptionParse parsed = parse_checkpoint_option(value, g_policy);
+        if (!parsed.error.empty()) {
+            slurm_error("%s", parsed.error.c_str());
+            return -1;
+        }
+        g_checkpoint = {true, value ? value : ""};
+        return 0;
+    } catch (...) {
+        return -1;
+    }
+}
+
+// The checkpoint signal the batch step asks for; none in other steps (only
+// the batch shell is signalled, by the supervisor the batch step starts).
+CheckpointRequest checkpoint_in_step(spank_t sp, uint32_t job_id, uint32_t step_id) {
+    if (step_id != SLURM_BATCH_SCRIPT) return {};
+    auto value = option_in_step(sp, g_checkpoint, g_ckpt_name);
+    if (!value) return {};
+    CheckpointOptionParse parsed = parse_checkpoint_option(value->c_str(), g_policy);
+    if (!parsed.error.empty()) slurm_error("jobsentry: job %u: no checkpoint signal: %s", job_id, parsed.error.c_str());
+    return parsed.request;
+}
+
 // The job's OS-noise probe, before this step's tasks start; once per job on
 // this node, bounded in time. Its failure is logged, never the job's.
 void probe_noise_for_step(spank_t sp, uint32_t job_id) {
@@ -162,8 +197,11 @@ int start_for_step(spank_t sp) {
         }
         settings = parsed.settings;
     }
-    if (!settings.enabled) return 0;
-    std::string err = start_supervisor(g_policy, job_id, supervisor_argv(g_policy, settings, job_id));
+    const CheckpointRequest ckpt = checkpoint_in_step(sp, job_id, step_id);
+    if (!settings.enabled && ckpt.signal == 0) return 0;
+    std::vector<std::string> argv = supervisor_argv(g_policy, settings, job_id);
+    for (std::string& arg : checkpoint_supervisor_args(g_policy, ckpt, settings.enabled)) argv.push_back(std::move(arg));
+    std::string err = start_supervisor(g_policy, job_id, argv);
     if (!err.empty()) slurm_error("jobsentry: job %u not watched: %s", job_id, err.c_str());
     return 0;
 }
@@ -189,7 +227,9 @@ JOBSENTRY_EXPORT int slurm_spank_init(spank_t sp, int ac, char** av) {
         g_noise_usage = g_disabled ? "Measure OS noise at job start (jobsentry); disabled at this site"
                                    : noise_option_usage(g_policy);
         g_rma_usage = rma_option_usage();
-        static spank_option options[3]{};
+        g_ckpt_usage = g_disabled ? "Checkpoint signal at the Young/Daly period (jobsentry); disabled at this site"
+                                  : checkpoint_option_usage(g_policy);
+        static spank_option options[4]{};
         options[0].name = g_hang_name;
         options[0].arginfo = g_hang_arginfo;
         options[0].usage = g_hang_usage.data();
@@ -205,6 +245,11 @@ JOBSENTRY_EXPORT int slurm_spank_init(spank_t sp, int ac, char** av) {
         options[2].usage = g_rma_usage.data();
         options[2].has_arg = 2;
         options[2].cb = on_rma_check;
+        options[3].name = g_ckpt_name;
+        options[3].arginfo = g_ckpt_arginfo;
+        options[3].usage = g_ckpt_usage.data();
+        options[3].has_arg = 1;
+        options[3].cb = on_checkpoint;
         for (spank_option& option : options)
             if (spank_option_register(sp, &option) != ESPANK_SUCCESS) {
                 slurm_error("jobsentry: disabled: cannot register --%s", option.name);
@@ -223,6 +268,19 @@ JOBSENTRY_EXPORT int slurm_spank_init_post_opt(spank_t sp, int, char**) {
     } catch (...) {
         return 0;
     }
+}
+
+// Every job of a site with mtbf= gets JOBSENTRY_MTBF (and the cost guess),
+// so that applications linked with jobsentry_ckpt get λ by themselves; a
+// value the user set is kept.
+JOBSENTRY_EXPORT int slurm_spank_user_init(spank_t sp, int, char**) {
+    try {
+        if (g_disabled || !spank_remote(sp)) return 0;
+        for (const auto& [name, value] : checkpoint_environment(g_policy))
+            spank_setenv(sp, name.c_str(), value.c_str(), 0);
+    } catch (...) {
+    }
+    return 0;
 }
 
 JOBSENTRY_EXPORT int slurm_spank_exit(spank_t sp, int, char**) {

@@ -203,6 +203,10 @@ PolicyParse parse_site_policy(const std::vector<std::string>& args, const std::s
             else (key == "noise_duration" ? p.noise_duration_ms : p.max_noise_duration_ms) = static_cast<int>(ms);
         } else if (key == "rma_lib") {
             path(&p.rma_lib);
+        } else if (key == "mtbf" || key == "ckpt_cost") {
+            const double sec = parse_duration_seconds(value);
+            if (!(sec > 0) || sec > 1e9) bad("positive durations with a unit ms, s, m, h or d, e.g. 24h, 90s");
+            else (key == "mtbf" ? p.mtbf_s : p.ckpt_cost_s) = sec;
         } else if (key == "log_samples") {
             if (!on_off(value, "yes", "no", &p.log_samples)) bad("yes, no");
         } else if (key == "alpha" || key == "interval" || key == "ranks" || key == "action") {
@@ -211,7 +215,7 @@ PolicyParse parse_site_policy(const std::vector<std::string>& args, const std::s
             out.error = "unknown plugstack.conf argument '" + key +
                         "'; accepted: default=, allow_optout=, alpha=, interval=, ranks=, action=, min_interval=, "
                         "max_ranks=, max_alpha=, actions=, supervisor=, report_dir=, state_dir=, log_dir=, "
-                        "log_samples=, noise_probe=, noise_duration=, max_noise_duration=, rma_lib=";
+                        "log_samples=, noise_probe=, noise_duration=, max_noise_duration=, rma_lib=, mtbf=, ckpt_cost=";
         }
         if (!out.error.empty()) return out;
     }

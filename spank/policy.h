@@ -40,6 +40,9 @@ struct SitePolicy {
     int noise_duration_ms = 2000;       // a bare --noise-probe, and default=on jobs
     int max_noise_duration_ms = 30000;  // users may not hold their job's start longer
     std::string rma_lib;                // --rma-check's preload module (absolute path)
+    // Checkpoint coordination (--checkpoint; spank/checkpoint_option.h).
+    double mtbf_s = 0;            // per-node MTBF; 0: not set (no --checkpoint, no JOBSENTRY_MTBF)
+    double ckpt_cost_s = 0;       // C guess; 0: not set (the supervisor and jobsentry_ckpt assume 60s)
 };
 
 struct PolicyParse {

@@ -1,5 +1,7 @@
 #include "annotation.h"
 
+#include <cmath>
+#include <cstdio>
 #include <ctime>
 #include <iomanip>
 #include <sstream>
@@ -91,6 +93,40 @@ std::string end_annotation(const Report& r, const std::string& previous) {
     const std::string hang = "jobsentry: hang at ";
     if (previous.rfind(hang, 0) == 0) text += " -- earlier run: " + split_clauses(previous).front();
     return one_line(text + part_clauses(previous));
+}
+
+std::string format_period(double seconds) {
+    char buf[64];
+    if (!(seconds >= 0) || seconds > 1e9) return "?";
+    if (seconds < 1) std::snprintf(buf, sizeof buf, "%ldms", std::lround(seconds * 1000));
+    else if (seconds < 60) std::snprintf(buf, sizeof buf, "%.1fs", seconds);
+    else if (seconds < 3600) {
+        long s = std::lround(seconds);
+        std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
+    } else {
+        long m = std::lround(seconds / 60);
+        std::snprintf(buf, sizeof buf, "%ldh%02ldm", m / 60, m % 60);
+    }
+    return buf;
+}
+
+std::string checkpoint_note(double period_s, double cost_s, double job_mtbf_s, const std::string& signal_name,
+                            int signals_sent) {
+    if (signal_name.empty())
+        return "Young/Daly period " + format_period(period_s) + " (C=" + format_period(cost_s) + " guess, job MTBF " +
+               format_period(job_mtbf_s) + ")";
+    return "checkpoint every " + format_period(period_s) + " by SIG" + signal_name + " (Young/Daly, C=" +
+           format_period(cost_s) + ", job MTBF " + format_period(job_mtbf_s) + "; " + std::to_string(signals_sent) +
+           " sent)";
+}
+
+std::string with_note(const std::string& comment, const std::string& note) {
+    if (note.empty()) return comment;
+    // The verdict's clause ends at the first " -- " (an earlier run's
+    // verdict, or another part's clause follows).
+    size_t at = comment.find(" -- ");
+    if (at == std::string::npos) at = comment.size();
+    return one_line(comment.substr(0, at) + "; " + note + comment.substr(at));
 }
 
 }  // namespace jobsentry

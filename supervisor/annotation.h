@@ -33,4 +33,17 @@ std::string hang_annotation(const Report& report, const std::string& action, con
 // hang verdict of an earlier run of the job (before a requeue) is kept after it.
 std::string end_annotation(const Report& report, const std::string& previous_comment = "");
 
+// 400ms, 4.0s, 12m05s, 1h02m: periods as the annotation shows them.
+std::string format_period(double seconds);
+
+// The checkpoint clause: "checkpoint every 1h02m by SIGUSR1 (Young/Daly,
+// C=90s, job MTBF 5h; 3 sent)" when the supervisor signals the job
+// (signal_name non-empty), else "Young/Daly period 1h02m (C=90s guess, job MTBF 5h)".
+std::string checkpoint_note(double period_s, double cost_s, double job_mtbf_s, const std::string& signal_name,
+                            int signals_sent);
+
+// comment with "; note" added to its first clause (before the first " -- ",
+// e.g. " -- earlier run: "), still one line of at most kMaxAnnotation characters.
+std::string with_note(const std::string& comment, const std::string& note);
+
 }  // namespace jobsentry

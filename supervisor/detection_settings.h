@@ -14,6 +14,7 @@ struct DetectionSettings {
     uint64_t seed = 0;          // 0: from the clock
     int verify_rounds = 5;
     int spin_verify_ms = 3000;  // extra watch of suspects that compute outside MPI
+    bool detect = true;         // false: no sampling at all (a supervisor kept only for its job's timer)
 };
 
 }  // namespace jobsentry

@@ -41,6 +41,7 @@ std::optional<SlurmJobInfo> slurm_job_info(uint32_t job_id, std::string* error) 
         info.batch = j.batch_flag != 0;
         if (j.admin_comment) info.admin_comment = j.admin_comment;
         info.restart_count = j.restart_cnt;
+        info.num_nodes = j.num_nodes;
         const uint32_t base = j.job_state & JOB_STATE_BASE;
         info.finished = base > JOB_SUSPENDED || (j.job_state & JOB_COMPLETING);
         if (info.batch) {

@@ -20,6 +20,7 @@ struct SlurmJobInfo {
     std::string std_out;  // expanded (%j, %u, ...); empty for interactive jobs
     bool batch = false;
     uint32_t restart_count = 0;
+    uint32_t num_nodes = 0;
     bool finished = false;  // completed, cancelled, failed, ...
     std::string admin_comment;
 };

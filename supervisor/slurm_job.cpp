@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <ctime>
 #include <iostream>
@@ -73,10 +74,57 @@ bool SlurmJob::start(std::string* error) {
         }
         usleep(200000);
     }
+    start_checkpoint_schedule();
+    if (!opt_.detect) {
+        log("job of " + info_.user + " (uid " + std::to_string(info_.uid) + ") in " + cgroup_ +
+            ": hang detection off, checkpoint signal only");
+        return true;
+    }
     log("watching job of " + info_.user + " (uid " + std::to_string(info_.uid) + ") in " + cgroup_ + "; alpha " +
         std::to_string(opt_.alpha) + ", interval " + std::to_string(opt_.interval_ms) + " ms, action " +
         to_string(opt_.action));
     return true;
+}
+
+void SlurmJob::start_checkpoint_schedule() {
+    if (!(opt_.mtbf_s > 0)) return;
+    const unsigned nodes = opt_.nodes ? opt_.nodes : std::max(1u, info_.num_nodes);
+    job_mtbf_s_ = opt_.mtbf_s / nodes;
+    ckpt::SignalScheduleConfig config;
+    config.lambda = 1 / job_mtbf_s_;
+    config.ckpt_cost_guess_s = opt_.ckpt_cost_s;
+    // This run's start: after a requeue the job restarts from its last
+    // checkpoint, so the work to protect starts again from zero.
+    schedule_.emplace(config, monotonic_now());
+    if (opt_.ckpt_signal > 0) {
+        // Only a batch shell can be signalled alone (KILL_JOB_BATCH), as the
+        // usual `--signal=B:USR1` trap expects.
+        if (!info_.batch) problem("--checkpoint needs a batch job (sbatch): no checkpoint signal is sent");
+        else if (const char* name = sigabbrev_np(opt_.ckpt_signal)) signal_name_ = name;
+        else signal_name_ = std::to_string(opt_.ckpt_signal);
+    }
+    log("job MTBF " + format_period(job_mtbf_s_) + " (" + std::to_string(nodes) + " nodes); " + checkpoint_clause());
+}
+
+std::string SlurmJob::checkpoint_clause() {
+    if (!schedule_) return {};
+    return checkpoint_note(schedule_->target_work(), schedule_->checkpoint_cost(), job_mtbf_s_, signal_name_,
+                           signals_sent_);
+}
+
+double SlurmJob::next_timer() {
+    if (!schedule_ || signal_name_.empty() || ended_) return WatchedJob::next_timer();
+    return schedule_->next_signal_time();
+}
+
+void SlurmJob::timer(double now) {
+    // The same path as action=notify: slurm_kill_job(KILL_JOB_BATCH).
+    std::string err = slurm_notify(opt_.job_id, true, opt_.ckpt_signal, "");
+    // A failed send is not retried at once: the next try is a period later.
+    schedule_->signal_sent(now);
+    if (err.empty()) ++signals_sent_;
+    log(err.empty() ? "checkpoint signal SIG" + signal_name_ + " sent (" + std::to_string(signals_sent_) + ")"
+                    : "could not send the checkpoint signal: " + err);
 }
 
 Discovery SlurmJob::find_ranks() {
@@ -147,7 +195,8 @@ void SlurmJob::hang(Report& report, const std::function<void()>&) {
         path.clear();
     }
     std::cerr << report_text(report);
-    const std::string comment = hang_annotation(report, action, path, current_comment());
+    const std::string comment =
+        with_note(hang_annotation(report, action, path, current_comment()), checkpoint_clause());
     err = slurm_set_admin_comment(opt_.job_id, comment);
     annotated_ = err.empty();
     log(err.empty() ? "AdminComment set: " + comment : "could not set the AdminComment: " + err);
@@ -169,7 +218,10 @@ void SlurmJob::hang(Report& report, const std::function<void()>&) {
 
 int SlurmJob::finish(Report& report, bool hang_found) {
     if (!hang_found) {
-        std::string err = slurm_set_admin_comment(opt_.job_id, end_annotation(report, current_comment()));
+        const std::string previous = current_comment();
+        const std::string verdict = opt_.detect ? end_annotation(report, previous)
+                                                : "jobsentry: hang detection off" + part_clauses(previous);
+        std::string err = slurm_set_admin_comment(opt_.job_id, with_note(verdict, checkpoint_clause()));
         log(err.empty() ? "no hang; " + std::to_string(report.samples) + " samples; AdminComment set"
                         : "no hang; could not set the AdminComment: " + err);
     }

@@ -6,7 +6,10 @@
 // the job itself.
 #pragma once
 
+#include <optional>
+
 #include "as_user.h"
+#include "signal_schedule.h"
 #include "slurm_client.h"
 #include "supervise_options.h"
 #include "watched_job.h"
@@ -25,12 +28,16 @@ public:
     void hang(Report& report, const std::function<void()>& reap) override;
     int finish(Report& report, bool hang_found) override;
     void problem(const std::string& message) override;
+    double next_timer() override;
+    void timer(double now) override;
 
 private:
     std::string current_comment() const;
     void log(const std::string& message) const;
     std::string report_path() const;
     void tell_user(const std::string& line);
+    void start_checkpoint_schedule();
+    std::string checkpoint_clause();
 
     SuperviseOptions opt_;
     SlurmJobInfo info_;
@@ -38,6 +45,12 @@ private:
     std::string cgroup_;
     bool ended_ = false;
     bool annotated_ = false;
+    // Checkpoint coordination (--mtbf, --ckpt-signal): the Young/Daly
+    // schedule of this run of the job (a requeued job starts a new one).
+    std::optional<ckpt::SignalSchedule> schedule_;
+    double job_mtbf_s_ = 0;
+    std::string signal_name_;  // "USR1"; empty: no signal is sent
+    int signals_sent_ = 0;
 };
 
 }  // namespace jobsentry

@@ -18,6 +18,12 @@ struct SuperviseOptions : DetectionSettings {
     std::string pid_file;     // removed at exit when it names this process
     std::string cgroup_root = "/sys/fs/cgroup";
     int notify_signal = 10;   // SIGUSR1, for action notify
+    // Checkpoint coordination (docs/slurm.md): the signal sent to the batch
+    // shell at the Young/Daly period, λ = nodes / mtbf.
+    int ckpt_signal = 0;      // 0: none
+    double mtbf_s = 0;        // per-node MTBF; 0: unknown (no period)
+    unsigned nodes = 0;       // 0: the job's node count
+    double ckpt_cost_s = 60;  // C guess
 };
 
 struct SuperviseParse {

@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include <functional>
+#include <limits>
 #include <string>
 
 #include "discovery.h"
@@ -40,6 +41,11 @@ public:
     virtual void hang(Report& report, const std::function<void()>& reap) = 0;
     // The end of the watch; returns the supervisor's exit status.
     virtual int finish(Report& report, bool hang_found) = 0;
+    // A timer of the job's own (the checkpoint signal of a Slurm job): the
+    // monotonic time at which the watcher calls timer(), whether it samples
+    // or not; infinity for none.
+    virtual double next_timer() { return std::numeric_limits<double>::infinity(); }
+    virtual void timer(double now) { (void)now; }
     // Where messages about monitoring go (besides the supervisor's stderr).
     virtual void problem(const std::string& message) { (void)message; }
 };

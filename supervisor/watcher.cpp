@@ -75,7 +75,7 @@ private:
     std::mt19937_64 rng_;
     StackWalker walker_;
     ProgressTracker tracker_;
-    bool monitoring_ = true;
+    bool monitoring_ = opt_.detect;
     bool hang_ = false;
     bool terminating_ = false;
 
@@ -468,9 +468,10 @@ int Watcher::run() {
             sample_round();
             next_sample_ = monotonic_now() + model_.next_delay(rng_);
         }
+        if (monotonic_now() >= job_.next_timer()) job_.timer(monotonic_now());
         if (ended()) break;
         double wake = monitoring_ ? std::min(next_discovery_, ranks_stable_ ? next_sample_ : next_discovery_) : now + 1.0;
-        wait_for_events(wake);
+        wait_for_events(std::min(wake, job_.next_timer()));
     }
     walker_.reap_pending();
     if (!hang_) {

@@ -13,6 +13,10 @@ install -m 0755 "$PLUGIN" /opt/jobsentry-test/jobsentry.so
 install -m 0755 "$HANGPROG" /opt/jobsentry-test/hangprog
 install -m 0755 "$RMALIB" /opt/jobsentry-test/libjobsentry-rmacheck.so
 install -m 0755 "$RMA_PUT_PUT" /opt/jobsentry-test/rma_put_put
+# The checkpointing example (ckpt_requeue.sh) and its library, found through
+# LD_LIBRARY_PATH: the build tree need not be readable by the test user.
+[ -z "${CKPT_APP:-}" ] || install -m 0755 "$CKPT_APP" /opt/jobsentry-test/ckpt_app
+[ -z "${CKPT_LIB:-}" ] || install -m 0755 "$CKPT_LIB" "/opt/jobsentry-test/$(basename "$CKPT_LIB")"
 bash "$SRC/scripts/cluster.sh" plugin /opt/jobsentry-test/jobsentry.so supervisor=/opt/jobsentry-test/jobsentry \
   log_dir=/var/log/jobsentry-test state_dir=/run/jobsentry-test log_samples=yes \
   rma_lib=/opt/jobsentry-test/libjobsentry-rmacheck.so

@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <csignal>
+
+#include "checkpoint_option.h"
 #include "noise_option.h"
 #include "rma_option.h"
 #include "policy.h"
@@ -196,4 +199,86 @@ TEST_CASE("--rma-check: modes, the task's environment, the trace directory") {
     CHECK(rma_task_env(p, RmaMode::protect, "/d", env[0].second)[0].second == env[0].second);
     CHECK(rma_task_env(p, RmaMode::protect, "/d", "")[0].second == "/opt/js/lib/libjobsentry-rmacheck.so");
     CHECK(rma_job_argv(p, 9) == std::vector<std::string>{"/opt/js/bin/jobsentry", "rma-job", "--job-id", "9"});
+}
+
+// --checkpoint=signal:SIG[,cost=D] and the site's mtbf=/ckpt_cost= (spank/checkpoint_option.h).
+TEST_CASE("plugstack mtbf= and ckpt_cost= take durations with a unit") {
+    SitePolicy p = site({"mtbf=24h", "ckpt_cost=90s"});
+    CHECK(p.mtbf_s == 86400);
+    CHECK(p.ckpt_cost_s == 90);
+    CHECK(site({}).mtbf_s == 0);
+    for (const char* bad : {"mtbf=24", "mtbf=0s", "mtbf=-1h", "mtbf=abc", "ckpt_cost=0ms", "ckpt_cost=90"}) {
+        PolicyParse parsed = parse_site_policy({bad}, "/usr/bin/jobsentry");
+        CHECK_THAT(parsed.error, Catch::Contains(bad) && Catch::Contains("positive durations with a unit"));
+    }
+    CHECK_THAT(parse_site_policy({"mtbf_node=1h"}, "/j").error, Catch::Contains("mtbf=, ckpt_cost="));
+}
+
+TEST_CASE("--checkpoint=signal:SIG names its signal, with or without SIG, and a cost") {
+    SitePolicy p = site({"mtbf=24h"});
+    struct Row {
+        const char* value;
+        int signal;
+        double cost;
+    };
+    for (Row r : {Row{"signal:USR1", SIGUSR1, -1}, Row{"signal:SIGUSR2", SIGUSR2, -1},
+                  Row{"signal:TERM,cost=90s", SIGTERM, 90}, Row{"cost=1.5m,signal:HUP", SIGHUP, 90}}) {
+        CheckpointOptionParse c = parse_checkpoint_option(r.value, p);
+        INFO(r.value);
+        REQUIRE(c.error.empty());
+        CHECK(c.request.signal == r.signal);
+        CHECK(c.request.cost_s == r.cost);
+    }
+    CheckpointOptionParse off = parse_checkpoint_option("off", p);
+    CHECK(off.error.empty());
+    CHECK(off.request.signal == 0);
+}
+
+TEST_CASE("bad --checkpoint values are refused naming what is accepted") {
+    SitePolicy p = site({"mtbf=24h"});
+    struct Row {
+        const char* value;
+        const char* says;
+    };
+    for (Row r : {Row{"signal:KILL", "accepted signals are USR1, USR2, HUP, INT, TERM, ALRM"},
+                  Row{"signal:usr1", "accepted signals are"}, Row{"signal:", "accepted signals are"},
+                  Row{"signal:10", "accepted signals are"}, Row{"", "signal:SIG[,cost=DURATION] or off"},
+                  Row{nullptr, "signal:SIG"}, Row{"USR1", "unknown key 'USR1'"},
+                  Row{"cost=90s", "no signal:SIG given"}, Row{"signal:USR1,cost=90", "positive durations"},
+                  Row{"signal:USR1,cost=0s", "positive durations"}, Row{"signal:USR1,cost=2d", "up to 1d"},
+                  Row{"signal:USR1,", "unknown key ''"}, Row{"signal:USR1,off", "unknown key 'off'"}}) {
+        INFO((r.value ? r.value : "(nullptr)"));
+        CheckpointOptionParse c = parse_checkpoint_option(r.value, p);
+        CHECK_THAT(c.error, Catch::Contains(r.says));
+        CHECK(c.request.signal == 0);
+    }
+}
+
+TEST_CASE("--checkpoint is refused where the site sets no MTBF") {
+    CheckpointOptionParse c = parse_checkpoint_option("signal:USR1", site({}));
+    CHECK_THAT(c.error, Catch::Contains("no node MTBF (plugstack.conf mtbf=)"));
+    CHECK(c.request.signal == 0);
+    CHECK(parse_checkpoint_option("off", site({})).error.empty());
+}
+
+TEST_CASE("the supervisor's checkpoint arguments and the job's environment") {
+    CheckpointRequest none;
+    CheckpointRequest usr1{SIGUSR1, "USR1", 0.4};
+    CHECK(checkpoint_supervisor_args(site({}), usr1, true).empty());
+    CHECK(checkpoint_environment(site({"ckpt_cost=90s"})).empty());
+
+    SitePolicy p = site({"mtbf=20s", "ckpt_cost=90s"});
+    using V = std::vector<std::string>;
+    CHECK(checkpoint_supervisor_args(p, none, true) == V{"--mtbf", "20000ms", "--ckpt-cost", "90000ms"});
+    CHECK(checkpoint_supervisor_args(p, usr1, true) ==
+          V{"--mtbf", "20000ms", "--ckpt-cost", "400ms", "--ckpt-signal", std::to_string(SIGUSR1)});
+    CHECK(checkpoint_supervisor_args(p, usr1, false) ==
+          V{"--mtbf", "20000ms", "--ckpt-cost", "400ms", "--ckpt-signal", std::to_string(SIGUSR1), "--no-hang-detect"});
+    CHECK(checkpoint_supervisor_args(site({"mtbf=1h"}), none, true) == V{"--mtbf", "3600000ms"});
+
+    using E = std::vector<std::pair<std::string, std::string>>;
+    CHECK(checkpoint_environment(p) == E{{"JOBSENTRY_MTBF", "20000ms"}, {"JOBSENTRY_CKPT_COST", "90000ms"}});
+    CHECK(checkpoint_environment(site({"mtbf=24h"})) == E{{"JOBSENTRY_MTBF", "86400000ms"}});
+    // What the plugin passes on reads back to the same durations.
+    CHECK(parse_duration_seconds("86400000ms") == 86400);
 }

@@ -96,3 +96,43 @@ TEST_CASE("supervise options: required job id, actions, ranges") {
     CHECK_THAT(parse({"--job-id", "1", "--alpha", "0.7"}).error, Catch::Contains("0 < alpha < 0.5"));
     CHECK_THAT(parse({"--job", "1"}).error, Catch::Contains("job"));  // no abbreviations
 }
+
+TEST_CASE("supervise options: the checkpoint signal needs an MTBF; durations need units") {
+    auto parse = [](std::vector<std::string> a) { return parse_supervise_options(a); };
+    SuperviseParse ok = parse({"--job-id", "7", "--ckpt-signal", "10", "--mtbf", "20000ms", "--ckpt-cost", "400ms",
+                               "--no-hang-detect"});
+    REQUIRE(ok.error.empty());
+    CHECK(ok.options.ckpt_signal == 10);
+    CHECK(ok.options.mtbf_s == 20);
+    CHECK(ok.options.ckpt_cost_s == Approx(0.4));
+    CHECK_FALSE(ok.options.detect);
+    SuperviseParse plain = parse({"--job-id", "7"});
+    REQUIRE(plain.error.empty());
+    CHECK(plain.options.detect);
+    CHECK(plain.options.ckpt_signal == 0);
+    CHECK(plain.options.ckpt_cost_s == 60);
+    CHECK_THAT(parse({"--job-id", "7", "--ckpt-signal", "10"}).error, Catch::Contains("needs --mtbf"));
+    CHECK_THAT(parse({"--job-id", "7", "--mtbf", "24"}).error, Catch::Contains("--mtbf 24: accepted values"));
+    CHECK_THAT(parse({"--job-id", "7", "--ckpt-cost", "0s"}).error, Catch::Contains("--ckpt-cost 0s"));
+    CHECK_THAT(parse({"--job-id", "7", "--ckpt-signal", "65", "--mtbf", "1h"}).error, Catch::Contains("1..64"));
+    CHECK_THAT(parse({"--job-id", "7", "--no-hang-detect"}).error, Catch::Contains("nothing to do"));
+}
+
+TEST_CASE("the checkpoint clause names the period, C and the job MTBF, and joins the verdict's line") {
+    CHECK(format_period(0.4) == "400ms");
+    CHECK(format_period(4.04) == "4.0s");
+    CHECK(format_period(725) == "12m05s");
+    CHECK(format_period(3720) == "1h02m");
+    CHECK(format_period(-1) == "?");
+    CHECK(checkpoint_note(3720, 90, 675, "USR1", 3) ==
+          "checkpoint every 1h02m by SIGUSR1 (Young/Daly, C=1m30s, job MTBF 11m15s; 3 sent)");
+    CHECK(checkpoint_note(4, 0.4, 20, "", 0) == "Young/Daly period 4.0s (C=400ms guess, job MTBF 20.0s)");
+    const std::string note = "checkpoint every 4.0s by SIGUSR1 (Young/Daly, C=400ms, job MTBF 20.0s; 2 sent)";
+    CHECK(with_note("jobsentry: no hang; 5 samples", note) == "jobsentry: no hang; 5 samples; " + note);
+    CHECK(with_note("jobsentry: no hang; 5 samples", "") == "jobsentry: no hang; 5 samples");
+    const std::string earlier = " -- earlier run: jobsentry: hang at 2026-11-22T10:41:03Z after 4.1s; suspect ranks 3";
+    CHECK(with_note("jobsentry: no hang; 5 samples" + earlier, note) ==
+          "jobsentry: no hang; 5 samples; " + note + earlier);
+    CHECK(with_note(std::string(990, 'x'), note).size() <= kMaxAnnotation);
+    CHECK(with_note("a\nb", "c|d") == "a b; c/d");
+}
