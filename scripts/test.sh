@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs, builds and runs every test: labels unit (pure logic, command-line
-# errors), mpi (real mpirun jobs under jobsentry watch) and slurm (the
-# project's one-node cluster, real sbatch/srun jobs with jobsentry.so; root
-# only). About 15 minutes.
+# Installs, builds and runs every test: labels unit (pure logic), cli
+# (command-line errors and small runs), mpi (real mpirun jobs: jobsentry watch,
+# rma-check, the checkpoint library), noise (the probe against injected noise)
+# and slurm (the project's one-node cluster, real sbatch/srun jobs with
+# jobsentry.so; root only). About 25 minutes.
 # Extra arguments go to ctest, e.g. `bash scripts/test.sh -L unit`.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
