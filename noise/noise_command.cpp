@@ -1,5 +1,10 @@
 #include "noise_command.h"
 
+#include <iomanip>
+#include <sstream>
+
+#include "predict.h"
+
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -33,6 +38,38 @@ std::string make_trace_dir(const std::string& dir) {
     struct stat st;
     if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return "--trace-dir " + dir + ": is not a directory";
     return {};
+}
+
+// The noisiest measured PU's trace through the LogGOPS simulator, in the
+// probe's own trace format (the one `jobsentry simulate --noise-trace` reads).
+nlohmann::json predict_for_noisiest(const ProbeResult& result, const std::vector<uint32_t>& scales) {
+    const PuResult* worst = nullptr;
+    for (const PuResult& pu : result.pus)
+        if (pu.error.empty() && (!worst || pu.stats.noise_percent > worst->stats.noise_percent)) worst = &pu;
+    if (!worst) return {{"error", "no PU was measured"}};
+    std::stringstream trace;
+    write_noise_trace(trace, *worst);
+    try {
+        sim::PredictOptions options;
+        options.scales = scales;
+        nlohmann::json out =
+            sim::predict_noise_slowdown(sim::read_noise_trace(trace, noise_trace_name(worst->cpu)), options);
+        out["cpu"] = worst->cpu;
+        return out;
+    } catch (const std::exception& e) {
+        return {{"cpu", worst->cpu}, {"error", e.what()}};
+    }
+}
+
+std::string prediction_table(const nlohmann::json& p) {
+    std::ostringstream out;
+    if (p.contains("error")) return "prediction: " + p["error"].get<std::string>() + "\n";
+    out << "predicted slowdown with the noise of PU " << p["cpu"] << " (LogGOPS, " << p["bytes"] << "-byte messages):\n";
+    for (const auto& row : p["predictions"])
+        out << "  " << std::left << std::setw(18) << row["collective"].get<std::string>() << std::right
+            << std::setw(9) << row["procs"].get<uint64_t>() << " processes  x" << std::fixed << std::setprecision(4)
+            << row["slowdown"].get<double>() << '\n';
+    return out.str();
 }
 
 }  // namespace
@@ -72,7 +109,13 @@ int run_noise(const std::vector<std::string>& args) {
         if (!pu.error.empty()) status = 1;
         if (traces.count(pu.cpu)) write_noise_trace(*traces[pu.cpu], pu);
     }
-    if (json.is_open()) json << noise_json(result).dump(2) << '\n';
+    nlohmann::json report = noise_json(result);
+    if (o.predict) {
+        nlohmann::json predicted = predict_for_noisiest(result, o.predict_scales);
+        std::cout << prediction_table(predicted);
+        report["predicted_slowdown"] = predicted;
+    }
+    if (json.is_open()) json << report.dump(2) << '\n';
     auto written = [&](std::ofstream& f, const std::string& what) {
         f.close();
         if (!f) {

@@ -32,12 +32,30 @@ po::options_description describe(NoiseOptions& o) {
             "detours kept per PU, preallocated (16 bytes each); a full buffer ends that PU's run early "
             "(1000..100000000)")
         ("clock", po::value(&o.clock)->default_value(o.clock),
-            "auto (the TSC when it is invariant, else clock_gettime), tsc or monotonic");
+            "auto (the TSC when it is invariant, else clock_gettime), tsc or monotonic")
+        ("predict", po::bool_switch(&o.predict),
+            "also predict, with the LogGOPS simulator, how much the noisiest PU's noise slows a barrier and an "
+            "allreduce at the --predict-procs scales (1 M processes: about a minute and 2 GiB)")
+        ("predict-procs", po::value(&o.predict_procs)->default_value(o.predict_procs),
+            "process counts for --predict, comma-separated, each 2..16777216");
     // clang-format on
     return d;
 }
 
-std::string check(const NoiseOptions& o, ProbeSettings* s) {
+bool parse_scales(const std::string& text, std::vector<uint32_t>* out) {
+    out->clear();
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        if (item.empty() || item.size() > 9 || item.find_first_not_of("0123456789") != std::string::npos) return false;
+        const unsigned long v = std::stoul(item);
+        if (v < 2 || v > 16777216) return false;
+        out->push_back(static_cast<uint32_t>(v));
+    }
+    return !out->empty();
+}
+
+std::string check(NoiseOptions& o, ProbeSettings* s) {
     std::ostringstream e;
     long ms = parse_duration_ms(o.duration);
     if (ms <= 0 || ms > kMaxDurationMs)
@@ -47,6 +65,9 @@ std::string check(const NoiseOptions& o, ProbeSettings* s) {
         e << "--threshold-ns " << o.threshold_ns << ": accepted values are 0 (9 x the resolution) .. 1000000000";
     else if (o.max_detours < 1000 || o.max_detours > 100000000)
         e << "--max-detours " << o.max_detours << ": accepted values are 1000..100000000";
+    else if (!parse_scales(o.predict_procs, &o.predict_scales))
+        e << "--predict-procs " << o.predict_procs << ": accepted values are process counts 2..16777216, "
+          << "comma-separated, e.g. 1024,16384";
     else if (o.clock != "auto" && o.clock != "tsc" && o.clock != "monotonic")
         e << "--clock " << o.clock << ": accepted values are auto, tsc, monotonic";
 #if !JOBSENTRY_HAVE_TSC

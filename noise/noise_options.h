@@ -3,6 +3,7 @@
 // against the machine in noise_command.cpp), so every rule is unit-tested.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,9 @@ struct NoiseOptions {
     std::string clock = "auto";
     std::string json;       // empty: no JSON file
     std::string trace_dir;  // empty: no traces
+    bool predict = false;   // LogGOPS prediction for the noisiest PU's trace (simulator/predict.h)
+    std::string predict_procs = "1024,16384,1048576";
+    std::vector<uint32_t> predict_scales;  // parsed from predict_procs
 };
 
 struct NoiseParse {

@@ -30,6 +30,7 @@ expect_refused "--duration -5s: accepted values" --duration=-5s
 expect_refused "with a unit" --duration 5
 expect_refused "--threshold-ns -1: accepted values" --threshold-ns -1
 expect_refused "--clock hpet: accepted values are auto, tsc, monotonic" --clock hpet
+expect_refused "--predict-procs 1,64: accepted values are process counts 2..16777216" --predict --predict-procs 1,64
 expect_refused "frobnicate" --frobnicate
 expect_refused "--json $WORK/missing/r.json: cannot be written" --json "$WORK/missing/r.json"
 expect_refused "--json $WORK: is a directory" --json "$WORK"
@@ -69,6 +70,13 @@ fi
   >"$WORK/sim.json" || fail "jobsentry simulate refused the probe's trace: $(cat "$WORK/sim.json")"
 jq -e '.slowdown >= 1 and .makespan_ns >= .noise_free_makespan_ns' "$WORK/sim.json" >/dev/null ||
   fail "simulating with the probe's trace gave $(cat "$WORK/sim.json")"
+# --predict: the noisiest PU's trace through the simulator, in the report.
+"$JOBSENTRY" noise --cpus 0 --duration 300ms --predict --predict-procs 64,256 --json "$WORK/p.json" >"$WORK/out" ||
+  fail "a --predict run failed"
+jq -e '.predicted_slowdown.cpu == 0 and (.predicted_slowdown.predictions | length) == 4 and
+       all(.predicted_slowdown.predictions[]; .slowdown >= 1 and (.procs == 64 or .procs == 256))' "$WORK/p.json" \
+  >/dev/null || fail "--predict report: $(jq -c .predicted_slowdown "$WORK/p.json")"
+grep -q "predicted slowdown with the noise of PU 0" "$WORK/out" || fail "--predict prints no table"
 # The clock_gettime fallback, forced.
 "$JOBSENTRY" noise --cpus 0 --duration 200ms --clock monotonic --json "$WORK/mono.json" >/dev/null \
   || fail "a --clock monotonic run failed"
