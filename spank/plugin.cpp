@@ -132,18 +132,8 @@ char g_ckpt_name[] = "checkpoint";
 char g_ckpt_arginfo[] = "signal:SIG[,cost=DURATION]";
 
 int on_checkpoint(int, const char* value, int) {
-    try {
-        if (g_disabled) return 0;
-        CheckpointOptionParse parsed = parse_checkpoint_option(value, g_policy);
-        if (!parsed.error.empty()) {
-            slurm_error("%s", parsed.error.c_str());
-            return -1;
-        }
-        g_checkpoint = {true, value ? value : ""};
-        return 0;
-    } catch (...) {
-        return -1;
-    }
+    return remember_option(value, &g_checkpoint,
+                           [](const char* v) { return parse_checkpoint_option(v, g_policy).error; });
 }
 
 // The checkpoint signal the batch step asks for; none in other steps (only
