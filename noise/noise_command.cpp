@@ -43,9 +43,7 @@ std::string make_trace_dir(const std::string& dir) {
 // The noisiest measured PU's trace through the LogGOPS simulator, in the
 // probe's own trace format (the one `jobsentry simulate --noise-trace` reads).
 nlohmann::json predict_for_noisiest(const ProbeResult& result, const std::vector<uint32_t>& scales) {
-    const PuResult* worst = nullptr;
-    for (const PuResult& pu : result.pus)
-        if (pu.error.empty() && (!worst || pu.stats.noise_percent > worst->stats.noise_percent)) worst = &pu;
+    const PuResult* worst = noisiest_pu(result);
     if (!worst) return {{"error", "no PU was measured"}};
     std::stringstream trace;
     write_noise_trace(trace, *worst);

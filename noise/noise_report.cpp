@@ -95,6 +95,13 @@ void write_noise_trace(std::ostream& out, const PuResult& pu) {
     for (const Detour& d : pu.trace) out << d.start_ns << '\t' << d.duration_ns << '\n';
 }
 
+const PuResult* noisiest_pu(const ProbeResult& result) {
+    const PuResult* worst = nullptr;
+    for (const PuResult& pu : result.pus)
+        if (pu.error.empty() && (!worst || pu.stats.noise_percent > worst->stats.noise_percent)) worst = &pu;
+    return worst;
+}
+
 std::string noise_trace_name(int cpu) { return "cpu" + std::to_string(cpu) + ".tsv"; }
 
 }  // namespace jobsentry

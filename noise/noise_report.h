@@ -13,6 +13,8 @@
 namespace jobsentry {
 
 nlohmann::json noise_json(const ProbeResult& result);
+// The measured PU with the highest noise overhead; nullptr when none was measured.
+const PuResult* noisiest_pu(const ProbeResult& result);
 std::string noise_table(const ProbeResult& result);
 void write_noise_trace(std::ostream& out, const PuResult& pu);
 // File name of a PU's trace inside --trace-dir.

@@ -165,6 +165,16 @@ void probe_noise_for_step(spank_t sp, uint32_t job_id) {
     if (!err.empty()) slurm_error("jobsentry: job %u: noise probe: %s", job_id, err.c_str());
 }
 
+spank_option option_entry(char* name, char* arginfo, std::string& usage, int has_arg, spank_opt_cb_f cb) {
+    spank_option option{};
+    option.name = name;
+    option.arginfo = arginfo;
+    option.usage = usage.data();
+    option.has_arg = has_arg;
+    option.cb = cb;
+    return option;
+}
+
 int start_for_step(spank_t sp) {
     uint32_t job_id = 0, step_id = 0;
     if (spank_get_item(sp, S_JOB_ID, &job_id) != ESPANK_SUCCESS ||
@@ -219,27 +229,13 @@ JOBSENTRY_EXPORT int slurm_spank_init(spank_t sp, int ac, char** av) {
         g_rma_usage = rma_option_usage();
         g_ckpt_usage = g_disabled ? "Checkpoint signal at the Young/Daly period (jobsentry); disabled at this site"
                                   : checkpoint_option_usage(g_policy);
-        static spank_option options[4]{};
-        options[0].name = g_hang_name;
-        options[0].arginfo = g_hang_arginfo;
-        options[0].usage = g_hang_usage.data();
-        options[0].has_arg = 2;  // the value is optional: the bare option uses the site's defaults
-        options[0].cb = on_hang_detect;
-        options[1].name = g_noise_name;
-        options[1].arginfo = g_noise_arginfo;
-        options[1].usage = g_noise_usage.data();
-        options[1].has_arg = 2;
-        options[1].cb = on_noise_probe;
-        options[2].name = g_rma_name;
-        options[2].arginfo = g_rma_arginfo;
-        options[2].usage = g_rma_usage.data();
-        options[2].has_arg = 2;
-        options[2].cb = on_rma_check;
-        options[3].name = g_ckpt_name;
-        options[3].arginfo = g_ckpt_arginfo;
-        options[3].usage = g_ckpt_usage.data();
-        options[3].has_arg = 1;
-        options[3].cb = on_checkpoint;
+        // has_arg 2: the value is optional (the bare option takes the site's defaults).
+        static spank_option options[] = {
+            option_entry(g_hang_name, g_hang_arginfo, g_hang_usage, 2, on_hang_detect),
+            option_entry(g_noise_name, g_noise_arginfo, g_noise_usage, 2, on_noise_probe),
+            option_entry(g_rma_name, g_rma_arginfo, g_rma_usage, 2, on_rma_check),
+            option_entry(g_ckpt_name, g_ckpt_arginfo, g_ckpt_usage, 1, on_checkpoint),
+        };
         for (spank_option& option : options)
             if (spank_option_register(sp, &option) != ESPANK_SUCCESS) {
                 slurm_error("jobsentry: disabled: cannot register --%s", option.name);

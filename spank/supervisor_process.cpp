@@ -183,6 +183,18 @@ std::string run_bounded(const std::vector<std::string>& argv, int log_fd, int ti
     return argv[0] + " ended by signal " + std::to_string(WTERMSIG(status));
 }
 
+// run_bounded with stdout/stderr appended to log_dir/job_<id><suffix>.
+std::string run_logged(const SitePolicy& policy, unsigned job_id, const char* suffix,
+                       const std::vector<std::string>& argv, int timeout_ms) {
+    std::string err = ensure_private_dir(policy.log_dir, 0750);
+    if (!err.empty()) return err;
+    const std::string log = policy.log_dir + "/job_" + std::to_string(job_id) + suffix;
+    int log_fd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0640);
+    err = run_bounded(argv, log_fd, timeout_ms);
+    if (log_fd >= 0) close(log_fd);
+    return err;
+}
+
 }  // namespace
 
 std::string start_supervisor(const SitePolicy& policy, unsigned job_id, const std::vector<std::string>& argv) {
@@ -219,18 +231,13 @@ std::string start_supervisor(const SitePolicy& policy, unsigned job_id, const st
 std::string run_noise_probe_once(const SitePolicy& policy, unsigned job_id, const std::vector<std::string>& argv,
                                  int timeout_ms) {
     std::string err = ensure_private_dir(policy.state_dir, 0700);
-    if (err.empty()) err = ensure_private_dir(policy.log_dir, 0750);
     if (!err.empty()) return err;
     // Once per job on this node: the first step that gets here probes.
     const std::string marker = noise_marker(policy, job_id);
     int fd = open(marker.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) return errno == EEXIST ? std::string() : "cannot create " + marker + ": " + std::strerror(errno);
     close(fd);
-    const std::string log = policy.log_dir + "/job_" + std::to_string(job_id) + ".noise.log";
-    int log_fd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0640);
-    err = run_bounded(argv, log_fd, timeout_ms);
-    if (log_fd >= 0) close(log_fd);
-    return err;
+    return run_logged(policy, job_id, ".noise.log", argv, timeout_ms);
 }
 
 void forget_noise_probe(const SitePolicy& policy, unsigned job_id) { unlink(noise_marker(policy, job_id).c_str()); }
@@ -248,13 +255,7 @@ std::string mark_rma_job(const SitePolicy& policy, unsigned job_id) {
 std::string analyse_rma_once(const SitePolicy& policy, unsigned job_id, const std::vector<std::string>& argv,
                              int timeout_ms) {
     if (unlink(rma_marker(policy, job_id).c_str()) != 0) return {};  // not asked, or done by another end
-    std::string err = ensure_private_dir(policy.log_dir, 0750);
-    if (!err.empty()) return err;
-    const std::string log = policy.log_dir + "/job_" + std::to_string(job_id) + ".rma.log";
-    int log_fd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0640);
-    err = run_bounded(argv, log_fd, timeout_ms);
-    if (log_fd >= 0) close(log_fd);
-    return err;
+    return run_logged(policy, job_id, ".rma.log", argv, timeout_ms);
 }
 
 bool stop_supervisor(const SitePolicy& policy, unsigned job_id, int wait_ms) {

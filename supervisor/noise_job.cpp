@@ -39,8 +39,9 @@ std::string duration_text(double ns) {
     return out.str();
 }
 
-}  // namespace
-
+// The job's PUs on this node as a CPU list ("0-3,8"), from its cpuset cgroup
+// (v1: cpuset/slurm*/uid_U/job_N; v2: the job's scope), or "" when the site
+// does not confine jobs to cpusets (then every PU we may run on is probed).
 std::string job_cpuset(const std::string& root, unsigned uid, unsigned job_id) {
     const std::string tail = "/uid_" + std::to_string(uid) + "/job_" + std::to_string(job_id) + "/cpuset.cpus";
     std::vector<std::string> candidates;
@@ -60,16 +61,16 @@ std::string job_cpuset(const std::string& root, unsigned uid, unsigned job_id) {
     return "";
 }
 
+// "jobsentry noise NODE: worst PU 3 0.42%, max detour 1.2ms (2 PUs, 2.0s)".
 std::string noise_clause(const std::string& node, const ProbeResult& result) {
-    const PuResult* worst = nullptr;
+    const PuResult* worst = noisiest_pu(result);
     uint64_t max_detour = 0;
     int measured = 0;
-    for (const PuResult& pu : result.pus) {
-        if (!pu.error.empty()) continue;
-        ++measured;
-        if (!worst || pu.stats.noise_percent > worst->stats.noise_percent) worst = &pu;
-        max_detour = std::max(max_detour, pu.stats.max_ns);
-    }
+    for (const PuResult& pu : result.pus)
+        if (pu.error.empty()) {
+            ++measured;
+            max_detour = std::max(max_detour, pu.stats.max_ns);
+        }
     std::ostringstream out;
     out << "jobsentry noise " << node << ": ";
     if (!worst) return out.str() + "no PU could be measured";
@@ -78,6 +79,8 @@ std::string noise_clause(const std::string& node, const ProbeResult& result) {
         << (measured == 1 ? "" : "s") << ", " << std::setprecision(1) << result.duration_ns / 1e9 << "s)";
     return out.str();
 }
+
+}  // namespace
 
 int run_noise_job(const std::vector<std::string>& args) {
     JobCommand job;

@@ -12,13 +12,4 @@ namespace jobsentry {
 
 int run_noise_job(const std::vector<std::string>& args);
 
-// The job's PUs on this node, as a CPU list ("0-3,8"), from its cpuset
-// cgroup (v1: cpuset/slurm*/uid_U/job_N; v2: the job's scope), or "" when
-// the site does not confine jobs to cpusets (then every PU we may run on).
-std::string job_cpuset(const std::string& cgroup_root, unsigned uid, unsigned job_id);
-
-// "jobsentry noise NODE: worst PU 3 0.42%, max detour 1.2ms (2 PUs, 2s)".
-struct ProbeResult;
-std::string noise_clause(const std::string& node, const ProbeResult& result);
-
 }  // namespace jobsentry

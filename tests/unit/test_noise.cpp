@@ -165,3 +165,19 @@ TEST_CASE("noise report: JSON per PU and trace lines start<TAB>duration", "[nois
     CHECK_THAT(table, Catch::Contains("not measured: cannot pin"));
     CHECK_THAT(table, Catch::Contains("100.0 us"));
 }
+
+TEST_CASE("noisiest_pu: the measured PU with the highest overhead") {
+    ProbeResult r;
+    CHECK(noisiest_pu(r) == nullptr);
+    PuResult a, b, c;
+    a.cpu = 0;
+    a.stats.noise_percent = 1.5;
+    b.cpu = 1;
+    b.stats.noise_percent = 9.0;
+    b.error = "cannot pin";  // not measured: never the noisiest
+    c.cpu = 2;
+    c.stats.noise_percent = 2.5;
+    r.pus = {a, b, c};
+    REQUIRE(noisiest_pu(r) != nullptr);
+    CHECK(noisiest_pu(r)->cpu == 2);
+}
