@@ -27,26 +27,18 @@ Judgement ParaStackModel::observe(double s_out) {
     auto level = level_for_sample_size(history_.size());
     if (!level) {
         j.learning = true;
-        commit(s_out, false, false);
+        commit(s_out);
         return j;
     }
     j.threshold = history_.quantile(level->p_hat);
     const double observed = std::max(level->p_hat, history_.cdf(j.threshold));
     const double marginal = std::min(1.0, observed + level->d);
-    j.q = std::max(marginal, conditional_suspicion());
-    if (j.q >= 1.0) {
-        // Suspicions are so common that no run of them could be rare (e.g. t
-        // is the largest S_out seen): the sample says nothing, so it is
-        // learnt from instead of being held back.
-        j.learning = true;
-        flush_streak();
-        commit(s_out, false, false);
-        return j;
-    }
+    j.q = std::max(marginal, conditional_at_most(j.threshold));
+    if (j.q >= 1.0) return observe_uninformative(s_out, *level, j);
     j.suspicion = Ecdf::at_most(s_out, j.threshold);
     if (!j.suspicion) {
         flush_streak();
-        commit(s_out, false, true);
+        commit(s_out);
         return j;
     }
     streak_.push_back(s_out);
@@ -54,6 +46,28 @@ Judgement ParaStackModel::observe(double s_out) {
     j.probability = std::pow(j.q, j.streak);
     judge_lower_levels(*level, &j);
     j.hang = j.probability <= config_.alpha || j.tight_probability <= config_.alpha;
+    return j;
+}
+
+Judgement ParaStackModel::observe_uninformative(double s_out, const SampleSizeLevel& level, Judgement j) {
+    // Suspicions at t are so common (or so often follow each other) that no
+    // run of them could be rare: such a sample says nothing and is learnt.
+    // The conditional estimate learns from it too, so q can fall below 1
+    // again as the healthy job goes on.
+    // A sample strictly below t is rare (F(t-) < p̂): it is held back in a run
+    // and tested at its own level, as any run below t is, so a hang that
+    // holds S_out below t is still found, and never learnt as normal.
+    j.learning = true;
+    if (Ecdf::key(s_out) < Ecdf::key(j.threshold)) {
+        j.suspicion = true;
+        streak_.push_back(s_out);
+        j.streak = static_cast<int>(streak_.size());
+        judge_lower_levels(level, &j);
+        j.hang = j.tight_probability <= config_.alpha;
+        return j;
+    }
+    flush_streak();
+    commit(s_out);
     return j;
 }
 
@@ -98,33 +112,17 @@ double ParaStackModel::conditional_at_most(double level) const {
     return std::min(1.0, static_cast<double>(repeated) / followed + margin->d);
 }
 
-double ParaStackModel::conditional_suspicion() const {
-    // P(suspicion | the previous sample was one), estimated like p itself:
-    // the observed share plus the margin d of its own sample size (the number
-    // of suspicions that were followed by a judged sample). Below 11 such
-    // pairs there is no estimate, and the marginal q stands alone.
-    auto level = level_for_sample_size(followed_suspicions_);
-    if (!level) return 0.0;
-    return std::min(1.0, static_cast<double>(repeated_suspicions_) / followed_suspicions_ + level->d);
-}
-
 void ParaStackModel::dismiss_streak() { flush_streak(); }
 
 void ParaStackModel::flush_streak() {
-    for (double held : streak_) commit(held, true, true);
+    for (double held : streak_) commit(held);
     streak_.clear();
 }
 
-void ParaStackModel::commit(double s_out, bool suspicion, bool judged) {
-    if (judged && last_committed_judged_ && last_committed_suspicion_) {
-        ++followed_suspicions_;
-        if (suspicion) ++repeated_suspicions_;
-    }
+void ParaStackModel::commit(double s_out) {
     if (has_previous_) ++transitions_[{Ecdf::key(previous_), Ecdf::key(s_out)}];
     has_previous_ = true;
     previous_ = s_out;
-    last_committed_judged_ = judged;
-    last_committed_suspicion_ = suspicion;
     history_.add(s_out);
     runs_buffer_.push_back(s_out);
     if (static_cast<int>(runs_buffer_.size()) >= config_.runs_window) maybe_adapt_interval();

@@ -8,7 +8,7 @@
 // docs/decision-rule.md:
 //   * q uses the observed suspicion probability F(t), which exceeds p̂ when
 //     S_out takes few values (small jobs): q = F(t) + d, not p̂ + d;
-//   * q is at least the observed P(suspicion | previous sample was one) plus
+//   * q is at least the observed P(S_out <= t | previous <= t) plus
 //     the d of that estimate's own sample size, so healthy phases that last
 //     several samples (correlated samples) raise the bar instead of causing
 //     alarms;
@@ -19,7 +19,10 @@
 //     conditional estimate at v, claims a hang when q_v^K_v <= alpha / L
 //     (Bonferroni over the L distinct values below t). S_out takes few values
 //     in small jobs, so t can sit high (0.75 of 4 ranks) while a hang holds
-//     S_out at a value (0) that is rare; this finds it in a few samples.
+//     S_out at a value (0) that is rare; this finds it in a few samples;
+//   * when q at t reaches 1 the model cannot judge runs at t (uninformative):
+//     samples at or above t are learnt, but a run strictly below t is still
+//     held back and tested at its lower levels.
 // The sampling interval I is doubled (up to a cap) while the runs test says
 // the recent history is not random; the next delay is rand(I) + I/2.
 #pragma once
@@ -86,9 +89,9 @@ public:
     const ModelConfig& config() const { return config_; }
 
 private:
-    void commit(double s_out, bool suspicion, bool judged);
+    Judgement observe_uninformative(double s_out, const SampleSizeLevel& level, Judgement j);
+    void commit(double s_out);
     void flush_streak();
-    double conditional_suspicion() const;
     double conditional_at_most(double level) const;
     void judge_lower_levels(const SampleSizeLevel& level, Judgement* j) const;
     void maybe_adapt_interval();
@@ -99,10 +102,6 @@ private:
     Ecdf history_;
     std::vector<double> runs_buffer_;
     std::vector<double> streak_;      // S_out of the current run of suspicions
-    bool last_committed_suspicion_ = false;
-    bool last_committed_judged_ = false;
-    uint64_t followed_suspicions_ = 0;  // judged suspicion followed by a judged sample
-    uint64_t repeated_suspicions_ = 0;  // ... that was a suspicion too
     // Consecutive committed samples (a, b), counted per pair of values, for
     // P(b <= v | a <= v) at any level v. Bounded by the distinct values squared.
     std::map<std::pair<int64_t, int64_t>, uint64_t> transitions_;

@@ -120,10 +120,11 @@ TEST_CASE("a hang is claimed after k = ceil(log alpha / log q) suspicions", "[pa
 }
 
 TEST_CASE("correlated suspicions raise q through the conditional estimate", "[parastack]") {
-    // Learning: 6 x 0.1, 5 x 0.5. Then 11 runs (0.1, 0.1, 0.5): each gives two
-    // judged suspicions followed by a judged sample, one of them a suspicion,
-    // so P(suspicion | suspicion) = 11/22 with d(22) = 0.2: q_c = 0.7. Then
-    // 56 x 0.5 up to n = 100: F(0.1) = 28/100, marginal q = 0.33 < 0.7.
+    // Learning: 6 x 0.1, 5 x 0.5. Then 11 runs (0.1, 0.1, 0.5), then 56 x 0.5
+    // up to n = 100: F(0.1) = 28/100, marginal q = 0.33. Consecutive pairs
+    // starting at <= 0.1: learning gives 5 x (0.1, 0.1) and 1 x (0.1, 0.5),
+    // each run 1 x (0.1, 0.1) and 1 x (0.1, 0.5): 16 repeated of 28, so
+    // q_c = 16/28 + d(28) = 0.2 = 0.7714; 0.7714^26 = 0.0012, ^27 = 0.0009.
     ModelConfig c;
     c.alpha = 0.001;
     ParaStackModel m(c);
@@ -143,9 +144,9 @@ TEST_CASE("correlated suspicions raise q through the conditional estimate", "[pa
         q = j.q;
         if (j.hang) claimed_at = k;
     }
-    CHECK(q == Approx(0.7));
-    CHECK(claimed_at == expected_k(0.7, 0.001));
-    CHECK(claimed_at == 20);
+    CHECK(q == Approx(16.0 / 28 + 0.2));
+    CHECK(claimed_at == expected_k(16.0 / 28 + 0.2, 0.001));
+    CHECK(claimed_at == 27);
 }
 
 TEST_CASE("a streak stays out of the history until it ends", "[parastack]") {
@@ -251,6 +252,60 @@ TEST_CASE("when q would be 1 the sample is learnt and committed", "[parastack]")
         CHECK(j.q == 1.0);
         CHECK(m.history_size() == static_cast<uint64_t>(i));
     }
+}
+
+namespace {
+// 11 learnt samples, 1 x 1 then 10 x 0.5: at n = 11, t = F^-1(0.47) = 0.5 and
+// F(0.5) + d = 10/11 + 0.3 > 1, so q = 1 at t: a run at t proves nothing.
+ParaStackModel model_with_q_1_at_t() {
+    ParaStackModel m;
+    m.observe(1.0);
+    for (int i = 0; i < 10; ++i) m.observe(0.5);
+    REQUIRE(m.history_size() == 11);
+    return m;
+}
+}  // namespace
+
+TEST_CASE("while q at t is 1 samples are learnt, and q comes down as the healthy job goes on", "[parastack]") {
+    ParaStackModel m = model_with_q_1_at_t();
+    // Pairs (1, 0.5). Before the 5th pair's 1 is judged, n = 19 (d = 0.2):
+    // F(0.5) = 14/19, marginal 0.937; pairs starting <= 0.5: 9 x (0.5, 0.5)
+    // and 4 x (0.5, 1), so P(<= 0.5 | previous <= 0.5) = 9/13 + d(13) = 0.3.
+    int judged_at = 0;
+    Judgement j;
+    for (int pair = 1; pair <= 20 && !judged_at; ++pair) {
+        j = m.observe(1.0);
+        if (!j.learning) {
+            judged_at = pair;
+            break;
+        }
+        CHECK(m.history_size() == static_cast<uint64_t>(11 + 2 * pair - 1));  // learnt
+        CHECK_FALSE(m.observe(0.5).suspicion);
+    }
+    CHECK(judged_at == 5);
+    CHECK(j.q == Approx(9.0 / 13 + 0.3));
+}
+
+TEST_CASE("a hang below t is found while q at t is 1, and is not learnt", "[parastack]") {
+    // S_out held at 0, never seen: F(0) = 0, so q_0 = d = 0.3 and L = 1 (no
+    // value below t = 0.5 in the history): 0.3^5 = 0.0024 > alpha,
+    // 0.3^6 = 0.00073 <= alpha -> claimed at the 6th sample.
+    ParaStackModel m = model_with_q_1_at_t();
+    int claimed_at = 0;
+    for (int k = 1; k <= 40 && !claimed_at; ++k) {
+        auto j = m.observe(0.0);
+        REQUIRE(j.learning);
+        REQUIRE(j.suspicion);
+        CHECK(j.q == 1.0);
+        CHECK(j.streak == k);
+        CHECK(j.tight_level == 0.0);
+        CHECK(j.tight_q == Approx(0.3));
+        if (j.hang) claimed_at = k;
+    }
+    CHECK(claimed_at == 6);
+    CHECK(m.history_size() == 11);  // the run is held back, not learnt
+    m.dismiss_streak();             // verification found progress after all
+    CHECK(m.history_size() == 17);
 }
 
 TEST_CASE("the runs test doubles the interval up to the cap, never beyond", "[parastack]") {
