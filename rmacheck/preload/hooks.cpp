@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "datatypes.h"
+#include "finalize_analysis.h"
 #include "state.h"
 #include "protect.h"
 #include "trace_writer.h"
@@ -206,7 +207,7 @@ void start_tracing() {
     }
     Encoder note;
     if (g_mode == trace::mode_protect)
-        note.put_str("mode 1 (page protection): loads and stores of window memory at the target are not observed; "
+        note.put_str("mode 1 (page protection and watchpoints): loads and stores of window memory at the target are not observed; "
                      "run with --precise to check them");
     else if (g_mode == trace::mode_calls_only)
         note.put_str("loads and stores are not observed (MPI calls only)");
@@ -337,7 +338,12 @@ int on_MPI_Finalize(const void* site) {
         writer().close();
         g_active = false;
     }
-    return PMPI_Finalize();
+    if (!g_enabled || !finalize::asked()) return PMPI_Finalize();
+    // Every rank's trace is complete once all have passed this barrier.
+    PMPI_Barrier(MPI_COMM_WORLD);
+    int rc = PMPI_Finalize();
+    if (g_rank == 0) finalize::run_analysis(std::getenv("JOBSENTRY_RMA_TRACE_DIR"));
+    return rc;
 }
 
 int on_MPI_Win_create(const void* site, void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,

@@ -5,13 +5,16 @@
 
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <ucontext.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
 
 #include "guard.h"
+#include "watchpoints.h"
 
 namespace rmacheck::protect {
 
@@ -19,11 +22,15 @@ namespace {
 constexpr int kMaxPending = 512, kMaxPages = 1024, kMaxWindows = 64, kMaxHits = 8192;
 constexpr uint64_t kTrapFlag = 0x100;
 
+constexpr uint64_t kMaxWatched = 32;  // 4 debug registers of 8 bytes
+
 struct Pending {
     uint64_t lo, hi, request;
     uint32_t win;
     int target;
     bool block_reads;
+    unsigned watch_slots;         // watched by debug registers instead of page protection
+    uint8_t seen[kMaxWatched];    // its bytes when last seen: a watched access that changed them is a store
 };
 struct Page {
     uint64_t addr;
@@ -100,8 +107,32 @@ void on_segv(int sig, siginfo_t* si, void* ctx) {
     uc->uc_mcontext.gregs[REG_EFL] |= kTrapFlag;
 }
 
+// A debug-register hit: the trap comes after the access, so RIP is the next
+// instruction (RIP - 1 lies in the access's own bytes). Reads and stores of a
+// Get's buffer trap alike; a store is told by the bytes having changed.
+void on_watch_hit(const siginfo_t* si, const ucontext_t* uc) {
+    uint64_t addr = reinterpret_cast<uint64_t>(si->si_addr);
+    for (int i = 0; i < g_npending; ++i) {
+        Pending& p = g_pending[i];
+        if (!p.watch_slots || addr < p.lo || addr >= p.hi) continue;
+        // Read through the kernel: a plain read would hit the watchpoint again.
+        uint8_t now[kMaxWatched];
+        iovec local{now, p.hi - p.lo}, remote{reinterpret_cast<void*>(p.lo), p.hi - p.lo};
+        bool readable = process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == static_cast<ssize_t>(p.hi - p.lo);
+        bool write = !p.block_reads || (readable && std::memcmp(p.seen, now, p.hi - p.lo) != 0);
+        if (write && readable) std::memcpy(p.seen, now, p.hi - p.lo);
+        if (t_depth == 0)  // inside a wrapper it is MPI's own copy
+            record_hit(static_cast<uint64_t>(uc->uc_mcontext.gregs[REG_RIP]) - 1, addr, write);
+        return;
+    }
+}
+
 void on_trap(int sig, siginfo_t* si, void* ctx) {
     auto* uc = static_cast<ucontext_t*>(ctx);
+    if (watch::is_hit(si)) {
+        on_watch_hit(si, uc);
+        return;
+    }
     if (t_nstep == 0) {  // not our single step: pass it on
         if (g_old_trap.sa_flags & SA_SIGINFO) {
             if (g_old_trap.sa_sigaction) g_old_trap.sa_sigaction(sig, si, ctx);
@@ -130,6 +161,7 @@ void rebuild_pages() {
     int n = 0;
     for (int i = 0; i < g_npending; ++i) {
         const Pending& p = g_pending[i];
+        if (p.watch_slots) continue;
         for (uint64_t pg = page_of(p.lo); pg < p.hi; pg += g_page) {
             int prot = p.block_reads ? PROT_NONE : PROT_READ;
             int j = 0;
@@ -146,8 +178,10 @@ void rebuild_pages() {
 
 template <class Pred> void release_if(Pred pred) {
     int k = 0;
-    for (int i = 0; i < g_npending; ++i)
+    for (int i = 0; i < g_npending; ++i) {
         if (!pred(g_pending[i])) g_pending[k++] = g_pending[i];
+        else if (g_pending[i].watch_slots) watch::disarm(g_pending[i].watch_slots);
+    }
     if (k == g_npending) return;
     g_npending = k;
     bool was = g_protected;
@@ -186,8 +220,19 @@ void remove_window_memory(uint64_t lo) {
 }
 
 bool track(uint64_t lo, uint64_t hi, bool block_reads, uint32_t win, int target, uint64_t request) {
-    if (hi <= lo || touches_window(lo, hi) || g_npending >= kMaxPending) return false;
-    g_pending[g_npending++] = {lo, hi, request, win, target, block_reads};
+    if (hi <= lo || g_npending >= kMaxPending) return false;
+    if (!g_track_only && hi - lo <= kMaxWatched && watch::on_stack(lo, hi)) {
+        // On the stack, a page protection would fault on every push and spill: watch the bytes.
+        Pending& p = g_pending[g_npending];
+        p = {lo, hi, request, win, target, block_reads, 0, {}};
+        std::memcpy(p.seen, reinterpret_cast<const void*>(lo), hi - lo);  // before arming
+        if ((p.watch_slots = watch::arm(lo, hi, block_reads)) != 0) {
+            ++g_npending;
+            return true;
+        }
+    }
+    if (touches_window(lo, hi)) return false;
+    g_pending[g_npending++] = {lo, hi, request, win, target, block_reads, 0, {}};
     bool was = g_protected;
     if (was) unprotect_all();
     rebuild_pages();

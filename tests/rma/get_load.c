@@ -1,7 +1,10 @@
 /* Bug class 1 (slides: emulate): a Get's result buffer is read and written
- * before the epoch completes (wrong result). "fixed": after the unlock. */
+ * before the epoch completes (wrong result). "fixed": after the unlock.
+ * Twice: into a local on the stack (mode 1 watches it with a debug register)
+ * and into heap memory (mode 1 protects its page). */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int main(int argc, char** argv) {
@@ -23,6 +26,14 @@ int main(int argc, char** argv) {
         MPI_Win_unlock(0, win);
         if (!racy && out % 2 == 0) out++;
         printf("rank 1 out %d\n", out);
+        int* heap = calloc(1, sizeof(int));
+        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
+        MPI_Get(heap, 1, MPI_INT, 0, 0, 1, MPI_INT, win);
+        if (racy && *heap % 2 == 0) *heap += 1; /* heap buffer */
+        MPI_Win_unlock(0, win);
+        if (!racy && *heap % 2 == 0) *heap += 1;
+        printf("rank 1 heap %d\n", *heap);
+        free(heap);
     }
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Win_free(&win);

@@ -44,7 +44,8 @@ put_put)
   expect_line "^RACE remote put\(rank 0, $f:$l\) vs put\(rank 2, $f:$l\) on win 1 bytes \[20,24\) of rank 1$" ;;
 get_load)
   run racy 4 "$@"
-  expect_line "^RACE local get\(rank 1, $f:$(line_of MPI_Get)\) vs (load|store)\(rank 1, $f:$(line_of 'racy && out')\)" ;;
+  expect_line "^RACE local get\(rank 1, $f:$(line_of MPI_Get)\) vs (load|store)\(rank 1, $f:$(line_of 'racy && out')\)"
+  expect_line "^RACE local get\(rank 1, $f:$(line_of MPI_Get 2)\) vs (load|store)\(rank 1, $f:$(line_of 'heap buffer')\)" ;;
 get_hang)
   run racy 4 "$@"
   grep -q "rank 1 hung" "$WORK/racy.out" || fail "the racy variant did not show the hang"

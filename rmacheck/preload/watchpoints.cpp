@@ -1,0 +1,127 @@
+// Hardware watchpoints for mode 1 (see watchpoints.h). The slots are opened
+// once, disabled, on the first thread that asks, and re-aimed with
+// PERF_EVENT_IOC_MODIFY_ATTRIBUTES (one ioctl per piece) for each buffer.
+#include "watchpoints.h"
+
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <initializer_list>
+
+#ifndef TRAP_PERF
+#define TRAP_PERF 6  // si_code of a perf event's SIGTRAP (Linux 5.13)
+#endif
+
+namespace rmacheck::watch {
+
+namespace {
+constexpr int kSlots = 4;  // x86 DR0-DR3
+
+int g_fd[kSlots] = {-1, -1, -1, -1};
+unsigned g_busy = 0;
+pid_t g_owner = 0;  // the thread whose accesses the slots watch
+bool g_tried = false;
+char g_parking;  // where a disabled slot points
+
+thread_local uint64_t t_stack_lo = 0, t_stack_hi = 0;
+
+perf_event_attr attr_for(uint64_t addr, uint64_t len, unsigned type, bool disabled) {
+    perf_event_attr a;
+    std::memset(&a, 0, sizeof a);
+    a.type = PERF_TYPE_BREAKPOINT;
+    a.size = sizeof a;
+    a.bp_type = type;
+    a.bp_addr = addr;
+    a.bp_len = len;
+    a.sample_period = 1;
+    a.exclude_kernel = 1;  // MPI's copies in the kernel (process_vm_writev) are not the program's
+    a.exclude_hv = 1;
+    a.sigtrap = 1;
+    a.remove_on_exec = 1;  // required with sigtrap
+    a.disabled = disabled;
+    return a;
+}
+
+bool open_slots() {
+    if (g_tried) return g_owner == static_cast<pid_t>(syscall(SYS_gettid));
+    g_tried = true;
+    g_owner = static_cast<pid_t>(syscall(SYS_gettid));
+    int opened = 0;
+    for (int i = 0; i < kSlots; ++i) {
+        perf_event_attr a = attr_for(reinterpret_cast<uint64_t>(&g_parking), HW_BREAKPOINT_LEN_1, HW_BREAKPOINT_W, true);
+        g_fd[i] = static_cast<int>(syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC));
+        if (g_fd[i] >= 0) ++opened;
+        else g_busy |= 1u << i;  // never usable
+    }
+    return opened > 0;
+}
+
+bool stack_bounds() {
+    if (t_stack_hi) return true;
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) return false;
+    void* addr = nullptr;
+    size_t size = 0;
+    bool ok = pthread_attr_getstack(&attr, &addr, &size) == 0;
+    pthread_attr_destroy(&attr);
+    if (!ok) return false;
+    t_stack_lo = reinterpret_cast<uint64_t>(addr);
+    t_stack_hi = t_stack_lo + size;
+    return true;
+}
+
+// Largest aligned piece (8, 4, 2 or 1 bytes) starting at a within [a, hi).
+uint64_t piece_at(uint64_t a, uint64_t hi) {
+    for (uint64_t len : {8u, 4u, 2u})
+        if (a % len == 0 && a + len <= hi) return len;
+    return 1;
+}
+}  // namespace
+
+bool on_stack(uint64_t lo, uint64_t hi) {
+    if (!stack_bounds()) return false;
+    char here;
+    uint64_t sp = reinterpret_cast<uint64_t>(&here);
+    return lo >= sp && lo >= t_stack_lo && hi <= t_stack_hi;
+}
+
+unsigned arm(uint64_t lo, uint64_t hi, bool reads_too) {
+    if (hi <= lo || !open_slots()) return 0;
+    int free_slots = 0, pieces = 0;
+    for (int i = 0; i < kSlots; ++i)
+        if (!(g_busy >> i & 1)) ++free_slots;
+    for (uint64_t a = lo; a < hi; a += piece_at(a, hi)) ++pieces;
+    if (pieces > free_slots) return 0;
+    unsigned used = 0;
+    int slot = 0;
+    for (uint64_t a = lo; a < hi;) {
+        uint64_t len = piece_at(a, hi);
+        while (g_busy >> slot & 1) ++slot;
+        perf_event_attr at = attr_for(a, len, reads_too ? HW_BREAKPOINT_RW : HW_BREAKPOINT_W, false);
+        if (ioctl(g_fd[slot], PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &at) != 0) {
+            disarm(used);
+            return 0;
+        }
+        g_busy |= 1u << slot;
+        used |= 1u << slot;
+        a += len;
+    }
+    return used;
+}
+
+void disarm(unsigned slots) {
+    for (int i = 0; i < kSlots; ++i) {
+        if (!(slots >> i & 1)) continue;
+        ioctl(g_fd[i], PERF_EVENT_IOC_DISABLE, 0);
+        g_busy &= ~(1u << i);
+    }
+}
+
+bool is_hit(const siginfo_t* si) { return si->si_code == TRAP_PERF; }
+
+}  // namespace rmacheck::watch
