@@ -62,11 +62,10 @@ struct Access {
     int lock = -1;  // lock held on (win, target) when issued: -1 none, 0 shared, 1 exclusive
 };
 
-// An operation's buffer at its origin, pending until local completion.
+// An operation's buffer at its origin, kept while it is pending (until local completion).
 struct OriginUse {
     Side side;
     EventRef start;
-    size_t local_end = kNever;
     std::vector<Range> read, written;  // origin (read by MPI) and result (written by MPI)
 };
 
@@ -140,8 +139,10 @@ std::vector<Finding> find_races(const Execution& exec) {
                     ++it;
                 }
             }
-            for (auto& u : uses)
-                if (u.local_end == kNever && pred(t.events[u.start.index])) u.local_end = j;
+            // A use completed here concerns no later event: dropped, so long runs stay linear.
+            uses.erase(std::remove_if(uses.begin(), uses.end(),
+                                      [&](const OriginUse& u) { return pred(t.events[u.start.index]); }),
+                       uses.end());
         };
         for (size_t i = 0; i < t.events.size(); ++i) {
             const Event& e = t.events[i];
@@ -149,9 +150,8 @@ std::vector<Finding> find_races(const Execution& exec) {
                 auto kind = kind_of(static_cast<RmaKind>(e.kind));
                 Side side{kind, t.rank, e.site, false, e.op};
                 // Within the epoch: this operation against earlier ones still pending at this origin.
-                OriginUse use{side, {slot, i}, kNever, sorted(e.origin), sorted(e.result)};
+                OriginUse use{side, {slot, i}, sorted(e.origin), sorted(e.result)};
                 for (const auto& u : uses) {
-                    if (u.local_end != kNever && u.local_end < i) continue;
                     Range where{};
                     bool hit = (overlap(u.written, use.written, &where) || overlap(u.written, use.read, &where) ||
                                 overlap(u.read, use.written, &where));
@@ -216,7 +216,6 @@ std::vector<Finding> find_races(const Execution& exec) {
                 Side side{kind, t.rank, e.site, true, ""};
                 std::vector<Range> bytes{{e.addr, e.addr + std::max<uint32_t>(e.size, 1)}};
                 for (const auto& u : uses) {
-                    if (u.local_end != kNever && u.local_end < i) continue;
                     Range where{};
                     if (overlap(u.written, bytes, &where) && within_epoch(AccessKind::get, kind) != Compat::both)
                         out.add({false, u.side, side, exec.window_number(slot, t.events[u.start.index].win), t.rank,
@@ -263,7 +262,7 @@ std::vector<Finding> find_races(const Execution& exec) {
         for (const Access* a : list)
             for (const auto& r : a->bytes) items.push_back({r, a});
         std::sort(items.begin(), items.end(), [](const Item& x, const Item& y) { return x.r.lo < y.r.lo; });
-        std::vector<Item> active_ops, active_locals;
+        std::vector<Item> read_ops, write_ops, read_locals, write_locals;  // active: not yet swept past
         std::set<std::pair<const Access*, const Access*>> seen;  // a pair overlapping in several blocks is one
         auto prune = [](std::vector<Item>& v, uint64_t lo) {
             v.erase(std::remove_if(v.begin(), v.end(), [lo](const Item& i) { return i.r.hi <= lo; }), v.end());
@@ -288,16 +287,24 @@ std::vector<Finding> find_races(const Execution& exec) {
             Range where{std::max(x.r.lo, y.r.lo), std::min(x.r.hi, y.r.hi)};
             out.add({true, a.side, b.side, mem.first, mem.second, where, 1});
         };
+        // Two reads (get, load) are compatible in every case, so a read is only checked against the
+        // active writes: a rank polling the same bytes with thousands of Gets stays linear.
+        auto reads = [](const Item& i) { return i.a->side.kind == AccessKind::get || i.a->side.kind == AccessKind::load; };
+        uint64_t swept_to = 0;
         for (const auto& item : items) {
-            prune(active_ops, item.r.lo);
-            prune(active_locals, item.r.lo);
-            for (const auto& other : active_ops) check(other, item);
-            if (!item.a->side.is_pc) {
-                for (const auto& other : active_locals) check(other, item);
-                active_ops.push_back(item);
-            } else {
-                active_locals.push_back(item);
+            if (item.r.lo > swept_to)  // nothing more can end before an unchanged start
+                for (auto* v : {&read_ops, &write_ops, &read_locals, &write_locals}) prune(*v, item.r.lo);
+            swept_to = item.r.lo;
+            const bool op = !item.a->side.is_pc, read = reads(item);
+            for (const auto& other : write_ops) check(other, item);
+            if (!read)
+                for (const auto& other : read_ops) check(other, item);
+            if (op) {
+                for (const auto& other : write_locals) check(other, item);
+                if (!read)
+                    for (const auto& other : read_locals) check(other, item);
             }
+            (op ? (read ? read_ops : write_ops) : (read ? read_locals : write_locals)).push_back(item);
         }
     }
     std::vector<Finding> result;

@@ -31,7 +31,10 @@ struct Pending {
     bool block_reads;
     unsigned watch_slots;         // watched by debug registers instead of page protection
     uint8_t seen[kMaxWatched];    // its bytes when last seen: a watched access that changed them is a store
+    unsigned hits;                // by the program: after kSaturation the race is known, the watch ends
 };
+constexpr unsigned kSaturation = 64;
+constexpr unsigned kSaturated = 1u << 31;  // watch_slots of a buffer whose watch ended (no slot held)
 struct Page {
     uint64_t addr;
     int prot;
@@ -121,8 +124,15 @@ void on_watch_hit(const siginfo_t* si, const ucontext_t* uc) {
         bool readable = process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == static_cast<ssize_t>(p.hi - p.lo);
         bool write = !p.block_reads || (readable && std::memcmp(p.seen, now, p.hi - p.lo) != 0);
         if (write && readable) std::memcpy(p.seen, now, p.hi - p.lo);
-        if (t_depth == 0)  // inside a wrapper it is MPI's own copy
-            record_hit(static_cast<uint64_t>(uc->uc_mcontext.gregs[REG_RIP]) - 1, addr, write);
+        if (t_depth != 0) return;  // inside a wrapper it is MPI's own copy
+        record_hit(static_cast<uint64_t>(uc->uc_mcontext.gregs[REG_RIP]) - 1, addr, write);
+        // A program spinning on the buffer (a hang of bug class 2) would trap on every iteration:
+        // once the race is recorded many times over, stop watching (slots are only changed
+        // inside wrappers otherwise, so this cannot race with arm()).
+        if (++p.hits >= kSaturation && p.watch_slots != kSaturated) {
+            watch::disarm(p.watch_slots);
+            p.watch_slots = kSaturated;
+        }
         return;
     }
 }
@@ -221,10 +231,11 @@ void remove_window_memory(uint64_t lo) {
 
 bool track(uint64_t lo, uint64_t hi, bool block_reads, uint32_t win, int target, uint64_t request) {
     if (hi <= lo || g_npending >= kMaxPending) return false;
-    if (!g_track_only && hi - lo <= kMaxWatched && watch::on_stack(lo, hi)) {
-        // On the stack, a page protection would fault on every push and spill: watch the bytes.
+    if (!g_track_only && hi - lo <= kMaxWatched) {
+        // Small buffers are watched byte-exactly: a page protection faults on every unrelated
+        // access to the page (on the stack: every push and spill) and costs more to set.
         Pending& p = g_pending[g_npending];
-        p = {lo, hi, request, win, target, block_reads, 0, {}};
+        p = {lo, hi, request, win, target, block_reads, 0, {}, 0};
         std::memcpy(p.seen, reinterpret_cast<const void*>(lo), hi - lo);  // before arming
         if ((p.watch_slots = watch::arm(lo, hi, block_reads)) != 0) {
             ++g_npending;
@@ -232,7 +243,7 @@ bool track(uint64_t lo, uint64_t hi, bool block_reads, uint32_t win, int target,
         }
     }
     if (touches_window(lo, hi)) return false;
-    g_pending[g_npending++] = {lo, hi, request, win, target, block_reads, 0, {}};
+    g_pending[g_npending++] = {lo, hi, request, win, target, block_reads, 0, {}, 0};
     bool was = g_protected;
     if (was) unprotect_all();
     rebuild_pages();

@@ -5,7 +5,6 @@
 
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
-#include <pthread.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -27,8 +26,6 @@ unsigned g_busy = 0;
 pid_t g_owner = 0;  // the thread whose accesses the slots watch
 bool g_tried = false;
 char g_parking;  // where a disabled slot points
-
-thread_local uint64_t t_stack_lo = 0, t_stack_hi = 0;
 
 perf_event_attr attr_for(uint64_t addr, uint64_t len, unsigned type, bool disabled) {
     perf_event_attr a;
@@ -61,20 +58,6 @@ bool open_slots() {
     return opened > 0;
 }
 
-bool stack_bounds() {
-    if (t_stack_hi) return true;
-    pthread_attr_t attr;
-    if (pthread_getattr_np(pthread_self(), &attr) != 0) return false;
-    void* addr = nullptr;
-    size_t size = 0;
-    bool ok = pthread_attr_getstack(&attr, &addr, &size) == 0;
-    pthread_attr_destroy(&attr);
-    if (!ok) return false;
-    t_stack_lo = reinterpret_cast<uint64_t>(addr);
-    t_stack_hi = t_stack_lo + size;
-    return true;
-}
-
 // Largest aligned piece (8, 4, 2 or 1 bytes) starting at a within [a, hi).
 uint64_t piece_at(uint64_t a, uint64_t hi) {
     for (uint64_t len : {8u, 4u, 2u})
@@ -82,13 +65,6 @@ uint64_t piece_at(uint64_t a, uint64_t hi) {
     return 1;
 }
 }  // namespace
-
-bool on_stack(uint64_t lo, uint64_t hi) {
-    if (!stack_bounds()) return false;
-    char here;
-    uint64_t sp = reinterpret_cast<uint64_t>(&here);
-    return lo >= sp && lo >= t_stack_lo && hi <= t_stack_hi;
-}
 
 unsigned arm(uint64_t lo, uint64_t hi, bool reads_too) {
     if (hi <= lo || !open_slots()) return 0;

@@ -1,9 +1,9 @@
-// Mode 1 for small origin buffers on the stack: hardware watchpoints.
+// Mode 1 for small origin buffers (up to 32 bytes): hardware watchpoints.
 // mprotect works on whole pages, and a local variable's page is the page the
 // stack pointer runs on, so every call, push and spill until the epoch ends
 // faults and is single-stepped (a lock-based counter with stack buffers ran
-// 7.6-9.9x slower). The x86 debug registers watch the buffer's exact bytes
-// instead: perf_event_open(PERF_TYPE_BREAKPOINT) on the calling thread, with
+// 7.6-9.9x slower); on the heap, neighbours on the page fault too. The x86
+// debug registers watch the buffer's exact bytes instead: perf_event_open(PERF_TYPE_BREAKPOINT) on the calling thread, with
 // `sigtrap` so an access raises a synchronous SIGTRAP (si_code TRAP_PERF)
 // after the instruction. Four registers: a buffer that needs more aligned
 // 1/2/4/8-byte pieces than are free, a thread other than the one that opened
@@ -15,9 +15,6 @@
 #include <cstdint>
 
 namespace rmacheck::watch {
-
-// [lo, hi) lies in the calling thread's stack, above its stack pointer.
-bool on_stack(uint64_t lo, uint64_t hi);
 
 // Watches [lo, hi) exactly (any access when reads_too, else stores); returns
 // the slots used as a bit mask, 0 when it cannot (then use mprotect).

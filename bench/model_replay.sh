@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Replays the samples of recorded supervisor logs (log_samples=yes) through
+# the current decision rule and sets its first claim beside what the recorded
+# run did: its first claim (an alarm that verification cleared, or a hang).
+#   bash bench/model_replay.sh [LOG_DIR]   (default /var/log/jobsentry-test, the Slurm tests' logs)
+# Prints one row per log where the two differ, then a summary.
+. "$(dirname "$0")/common.sh"
+DIR=${1:-/var/log/jobsentry-test}
+REPLAY=$BUILD/bench/model_replay
+[ -x "$REPLAY" ] || { echo "build first: bash scripts/build.sh" >&2; exit 1; }
+echo "| log | samples | recorded first claim | replayed first claim | recorded outcome |"
+echo "|---|---|---|---|---|"
+total=0 differ=0 new_on_hang_free=0 missed_now=0
+for f in "$DIR"/job_*.log; do
+  [ -f "$f" ] || continue
+  n=$(grep -c " S_move=" "$f" || true)
+  [ "$n" -gt 0 ] || continue
+  total=$((total + 1))
+  recorded=$(awk '/ S_move=/{n++} /alarm cleared|HANG detected/{print n; exit}' "$f")
+  replayed=$("$REPLAY" <"$f" | sed -n 's/^claim at sample \([0-9]*\).*/\1/p')
+  if grep -q "HANG detected" "$f"; then outcome=hang; else outcome=no-hang; fi
+  [ "${recorded:-none}" = "${replayed:-none}" ] && continue
+  differ=$((differ + 1))
+  [ -z "$recorded" ] && [ -n "$replayed" ] && [ $outcome = no-hang ] && new_on_hang_free=$((new_on_hang_free + 1))
+  [ -n "$recorded" ] && [ -z "$replayed" ] && missed_now=$((missed_now + 1))
+  echo "| $(basename "$f") | $n | ${recorded:-none} | ${replayed:-none} | $outcome |"
+done
+echo
+echo "$total logs; $differ differ; $new_on_hang_free new candidates in runs that recorded none (verification decides);" \
+  "$missed_now recorded claims the current rule would not make."
