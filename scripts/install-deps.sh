@@ -10,7 +10,7 @@ packages=(
   openmpi-bin libopenmpi-dev gfortran
   python3 clang
   elfutils procps jq util-linux bc rt-tests strace
-  slurm-wlm slurmctld slurmd slurmdbd libslurm-dev munge mariadb-server mariadb-client
+  slurm-wlm slurmctld slurmd slurmdbd libslurm-dev munge libmunge-dev mariadb-server mariadb-client
   passwd
 )
 

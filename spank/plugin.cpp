@@ -175,14 +175,31 @@ spank_option option_entry(char* name, char* arginfo, std::string& usage, int has
     return option;
 }
 
+// The node's place in the step (S_JOB_NODEID): the job's for the extern step.
+unsigned node_index(spank_t sp) {
+    uint32_t node = 0;
+    if (spank_get_item(sp, S_JOB_NODEID, &node) != ESPANK_SUCCESS) return 0;
+    return node;
+}
+
 int start_for_step(spank_t sp) {
     uint32_t job_id = 0, step_id = 0;
     if (spank_get_item(sp, S_JOB_ID, &job_id) != ESPANK_SUCCESS ||
         spank_get_item(sp, S_JOB_STEPID, &step_id) != ESPANK_SUCCESS)
         return 0;
     // The extern step never sees the user's option (Slurm 22.05), so it
-    // cannot tell an opt-out from no option: the batch step and job steps decide.
-    if (step_id == SLURM_EXTERN_CONT) return 0;
+    // cannot tell an opt-out from no option: the batch step and job steps
+    // decide. It spans the whole job, so its node id is the job's: every node
+    // but the first gets a node agent, which serves the leader if the job has
+    // one (docs/multi-node.md).
+    if (step_id == SLURM_EXTERN_CONT) {
+        const unsigned node = node_index(sp);
+        if (node > 0 && !g_policy.supervisor.empty()) {
+            std::string err = start_supervisor(g_policy, job_id, node, agent_argv(g_policy, job_id, node));
+            if (!err.empty()) slurm_error("jobsentry: job %u: no node agent: %s", job_id, err.c_str());
+        }
+        return 0;
+    }
     probe_noise_for_step(sp, job_id);
     if (auto value = option_in_step(sp, g_rma_check, g_rma_name); value && parse_rma_check(value->c_str()).mode != RmaMode::off) {
         std::string err = mark_rma_job(g_policy, job_id);
@@ -199,9 +216,15 @@ int start_for_step(spank_t sp) {
     }
     const CheckpointRequest ckpt = checkpoint_in_step(sp, job_id, step_id);
     if (!settings.enabled && ckpt.signal == 0) return 0;
+    // The supervisor (the job's leader) runs on the job's first node. A step's
+    // node ids count the step's nodes: its first node is the job's for the
+    // batch step and for steps over the whole allocation; a supervisor started
+    // on another node (mpirun's daemons run in a step over the other nodes)
+    // sees that and leaves (docs/multi-node.md).
+    if (node_index(sp) != 0) return 0;
     std::vector<std::string> argv = supervisor_argv(g_policy, settings, job_id);
     for (std::string& arg : checkpoint_supervisor_args(g_policy, ckpt, settings.enabled)) argv.push_back(std::move(arg));
-    std::string err = start_supervisor(g_policy, job_id, argv);
+    std::string err = start_supervisor(g_policy, job_id, 0, argv);
     if (!err.empty()) slurm_error("jobsentry: job %u not watched: %s", job_id, err.c_str());
     return 0;
 }
@@ -284,7 +307,7 @@ JOBSENTRY_EXPORT int slurm_spank_exit(spank_t sp, int, char**) {
             // supervisor's end annotation.
             std::string err = analyse_rma_once(g_policy, job_id, rma_job_argv(g_policy, job_id), kRmaAnalysisMs);
             if (!err.empty()) slurm_error("jobsentry: job %u: --rma-check analysis: %s", job_id, err.c_str());
-            stop_supervisor(g_policy, job_id, kStopWaitMs);
+            stop_supervisor(g_policy, job_id, node_index(sp), kStopWaitMs);
             forget_noise_probe(g_policy, job_id);
         }
     } catch (...) {

@@ -207,6 +207,9 @@ PolicyParse parse_site_policy(const std::vector<std::string>& args, const std::s
             const double sec = parse_duration_seconds(value);
             if (!(sec > 0) || sec > 1e9) bad("positive durations with a unit ms, s, m, h or d, e.g. 24h, 90s");
             else (key == "mtbf" ? p.mtbf_s : p.ckpt_cost_s) = sec;
+        } else if (key == "leader_ports") {
+            if (auto ports = parse_port_range(value)) p.leader_ports = *ports;
+            else bad("a port range FIRST-LAST within 1024-65535, e.g. 7100-7199");
         } else if (key == "log_samples") {
             if (!on_off(value, "yes", "no", &p.log_samples)) bad("yes, no");
         } else if (key == "alpha" || key == "interval" || key == "ranks" || key == "action") {
@@ -215,7 +218,8 @@ PolicyParse parse_site_policy(const std::vector<std::string>& args, const std::s
             out.error = "unknown plugstack.conf argument '" + key +
                         "'; accepted: default=, allow_optout=, alpha=, interval=, ranks=, action=, min_interval=, "
                         "max_ranks=, max_alpha=, actions=, supervisor=, report_dir=, state_dir=, log_dir=, "
-                        "log_samples=, noise_probe=, noise_duration=, max_noise_duration=, rma_lib=, mtbf=, ckpt_cost=";
+                        "log_samples=, noise_probe=, noise_duration=, max_noise_duration=, rma_lib=, mtbf=, ckpt_cost=, "
+                        "leader_ports=";
         }
         if (!out.error.empty()) return out;
     }
@@ -286,6 +290,45 @@ OptionParse parse_hang_detect(const char* value, const SitePolicy& policy) {
     return out;
 }
 
+std::optional<PortRange> parse_port_range(const std::string& text) {
+    const size_t dash = text.find('-');
+    int first = 0, last = 0;
+    if (dash == std::string::npos || !parse_int(text.substr(0, dash), 1024, 65535, &first) ||
+        !parse_int(text.substr(dash + 1), 1024, 65535, &last) || last < first)
+        return std::nullopt;
+    return PortRange{first, last - first + 1};
+}
+
+std::string to_string(const PortRange& ports) {
+    return std::to_string(ports.first) + "-" + std::to_string(ports.first + ports.count - 1);
+}
+
+std::vector<int> leader_port_sequence(const PortRange& ports, uint32_t job_id) {
+    std::vector<int> out;
+    const int tries = std::min(ports.count, kLeaderPortTries);
+    for (int i = 0; i < tries; ++i)
+        out.push_back(ports.first + static_cast<int>((job_id % static_cast<uint32_t>(ports.count) + i) % ports.count));
+    return out;
+}
+
+std::string supervisor_stem(unsigned job_id, unsigned node_index) {
+    std::string stem = "job_" + std::to_string(job_id);
+    return node_index == 0 ? stem : stem + ".node" + std::to_string(node_index);
+}
+
+std::vector<std::string> agent_argv(const SitePolicy& policy, unsigned job_id, unsigned node_index) {
+    return {policy.supervisor,
+            "agent",
+            "--job-id",
+            std::to_string(job_id),
+            "--node-index",
+            std::to_string(node_index),
+            "--leader-ports",
+            to_string(policy.leader_ports),
+            "--pid-file",
+            policy.state_dir + "/" + supervisor_stem(job_id, node_index) + ".pid"};
+}
+
 std::vector<std::string> supervisor_argv(const SitePolicy& policy, const HangDetectSettings& s, unsigned job_id) {
     const int max_interval = std::min(16 * s.interval_ms, 600000);
     std::vector<std::string> argv{policy.supervisor,
@@ -303,7 +346,9 @@ std::vector<std::string> supervisor_argv(const SitePolicy& policy, const HangDet
                                   "--action",
                                   to_string(s.action),
                                   "--pid-file",
-                                  policy.state_dir + "/job_" + std::to_string(job_id) + ".pid"};
+                                  policy.state_dir + "/" + supervisor_stem(job_id, 0) + ".pid",
+                                  "--leader-ports",
+                                  to_string(policy.leader_ports)};
     if (!policy.report_dir.empty()) {
         argv.push_back("--report-dir");
         argv.push_back(policy.report_dir);

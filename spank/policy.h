@@ -4,6 +4,8 @@
 // (tests/unit/test_policy.cpp). Nothing in this file throws.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,20 @@ struct HangDetectSettings {
     int ranks = 10;
     SlurmAction action = SlurmAction::cancel;
 };
+
+// TCP ports on which the leader of a multi-node job listens for its node
+// agents (docs/multi-node.md): plugstack.conf leader_ports=FIRST-LAST.
+struct PortRange {
+    int first = 7100;
+    int count = 100;
+};
+// "7100-7199"; nullopt when malformed or outside 1024..65535.
+std::optional<PortRange> parse_port_range(const std::string& text);
+std::string to_string(const PortRange& ports);
+// The ports a job's leader tries to bind and its agents try to reach, in
+// order: from first + job_id % count on, wrapping, at most kLeaderPortTries.
+constexpr int kLeaderPortTries = 16;
+std::vector<int> leader_port_sequence(const PortRange& ports, uint32_t job_id);
 
 struct SitePolicy {
     bool default_on = false;      // watch jobs that did not ask
@@ -40,6 +56,7 @@ struct SitePolicy {
     int noise_duration_ms = 2000;       // a bare --noise-probe, and default=on jobs
     int max_noise_duration_ms = 30000;  // users may not hold their job's start longer
     std::string rma_lib;                // --rma-check's preload module (absolute path)
+    PortRange leader_ports;             // multi-node jobs: where leaders listen for node agents
     // Checkpoint coordination (--checkpoint; spank/checkpoint_option.h).
     double mtbf_s = 0;            // per-node MTBF; 0: not set (no --checkpoint, no JOBSENTRY_MTBF)
     double ckpt_cost_s = 0;       // C guess; 0: not set (the supervisor and jobsentry_ckpt assume 60s)
@@ -75,6 +92,14 @@ std::string format_ms(int ms);
 
 // What a job that never used the option gets.
 HangDetectSettings settings_without_option(const SitePolicy& policy);
+
+// The name of the per-node process of a job in state_dir and log_dir:
+// "job_<id>" for the leader (the job's first node), "job_<id>.node<K>" for
+// the agent of the job's K-th node (several nodes may share one host in tests).
+std::string supervisor_stem(unsigned job_id, unsigned node_index);
+
+// argv of `jobsentry agent` for the job's K-th node (K >= 1).
+std::vector<std::string> agent_argv(const SitePolicy& policy, unsigned job_id, unsigned node_index);
 
 // argv (argv[0] first) of `jobsentry supervise` for a job.
 std::vector<std::string> supervisor_argv(const SitePolicy& policy, const HangDetectSettings& settings,

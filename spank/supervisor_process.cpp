@@ -16,8 +16,8 @@
 namespace jobsentry {
 namespace {
 
-std::string pid_file(const SitePolicy& policy, unsigned job_id) {
-    return policy.state_dir + "/job_" + std::to_string(job_id) + ".pid";
+std::string pid_file(const SitePolicy& policy, unsigned job_id, unsigned node_index) {
+    return policy.state_dir + "/" + supervisor_stem(job_id, node_index) + ".pid";
 }
 
 std::string noise_marker(const SitePolicy& policy, unsigned job_id) {
@@ -197,11 +197,12 @@ std::string run_logged(const SitePolicy& policy, unsigned job_id, const char* su
 
 }  // namespace
 
-std::string start_supervisor(const SitePolicy& policy, unsigned job_id, const std::vector<std::string>& argv) {
+std::string start_supervisor(const SitePolicy& policy, unsigned job_id, unsigned node_index,
+                             const std::vector<std::string>& argv) {
     std::string err = ensure_private_dir(policy.state_dir, 0700);
     if (err.empty()) err = ensure_private_dir(policy.log_dir, 0750);
     if (!err.empty()) return err;
-    const std::string path = pid_file(policy, job_id);
+    const std::string path = pid_file(policy, job_id, node_index);
     int fd = -1;
     for (int attempt = 0; attempt < 2 && fd < 0; ++attempt) {
         fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -211,7 +212,7 @@ std::string start_supervisor(const SitePolicy& policy, unsigned job_id, const st
     }
     if (fd < 0) return "cannot create " + path + ": " + std::strerror(errno);
 
-    const std::string log = policy.log_dir + "/job_" + std::to_string(job_id) + ".log";
+    const std::string log = policy.log_dir + "/" + supervisor_stem(job_id, node_index) + ".log";
     int log_fd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0640);
     pid_t pid = spawn_detached(argv, log_fd);
     if (log_fd >= 0) close(log_fd);
@@ -258,8 +259,8 @@ std::string analyse_rma_once(const SitePolicy& policy, unsigned job_id, const st
     return run_logged(policy, job_id, ".rma.log", argv, timeout_ms);
 }
 
-bool stop_supervisor(const SitePolicy& policy, unsigned job_id, int wait_ms) {
-    Recorded r = read_pid_file(pid_file(policy, job_id));
+bool stop_supervisor(const SitePolicy& policy, unsigned job_id, unsigned node_index, int wait_ms) {
+    Recorded r = read_pid_file(pid_file(policy, job_id, node_index));
     if (!alive(r) || kill(r.pid, SIGTERM) != 0) return false;
     // Its last act is the job's end annotation, which slurmctld refuses once
     // the job has finished: hold the step's end for that moment (tens of ms).

@@ -15,12 +15,16 @@ namespace jobsentry {
 
 // Returns "" when a supervisor runs for the job (started now or before),
 // otherwise what went wrong. Never blocks for more than a fork and an exec.
-std::string start_supervisor(const SitePolicy& policy, unsigned job_id, const std::vector<std::string>& argv);
+// node_index: the node's place in the job; 0 is the leader (`supervise`),
+// others run the node agent (`agent`); each has its own pid file and log
+// (supervisor_stem()).
+std::string start_supervisor(const SitePolicy& policy, unsigned job_id, unsigned node_index,
+                             const std::vector<std::string>& argv);
 
 // SIGTERM to the job's supervisor, if its pid file names a live process that
 // is still the one started (same start time), then waits up to wait_ms for it
 // to end. Returns whether one was signalled.
-bool stop_supervisor(const SitePolicy& policy, unsigned job_id, int wait_ms);
+bool stop_supervisor(const SitePolicy& policy, unsigned job_id, unsigned node_index, int wait_ms);
 
 // The job's OS-noise probe (`jobsentry noise-job`), run to its end before the
 // step's tasks start, at most timeout_ms, and only once per job on this node

@@ -24,6 +24,7 @@ enum class SampleStatus {
     timeout,  // the thread did not stop in time (e.g. uninterruptible sleep)
     busy,     // another tracer (a debugger) holds the process; try again later
     error,    // anything else; see StackSample::error
+    unreachable,  // the rank lives on another node whose agent did not answer (multi-node jobs)
 };
 
 struct StackSample {
@@ -37,6 +38,12 @@ struct StackSample {
     double taken_at = 0;        // CLOCK_MONOTONIC seconds
     double cost_seconds = 0;    // time from seize to detach
     double stop_seconds = 0;    // of which waiting for the thread to stop (scheduler-bound when CPUs are busy)
+    // A node agent's compact sample leaves the frames out and sends the two
+    // signatures of supervisor/model/progress.h, computed where the frames were.
+    bool digest_only = false;
+    uint64_t exact_digest = 0;
+    uint64_t progress_digest = 0;
+    std::string mpi_call;       // outermost MPI function, with the digests
 };
 
 const char* to_string(SampleStatus s);

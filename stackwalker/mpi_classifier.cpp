@@ -61,6 +61,7 @@ const char* to_string(SampleStatus s) {
         case SampleStatus::timeout: return "timeout";
         case SampleStatus::busy: return "busy";
         case SampleStatus::error: return "error";
+        case SampleStatus::unreachable: return "unreachable";
     }
     return "?";
 }

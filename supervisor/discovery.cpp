@@ -132,10 +132,10 @@ Discovery ranks_among(const std::vector<pid_t>& candidates, const std::map<pid_t
             auto chosen = std::find_if(out.ranks.begin(), out.ranks.end(),
                                        [&](const RankProcess& r) { return r.pid == parent->first; });
             if (chosen != out.ranks.end() && !maps_mpi_library(chosen->pid) && maps_mpi_library(pid))
-                *chosen = {*rank, pid, info->second.start_time};
+                *chosen = {*rank, pid, info->second.start_time, {}};
             continue;
         }
-        out.ranks.push_back({*rank, pid, info->second.start_time});
+        out.ranks.push_back({*rank, pid, info->second.start_time, {}});
     }
     std::sort(out.ranks.begin(), out.ranks.end(),
               [](const RankProcess& a, const RankProcess& b) { return a.rank < b.rank; });

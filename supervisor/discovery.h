@@ -19,8 +19,9 @@ namespace jobsentry {
 
 struct RankProcess {
     int rank = -1;
-    pid_t pid = 0;
-    uint64_t start_time = 0;
+    pid_t pid = 0;            // on its node
+    uint64_t start_time = 0;  // on its node's clock (ticks since its boot)
+    std::string node;         // "" on the supervisor's own node; else the node whose agent samples it
 };
 
 struct Discovery {

@@ -84,26 +84,29 @@ std::vector<std::pair<std::string, std::string>> job_cgroups_of(const std::strin
     return out;
 }
 
-std::optional<std::string> find_job_cgroup(const std::string& root, uid_t uid, uint32_t job_id) {
+std::optional<std::string> find_job_cgroup(const std::string& root, uid_t uid, uint32_t job_id,
+                                           const std::string& node) {
     const std::string tail = "/uid_" + std::to_string(uid) + "/job_" + std::to_string(job_id);
     // v1: the freezer hierarchy, which proctrack/cgroup always uses; its
-    // Slurm directory is "slurm" or "slurm_<node>" (several slurmd per host).
-    if (DIR* d = opendir((root + "/freezer").c_str())) {
-        std::optional<std::string> found;
-        while (dirent* e = readdir(d)) {
-            if (std::strncmp(e->d_name, "slurm", 5) != 0) continue;
-            std::string candidate = root + "/freezer/" + e->d_name + tail;
-            if (is_dir(candidate)) {
-                found = candidate;
-                break;
-            }
-        }
-        closedir(d);
-        if (found) return found;
+    // Slurm directory is "slurm_<node>" (builds for several slurmd per host,
+    // as Debian's) or "slurm".
+    for (const std::string& dir : {"slurm_" + node, std::string("slurm")}) {
+        const std::string candidate = root + "/freezer/" + dir + tail;
+        if ((dir != "slurm_" || !node.empty()) && node.find('/') == std::string::npos && is_dir(candidate))
+            return candidate;
     }
     const std::string v2 = root + "/system.slice/slurmstepd.scope/job_" + std::to_string(job_id);
     if (is_dir(v2)) return v2;
     return std::nullopt;
+}
+
+std::string node_of_cgroup_text(const std::string& text) {
+    for (const auto& [hierarchy, path] : job_cgroups_of(text)) {
+        if (path.rfind("/slurm_", 0) != 0) continue;
+        const size_t end = path.find('/', 7);
+        if (end != std::string::npos && end > 7) return path.substr(7, end - 7);
+    }
+    return {};
 }
 
 std::vector<pid_t> cgroup_pids(const std::string& dir) {

@@ -22,8 +22,15 @@ std::vector<pid_t> parse_pid_list(const std::string& text, size_t max_pids);
 // job ("/slurm.../job_N/..." or ".../job_N/..."), as (hierarchy, path) pairs.
 std::vector<std::pair<std::string, std::string>> job_cgroups_of(const std::string& proc_cgroup_text);
 
-// The job's cgroup directory under root (default "/sys/fs/cgroup"), if it exists.
-std::optional<std::string> find_job_cgroup(const std::string& root, uid_t uid, uint32_t job_id);
+// The job's cgroup directory under root (default "/sys/fs/cgroup"), if it
+// exists. node: this node's name; with several slurmd on one host each has
+// its own slurm_<node> directory, and only ours holds this node's processes.
+std::optional<std::string> find_job_cgroup(const std::string& root, uid_t uid, uint32_t job_id,
+                                           const std::string& node);
+
+// Pure: the node named by a Slurm cgroup v1 path in a /proc/PID/cgroup text
+// ("/slurm_n2/uid_1000/job_7/step_0" -> "n2"); "" when none (one slurmd per host).
+std::string node_of_cgroup_text(const std::string& proc_cgroup_text);
 
 // Every pid in the cgroup directory and its descendants (steps, tasks).
 std::vector<pid_t> cgroup_pids(const std::string& dir);

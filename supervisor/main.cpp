@@ -16,6 +16,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "agent/node_agent.h"
 #include "ckpt_command.h"
 #include "noise_job.h"
 #include "rma_job.h"
@@ -132,6 +133,19 @@ int run_supervise(const std::vector<std::string>& args) {
     return status == 127 ? 1 : status;
 }
 
+int run_agent(const std::vector<std::string>& args) {
+    AgentParse parsed = parse_agent_options(args);
+    if (parsed.help) {
+        std::cout << agent_help();
+        return 0;
+    }
+    if (!parsed.error.empty()) {
+        std::cerr << "jobsentry agent: " << parsed.error << '\n';
+        return 2;
+    }
+    return run_node_agent(parsed.options);
+}
+
 // One row per subcommand: the usage text and the dispatch come from this table.
 struct Command {
     const char* name;
@@ -142,6 +156,7 @@ struct Command {
 const Command kCommands[] = {
     {"watch", "[options] [--] CMD...   run CMD and detect hangs of its MPI ranks", run_watch},
     {"supervise", "--job-id ID [opts]  watch a Slurm job on this node (started by jobsentry.so)", run_supervise},
+    {"agent", "--job-id ID --node-index K  a multi-node job's node agent (started by jobsentry.so)", run_agent},
     {"sample", "[options] PID          stack samples of one process, with their cost", run_sample},
     {"noise", "[options]               OS noise per PU (selfish detour, pinned with hwloc)", run_noise},
     {"noise-job", "--job-id ID [opts]  a Slurm job's noise probe at its start (run by jobsentry.so)", run_noise_job},

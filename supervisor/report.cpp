@@ -70,6 +70,7 @@ nlohmann::json report_json(const Report& r) {
                                 {"activity", rank.activity}, {"state", std::string(1, rank.state)},
                                 {"cpu_seconds", rank.cpu_seconds}, {"frames", frames}};
         if (!rank.sample_error.empty()) entry["sample_error"] = rank.sample_error;
+        if (!rank.node.empty()) entry["node"] = rank.node;
         ranks.push_back(entry);
     }
     nlohmann::json out = {
@@ -95,6 +96,7 @@ nlohmann::json report_json(const Report& r) {
     if (r.progress_last_seen > 0) out["progress_last_seen"] = r.progress_last_seen;
     if (r.slurm_job_id) out["slurm_job_id"] = r.slurm_job_id;
     if (!r.action_taken.empty()) out["action_taken"] = r.action_taken;
+    if (!r.nodes.is_null()) out["nodes"] = r.nodes;
     return out;
 }
 
@@ -116,6 +118,10 @@ std::string report_text(const Report& r) {
         << " ranks, I = " << r.interval_ms << " ms, alpha = " << r.alpha << '\n';
     if (!r.monitoring_problem.empty()) out << "  monitoring:   " << r.monitoring_problem << '\n';
     if (r.slurm_job_id) out << "  slurm job:    " << r.slurm_job_id << '\n';
+    if (r.nodes.is_array())
+        for (const auto& n : r.nodes)
+            out << "  node agent:   " << n.value("node", "?") << ": " << n.value("agent", "?")
+                << (n.contains("lost_because") ? " (" + n["lost_because"].get<std::string>() + ")" : "") << '\n';
     if (!r.command.empty()) {
         out << "  command:     ";
         for (const auto& word : r.command) out << ' ' << word;
@@ -125,7 +131,8 @@ std::string report_text(const Report& r) {
     out << "\nMerged stacks (outermost first; [ranks] that share each frame):\n" << tree_of(r).to_text();
     out << "\nRanks:\n";
     for (const auto& rank : r.ranks) {
-        out << "  rank " << rank.rank << " (pid " << rank.pid << ", state " << rank.state << ", "
+        out << "  rank " << rank.rank << " (" << (rank.node.empty() ? "" : "node " + rank.node + ", ") << "pid "
+            << rank.pid << ", state " << rank.state << ", "
             << std::fixed << std::setprecision(2) << rank.cpu_seconds << " s CPU): " << rank.activity;
         if (!rank.sample_error.empty()) out << " — " << rank.sample_error;
         out << '\n';

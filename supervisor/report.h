@@ -18,6 +18,7 @@ namespace jobsentry {
 struct RankReport {
     int rank = -1;
     pid_t pid = 0;
+    std::string node;       // multi-node jobs: the node, when not the supervisor's own
     std::string activity;   // in_mpi, computing, idle_outside, stopped, outside_mpi, unsampled
     char state = '?';
     double cpu_seconds = 0;
@@ -45,6 +46,7 @@ struct Report {
     std::string action_taken;          // what was done about the hang
     std::optional<int> command_status;
     nlohmann::json evidence = nlohmann::json::object();
+    nlohmann::json nodes;              // multi-node jobs: each node agent's state (agent_hub.h)
     std::vector<RankReport> ranks;
 };
 

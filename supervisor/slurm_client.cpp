@@ -9,6 +9,7 @@ extern "C" {
 #include <slurm/slurm_errno.h>
 }
 
+#include <cstdlib>
 #include <vector>
 
 namespace jobsentry {
@@ -42,6 +43,15 @@ std::optional<SlurmJobInfo> slurm_job_info(uint32_t job_id, std::string* error) 
         if (j.admin_comment) info.admin_comment = j.admin_comment;
         info.restart_count = j.restart_cnt;
         info.num_nodes = j.num_nodes;
+        if (j.nodes) {
+            if (hostlist_t list = slurm_hostlist_create(j.nodes)) {
+                while (char* host = slurm_hostlist_shift(list)) {
+                    if (info.nodes.size() < 100000) info.nodes.emplace_back(host);
+                    free(host);
+                }
+                slurm_hostlist_destroy(list);
+            }
+        }
         const uint32_t base = j.job_state & JOB_STATE_BASE;
         info.finished = base > JOB_SUSPENDED || (j.job_state & JOB_COMPLETING);
         if (info.batch) {
@@ -55,6 +65,22 @@ std::optional<SlurmJobInfo> slurm_job_info(uint32_t job_id, std::string* error) 
     slurm_free_job_info_msg(msg);
     if (!out) *error = "slurm_load_job: job " + std::to_string(job_id) + " not in the answer";
     return out;
+}
+
+std::string slurm_node_address(const std::string& node, std::string* error) {
+    node_info_msg_t* msg = nullptr;
+    if (slurm_load_node_single(&msg, const_cast<char*>(node.c_str()), SHOW_ALL) != SLURM_SUCCESS || !msg) {
+        *error = last_error("slurm_load_node_single");
+        return {};
+    }
+    std::string address;
+    for (uint32_t i = 0; i < msg->record_count; ++i) {
+        const node_info_t& n = msg->node_array[i];
+        if (n.name && node == n.name) address = n.node_addr && *n.node_addr ? n.node_addr : n.name;
+    }
+    slurm_free_node_info_msg(msg);
+    if (address.empty()) *error = "node " + node + " unknown to slurmctld";
+    return address;
 }
 
 std::string slurm_set_admin_comment(uint32_t job_id, const std::string& comment) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace jobsentry {
 
@@ -21,6 +22,7 @@ struct SlurmJobInfo {
     bool batch = false;
     uint32_t restart_count = 0;
     uint32_t num_nodes = 0;
+    std::vector<std::string> nodes;  // the job's nodes in order; the first runs the leader
     bool finished = false;  // completed, cancelled, failed, ...
     std::string admin_comment;
 };
@@ -34,6 +36,8 @@ std::string slurm_set_admin_comment(uint32_t job_id, const std::string& comment)
 // the others (annotation.h: with_clause); *comment gets the new line.
 std::string slurm_set_comment_clause(uint32_t job_id, const std::string& key, const std::string& clause,
                                      std::string* comment);
+// The address slurmctld knows a node by (NodeAddr), "" with *error.
+std::string slurm_node_address(const std::string& node, std::string* error);
 std::string slurm_cancel(uint32_t job_id);
 std::string slurm_requeue_job(uint32_t job_id);
 // Signals the batch shell (batch jobs) or prints message on srun/salloc's

@@ -37,7 +37,25 @@ void SlurmJob::log(const std::string& message) const {
     std::cerr << stamp << " jobsentry[job " << opt_.job_id << "]: " << message << std::endl;
 }
 
+namespace {
+
+// This node's name: from the job cgroup we were started in when several
+// slurmd share the host (slurm_<node>), else the short host name.
+std::string own_node_name() {
+    if (auto text = read_bounded("/proc/self/cgroup", 1 << 16)) {
+        std::string node = node_of_cgroup_text(*text);
+        if (!node.empty()) return node;
+    }
+    char host[256] = {};
+    if (gethostname(host, sizeof host - 1) != 0) return {};
+    std::string name = host;
+    return name.substr(0, name.find('.'));
+}
+
+}  // namespace
+
 bool SlurmJob::start(std::string* error) {
+    const std::string node = own_node_name();
     // slurmstepd's cgroups are the job's: leave them first, or the end of a
     // step would kill us with it before we can annotate the job.
     std::string left = leave_job_cgroups(opt_.cgroup_root);
@@ -59,10 +77,17 @@ bool SlurmJob::start(std::string* error) {
         *error = "job " + std::to_string(opt_.job_id) + " belongs to root; jobsentry watches users' jobs only";
         return false;
     }
+    if (info_.nodes.size() > 1 && node != info_.nodes.front()) {
+        // A step that does not start on the job's first node (mpirun's
+        // daemons) also starts a supervisor: the leader is elsewhere.
+        *error = "node " + node + " is not job " + std::to_string(opt_.job_id) + "'s first node (" +
+                 info_.nodes.front() + ", where its supervisor runs); leaving";
+        return false;
+    }
     user_ = {info_.uid, info_.gid, info_.user};
     const double until = monotonic_now() + kCgroupWaitSeconds;
     while (true) {
-        if (auto dir = find_job_cgroup(opt_.cgroup_root, info_.uid, opt_.job_id)) {
+        if (auto dir = find_job_cgroup(opt_.cgroup_root, info_.uid, opt_.job_id, node)) {
             cgroup_ = *dir;
             break;
         }
@@ -79,6 +104,10 @@ bool SlurmJob::start(std::string* error) {
         log("job of " + info_.user + " (uid " + std::to_string(info_.uid) + ") in " + cgroup_ +
             ": hang detection off, checkpoint signal only");
         return true;
+    }
+    if (info_.nodes.size() > 1) {
+        std::string err = start_multi_node(node);
+        if (!err.empty()) problem(err);
     }
     log("watching job of " + info_.user + " (uid " + std::to_string(info_.uid) + ") in " + cgroup_ + "; alpha " +
         std::to_string(opt_.alpha) + ", interval " + std::to_string(opt_.interval_ms) + " ms, action " +
@@ -127,14 +156,65 @@ void SlurmJob::timer(double now) {
                     : "could not send the checkpoint signal: " + err);
 }
 
+std::string SlurmJob::start_multi_node(const std::string& own_node) {
+    hub_ = std::make_unique<AgentHub>(opt_.job_id, geteuid());
+    std::string err = hub_->listen(opt_.leader_ports);
+    if (!err.empty()) {
+        hub_.reset();
+        return "multi-node job: cannot listen for the node agents (" + err + "); only the ranks on " + own_node +
+               " are watched";
+    }
+    log("leader of a " + std::to_string(info_.nodes.size()) + "-node job on " + own_node + ": node agents reach it on port " +
+        std::to_string(hub_->port()));
+    return {};
+}
+
+void SlurmJob::take_agent_events() {
+    if (!hub_) return;
+    for (const std::string& event : hub_->take_events()) {
+        // A lost agent is the user's business too (fewer ranks are watched);
+        // connections are only logged.
+        if (event.find(" lost ") != std::string::npos) problem(event);
+        else log(event);
+    }
+}
+
+std::string SlurmJob::agents_note() const {
+    if (!hub_) return {};
+    std::string note;
+    for (const auto& n : hub_->nodes_json())
+        if (n.value("agent", "") == "lost")
+            note += (note.empty() ? "node agent lost on " : ", ") + n.value("node", "?") + " (" +
+                    n.value("lost_because", "") + ")";
+    return note;
+}
+
+std::map<int, StackSample> SlurmJob::sample_remote(const std::vector<RankProcess>& ranks, bool full) {
+    if (!hub_) return WatchedJob::sample_remote(ranks, full);
+    auto out = hub_->sample(ranks, full);
+    take_agent_events();
+    return out;
+}
+
 Discovery SlurmJob::find_ranks() {
     Discovery found = discover_ranks_among(cgroup_pids(cgroup_), info_.uid);
+    if (hub_) {
+        hub_->accept_agents();
+        std::vector<RankProcess> remote = hub_->refresh_ranks();
+        take_agent_events();
+        // A rank number seen here wins over the same number reported by an agent.
+        for (const auto& r : remote)
+            if (std::none_of(found.ranks.begin(), found.ranks.end(), [&](const RankProcess& l) { return l.rank == r.rank; }))
+                found.ranks.push_back(r);
+    }
     // Steps run one after the other reuse rank numbers: keep the newest
-    // process of each rank (the step running now).
+    // process of each rank (the step running now). Start times of different
+    // nodes do not compare; agents keep their own newest.
     std::map<int, RankProcess> newest;
     for (const auto& r : found.ranks) {
         auto it = newest.find(r.rank);
-        if (it == newest.end() || r.start_time > it->second.start_time) newest[r.rank] = r;
+        if (it == newest.end() || (r.node == it->second.node && r.start_time > it->second.start_time))
+            newest[r.rank] = r;
     }
     found.ranks.clear();
     for (const auto& [rank, proc] : newest) found.ranks.push_back(proc);
@@ -185,6 +265,7 @@ void SlurmJob::hang(Report& report, const std::function<void()>&) {
     const std::string action = to_string(opt_.action);
     report.slurm_job_id = opt_.job_id;
     report.action_taken = action;
+    if (hub_) report.nodes = hub_->nodes_json();
     std::string path = report_path();
     std::string err = path.size() > 4096 || (info_.work_dir.empty() && opt_.report_dir.empty())
                           ? "no directory for the report"
@@ -195,8 +276,8 @@ void SlurmJob::hang(Report& report, const std::function<void()>&) {
         path.clear();
     }
     std::cerr << report_text(report);
-    const std::string comment =
-        with_note(hang_annotation(report, action, path, current_comment()), checkpoint_clause());
+    const std::string comment = with_note(
+        with_note(hang_annotation(report, action, path, current_comment()), checkpoint_clause()), agents_note());
     err = slurm_set_admin_comment(opt_.job_id, comment);
     annotated_ = err.empty();
     log(err.empty() ? "AdminComment set: " + comment : "could not set the AdminComment: " + err);
@@ -221,7 +302,8 @@ int SlurmJob::finish(Report& report, bool hang_found) {
         const std::string previous = current_comment();
         const std::string verdict = opt_.detect ? end_annotation(report, previous)
                                                 : "jobsentry: hang detection off" + part_clauses(previous);
-        std::string err = slurm_set_admin_comment(opt_.job_id, with_note(verdict, checkpoint_clause()));
+        std::string err =
+            slurm_set_admin_comment(opt_.job_id, with_note(with_note(verdict, checkpoint_clause()), agents_note()));
         log(err.empty() ? "no hang; " + std::to_string(report.samples) + " samples; AdminComment set"
                         : "no hang; could not set the AdminComment: " + err);
     }

@@ -6,8 +6,10 @@
 // the job itself.
 #pragma once
 
+#include <memory>
 #include <optional>
 
+#include "agent/agent_hub.h"
 #include "as_user.h"
 #include "signal_schedule.h"
 #include "slurm_client.h"
@@ -22,6 +24,7 @@ public:
     bool start(std::string* error) override;
     uid_t uid() const override { return info_.uid; }
     Discovery find_ranks() override;
+    std::map<int, StackSample> sample_remote(const std::vector<RankProcess>& ranks, bool full) override;
     bool over() override;
     void child_exited(pid_t, int) override {}
     std::string signalled(int sig, const siginfo_t& info) override;
@@ -38,11 +41,17 @@ private:
     void tell_user(const std::string& line);
     void start_checkpoint_schedule();
     std::string checkpoint_clause();
+    std::string start_multi_node(const std::string& own_node);
+    void take_agent_events();
+    std::string agents_note() const;
 
     SuperviseOptions opt_;
     SlurmJobInfo info_;
     UserIdentity user_;
     std::string cgroup_;
+    // Multi-node jobs: this supervisor is the job's leader and its node
+    // agents sample the other nodes (agent/agent_hub.h, docs/multi-node.md).
+    std::unique_ptr<AgentHub> hub_;
     bool ended_ = false;
     bool annotated_ = false;
     // Checkpoint coordination (--mtbf, --ckpt-signal): the Young/Daly

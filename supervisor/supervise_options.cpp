@@ -10,7 +10,7 @@ namespace jobsentry {
 namespace {
 
 po::options_description describe(SuperviseOptions& o, std::string& action, std::string& mtbf, std::string& cost,
-                                 bool& no_detect) {
+                                 bool& no_detect, std::string& ports) {
     po::options_description d("Options");
     d.add_options()("help,h", "print this help and exit");
     // clang-format off
@@ -23,6 +23,8 @@ po::options_description describe(SuperviseOptions& o, std::string& action, std::
             "directory for the reports, written as the job's user; default: the job's working directory")
         ("pid-file", po::value(&o.pid_file), "the plugin's record of this supervisor, removed at exit")
         ("cgroup-root", po::value(&o.cgroup_root)->default_value(o.cgroup_root), "where cgroups are mounted")
+        ("leader-ports", po::value(&ports)->default_value(to_string(o.leader_ports)),
+            "multi-node jobs: TCP ports FIRST-LAST on which to listen for the node agents (docs/multi-node.md)")
         ("notify-signal", po::value(&o.notify_signal)->default_value(o.notify_signal),
             "signal sent to the batch shell by action notify; 1..64")
         ("ckpt-signal", po::value(&o.ckpt_signal)->default_value(o.ckpt_signal),
@@ -41,9 +43,9 @@ po::options_description describe(SuperviseOptions& o, std::string& action, std::
 
 SuperviseParse parse_supervise_options(const std::vector<std::string>& args) {
     SuperviseParse out;
-    std::string action, mtbf, cost;
+    std::string action, mtbf, cost, ports;
     bool no_detect = false;
-    po::options_description desc = describe(out.options, action, mtbf, cost, no_detect);
+    po::options_description desc = describe(out.options, action, mtbf, cost, no_detect, ports);
     out.error = parse_with(desc, args, &out.help, "jobsentry supervise --help");
     if (out.help || !out.error.empty()) return out;
     bool known = false;
@@ -69,7 +71,9 @@ SuperviseParse parse_supervise_options(const std::vector<std::string>& args) {
         e << "--ckpt-cost " << cost << ": accepted values are positive durations with a unit ms, s, m, h or d, e.g. 90s";
     else if (out.options.ckpt_signal > 0 && !(out.options.mtbf_s > 0))
         e << "--ckpt-signal " << out.options.ckpt_signal << " needs --mtbf (there is no period without it)";
-    else if (no_detect && out.options.ckpt_signal == 0)
+    else if (auto range = parse_port_range(ports); !range)
+        e << "--leader-ports " << ports << ": accepted values are port ranges FIRST-LAST within 1024-65535";
+    else if (out.options.leader_ports = *range; no_detect && out.options.ckpt_signal == 0)
         e << "--no-hang-detect without --ckpt-signal: the supervisor would have nothing to do";
     out.options.detect = !no_detect;
     out.error = e.str();
@@ -78,7 +82,7 @@ SuperviseParse parse_supervise_options(const std::vector<std::string>& args) {
 
 std::string supervise_help() {
     SuperviseOptions defaults;
-    std::string action, mtbf, cost;
+    std::string action, mtbf, cost, ports;
     bool no_detect = false;
     std::ostringstream out;
     out << "Usage: jobsentry supervise --job-id ID [options]\n\n"
@@ -87,7 +91,7 @@ std::string supervise_help() {
            "watch`, and on a verified hang writes the report as the job's user, sets the job's\n"
            "AdminComment and acts. Ends with the job. Exit status: 0, 3 after a hang, 2 for bad\n"
            "options, 1 when the job cannot be watched.\n\n"
-        << describe(defaults, action, mtbf, cost, no_detect);
+        << describe(defaults, action, mtbf, cost, no_detect, ports);
     return out.str();
 }
 

@@ -24,6 +24,7 @@ struct SuperviseOptions : DetectionSettings {
     double mtbf_s = 0;        // per-node MTBF; 0: unknown (no period)
     unsigned nodes = 0;       // 0: the job's node count
     double ckpt_cost_s = 60;  // C guess
+    PortRange leader_ports;   // multi-node jobs: where node agents reach us
 };
 
 struct SuperviseParse {

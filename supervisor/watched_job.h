@@ -11,9 +11,12 @@
 
 #include <functional>
 #include <limits>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "discovery.h"
+#include "frame.h"
 #include "report.h"
 
 namespace jobsentry {
@@ -26,7 +29,17 @@ public:
     virtual bool start(std::string* error) = 0;
     // The uid whose processes may be touched.
     virtual uid_t uid() const = 0;
+    // The ranks of every node; those of other nodes have RankProcess::node set.
     virtual Discovery find_ranks() = 0;
+    // Samples of ranks on other nodes (their node agents), by rank; full
+    // asks for the frames, not only the digests. Ranks that cannot be
+    // reached are "unreachable".
+    virtual std::map<int, StackSample> sample_remote(const std::vector<RankProcess>& ranks, bool full) {
+        (void)full;
+        std::map<int, StackSample> out;
+        for (const auto& r : ranks) out[r.rank].status = SampleStatus::unreachable;
+        return out;
+    }
     // Polled every turn: the command or the job has ended.
     virtual bool over() = 0;
     // A direct child of the supervisor exited (wait status).

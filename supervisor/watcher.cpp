@@ -57,6 +57,8 @@ private:
     void wait_for_events(double until);
     void discover();
     void pick_monitored();
+    // Samples of the given ranks, here by ptrace or by their node's agent.
+    std::map<int, StackSample> take_samples(const std::vector<RankProcess>& procs, bool full);
     void sample_round();
     void verify();
     std::string watch_spinning_suspects(const Verdict& verdict, const std::vector<RankVerification>& checks,
@@ -162,7 +164,7 @@ void Watcher::discover() {
     }
     auto same = [](const std::vector<RankProcess>& a, const std::vector<RankProcess>& b) {
         return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](const auto& x, const auto& y) {
-                   return x.pid == y.pid && x.rank == y.rank;
+                   return x.pid == y.pid && x.rank == y.rank && x.node == y.node;
                });
     };
     if (!same(found.ranks, candidate_)) {  // still changing (start-up, exits): look again soon
@@ -186,10 +188,11 @@ void Watcher::discover() {
     }
     if (same(found.ranks, ranks_)) return;
     for (const auto& old : ranks_) {  // drop the caches of processes that left
-        bool kept = std::any_of(found.ranks.begin(), found.ranks.end(),
-                                [&](const RankProcess& r) { return r.pid == old.pid && r.start_time == old.start_time; });
+        bool kept = std::any_of(found.ranks.begin(), found.ranks.end(), [&](const RankProcess& r) {
+            return r.pid == old.pid && r.start_time == old.start_time && r.node == old.node;
+        });
         if (!kept) {
-            walker_.forget(old.pid);
+            if (old.node.empty()) walker_.forget(old.pid);
             tracker_.forget(old.rank);
         }
     }
@@ -199,7 +202,7 @@ void Watcher::discover() {
     {  // every change of the rank set is logged: it says which processes are touched
         std::ostringstream msg;
         msg << "found " << ranks_.size() << " ranks (rank/pid:";
-        for (const auto& r : ranks_) msg << ' ' << r.rank << '/' << r.pid;
+        for (const auto& r : ranks_) msg << ' ' << r.rank << '/' << (r.node.empty() ? "" : r.node + ":") << r.pid;
         msg << "); monitoring " << monitored_.size() << ":";
         for (const auto& r : monitored_) msg << ' ' << r.rank;
         log(msg.str());
@@ -213,21 +216,34 @@ void Watcher::pick_monitored() {
     std::sort(monitored_.begin(), monitored_.end(), [](const auto& a, const auto& b) { return a.rank < b.rank; });
 }
 
+std::map<int, StackSample> Watcher::take_samples(const std::vector<RankProcess>& procs, bool full) {
+    std::map<int, StackSample> out;
+    std::vector<RankProcess> remote;
+    for (const auto& proc : procs) {
+        if (proc.node.empty()) out[proc.rank] = walker_.sample(proc.pid, proc.start_time);
+        else remote.push_back(proc);
+    }
+    if (!remote.empty())
+        for (auto& [rank, s] : job_.sample_remote(remote, full)) out[rank] = std::move(s);
+    return out;
+}
+
 void Watcher::sample_round() {
     std::vector<Activity> activities;
     std::vector<bool> moved;
     std::ostringstream detail;
     bool someone_gone = false;
+    std::map<int, StackSample> samples = take_samples(monitored_, false);
     for (const auto& proc : monitored_) {
-        StackSample s = walker_.sample(proc.pid, proc.start_time);
+        StackSample s = std::move(samples[proc.rank]);
         if (s.status == SampleStatus::denied) {
             stop_monitoring("ptrace of rank " + std::to_string(proc.rank) + " (pid " + std::to_string(proc.pid) +
                             ") was refused: " + s.error + ". " + ptrace_requirements());
             return;
         }
-        if (s.status == SampleStatus::gone) {
+        if (s.status == SampleStatus::gone || s.status == SampleStatus::unreachable) {
             someone_gone = true;
-            walker_.forget(proc.pid);
+            if (proc.node.empty()) walker_.forget(proc.pid);
             tracker_.forget(proc.rank);
             continue;
         }
@@ -237,7 +253,7 @@ void Watcher::sample_round() {
         }
         bool rank_moved = false;
         Activity a = tracker_.observe(
-            {proc.rank, s.in_mpi, exact_signature(s.frames), s.state, s.cpu_ticks, progress_signature(s.frames)},
+            {proc.rank, s.in_mpi, exact_signature(s), s.state, s.cpu_ticks, progress_signature(s)},
             &rank_moved);
         activities.push_back(a);
         moved.push_back(rank_moved);
@@ -282,6 +298,7 @@ void Watcher::verify() {
     std::map<int, std::vector<StackSample>> seen;
     std::map<int, bool> exited;
     std::map<int, int> timeouts;
+    std::map<int, std::string> unreachable;  // ranks whose node agent did not answer
     for (int round = 0; round < opt_.verify_rounds; ++round) {
         if (round > 0) {
             std::uniform_real_distribution<double> pause(model_.interval() / 4, 3 * model_.interval() / 4);
@@ -289,8 +306,10 @@ void Watcher::verify() {
             reap();
             if (!monitoring_ || ended()) return;
         }
+        std::map<int, StackSample> round_samples = take_samples(ranks_, true);
         for (const auto& proc : ranks_) {
-            StackSample s = walker_.sample(proc.pid, proc.start_time);
+            StackSample s = std::move(round_samples[proc.rank]);
+            if (s.status == SampleStatus::unreachable) unreachable[proc.rank] = s.error;
             if (s.status == SampleStatus::gone) exited[proc.rank] = true;
             if (s.status == SampleStatus::timeout) ++timeouts[proc.rank];
             if (s.status == SampleStatus::ok) seen[proc.rank].push_back(std::move(s));
@@ -309,25 +328,33 @@ void Watcher::verify() {
         v.stopped = blocked;
         v.signature_changed = exited[proc.rank];  // ending is progress too
         if (!samples.empty()) {
-            uint64_t first = progress_signature(samples.front().frames);
+            uint64_t first = progress_signature(samples.front());
             auto previous = last_sample_.find(proc.rank);
-            if (previous != last_sample_.end() && progress_signature(previous->second.frames) != first)
+            if (previous != last_sample_.end() && progress_signature(previous->second) != first)
                 v.signature_changed = true;
             size_t in_kernel = 0;  // D in every sample, not a passing page fault
             for (const auto& s : samples) {
-                if (progress_signature(s.frames) != first) v.signature_changed = true;
+                if (progress_signature(s) != first) v.signature_changed = true;
                 if (s.state == 'T' || s.state == 't') v.stopped = true;
                 if (s.state == 'D') ++in_kernel;
             }
             if (in_kernel == samples.size()) v.stopped = true;
             v.in_mpi = samples.back().in_mpi;
-            v.mpi_call = outermost_mpi_call(samples.back().frames);
+            v.mpi_call = outermost_mpi_call(samples.back());
             v.cpu_ticks_used = samples.back().cpu_ticks - samples.front().cpu_ticks;
             latest[proc.rank] = samples.back();
         }
         checks.push_back(v);
     }
     Verdict verdict = judge_verification(checks);
+    if (verdict.hang && !unreachable.empty()) {
+        // Ranks we cannot see may be the ones making progress: a lost node
+        // agent must never turn into a hang by itself.
+        verdict.hang = false;
+        verdict.reason = "rank " + std::to_string(unreachable.begin()->first) + " cannot be verified (" +
+                         unreachable.begin()->second + ")";
+        if (unreachable.size() > 1) verdict.reason += " and " + std::to_string(unreachable.size() - 1) + " more";
+    }
     if (verdict.hang) {
         std::string moved = watch_spinning_suspects(verdict, checks, latest);
         if (!moved.empty()) {
@@ -365,13 +392,14 @@ std::string Watcher::watch_spinning_suspects(const Verdict& verdict, const std::
         wait_for_events(monotonic_now() + 0.1);
         reap();
         if (!monitoring_ || ended()) return "the job ended during verification";
+        std::map<int, StackSample> watched = take_samples(spinning, false);
         for (const auto& proc : spinning) {
-            StackSample s = walker_.sample(proc.pid, proc.start_time);
+            StackSample s = std::move(watched[proc.rank]);
             if (s.status == SampleStatus::gone) return "rank " + std::to_string(proc.rank) + " exited";
             if (s.status != SampleStatus::ok) continue;
-            if (progress_signature(s.frames) != progress_signature(latest[proc.rank].frames))
+            if (progress_signature(s) != progress_signature(latest[proc.rank]))
                 return "rank " + std::to_string(proc.rank) + " computing outside MPI moved to another function";
-            latest[proc.rank] = std::move(s);
+            if (!s.digest_only) latest[proc.rank] = std::move(s);  // keep the full stack for the report
         }
     }
     return {};
@@ -381,6 +409,7 @@ RankReport Watcher::rank_report(const RankProcess& proc, const StackSample* s, c
     RankReport r;
     r.rank = proc.rank;
     r.pid = proc.pid;
+    r.node = proc.node;
     r.activity = activity;
     if (s) {
         r.state = s->state;

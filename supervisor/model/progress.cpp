@@ -56,6 +56,26 @@ uint64_t progress_signature(const std::vector<Frame>& frames) {
     return hash;
 }
 
+uint64_t progress_signature(const StackSample& s) {
+    return s.digest_only ? s.progress_digest : progress_signature(s.frames);
+}
+
+uint64_t exact_signature(const StackSample& s) { return s.digest_only ? s.exact_digest : exact_signature(s.frames); }
+
+std::string outermost_mpi_call(const StackSample& s) {
+    return s.digest_only ? s.mpi_call : outermost_mpi_call(s.frames);
+}
+
+StackSample compact_sample(StackSample full) {
+    if (full.digest_only) return full;
+    full.exact_digest = exact_signature(full.frames);
+    full.progress_digest = progress_signature(full.frames);
+    full.mpi_call = outermost_mpi_call(full.frames);
+    full.frames.clear();
+    full.digest_only = true;
+    return full;
+}
+
 uint64_t exact_signature(const std::vector<Frame>& frames) {
     uint64_t hash = kFnvOffset;
     for (const Frame& f : frames)

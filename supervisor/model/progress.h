@@ -32,6 +32,14 @@ uint64_t exact_signature(const std::vector<Frame>& frames);
 // The outermost MPI function a stack is in ("PMPI_Allreduce"), empty outside MPI.
 std::string outermost_mpi_call(const std::vector<Frame>& frames);
 
+// The same of a sample, from its frames or, for a node agent's compact
+// sample (digest_only), from the values the agent computed.
+uint64_t progress_signature(const StackSample& sample);
+uint64_t exact_signature(const StackSample& sample);
+std::string outermost_mpi_call(const StackSample& sample);
+// A sample reduced to what the model needs: digests, no frames.
+StackSample compact_sample(StackSample full);
+
 enum class Activity {
     in_mpi,         // inside an MPI call
     computing,      // outside MPI and active (CPU time used or stack moved, or first sample)

@@ -135,7 +135,7 @@ TEST_CASE("the supervisor's command line carries the settings, without a shell")
     auto argv = supervisor_argv(p, o.settings, 42);
     std::vector<std::string> expected{"/opt/js/bin/jobsentry", "supervise", "--job-id", "42", "--alpha", "0.002",
                                       "--interval-ms", "250", "--max-interval-ms", "4000", "--ranks", "3",
-                                      "--action", "requeue", "--pid-file", "/run/js/job_42.pid",
+                                      "--action", "requeue", "--pid-file", "/run/js/job_42.pid", "--leader-ports", "7100-7199",
                                       "--report-dir", "/srv/reports"};
     CHECK(argv == expected);
     // log_samples=yes: every sample and judgement in the supervisor's log.

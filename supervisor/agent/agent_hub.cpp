@@ -1,0 +1,221 @@
+#include "agent/agent_hub.h"
+
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "agent/handshake.h"
+#include "clock.h"
+
+namespace jobsentry {
+namespace {
+
+constexpr double kHandshakeSeconds = 2.0;
+constexpr int kMaxAcceptsPerTurn = 16;
+constexpr size_t kMaxAgents = 4096;
+
+}  // namespace
+
+AgentHub::AgentHub(uint32_t job_id, uid_t trusted_uid, double reply_seconds)
+    : job_id_(job_id), trusted_uid_(trusted_uid), reply_seconds_(reply_seconds) {}
+
+AgentHub::~AgentHub() {
+    if (listen_fd_ >= 0) close(listen_fd_);
+}
+
+std::string AgentHub::listen(const PortRange& ports) {
+    std::string error;
+    for (int port : leader_port_sequence(ports, job_id_)) {
+        listen_fd_ = listen_on(port, &error);
+        if (listen_fd_ >= 0) {
+            port_ = port;
+            return {};
+        }
+    }
+    return "no free port in " + to_string(ports) + " (last: " + error + ")";
+}
+
+void AgentHub::accept_agents() {
+    for (int i = 0; listen_fd_ >= 0 && i < kMaxAcceptsPerTurn; ++i) {
+        int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+        if (fd < 0) return;  // EAGAIN: nobody waiting
+        Connection conn(fd);
+        std::string node;
+        std::string error = leader_handshake(conn, job_id_, trusted_uid_, monotonic_now() + kHandshakeSeconds, &node);
+        if (error.empty() && agents_.size() >= kMaxAgents && !agents_.count(node)) error = "too many agents";
+        if (!error.empty()) {
+            events_.push_back("refused a node agent connection: " + error);
+            continue;
+        }
+        Agent& a = agents_[node];
+        if (a.conn.is_open()) events_.push_back("node agent on " + node + " connected again; the older connection is closed");
+        else if (a.lost) events_.push_back("node agent on " + node + " is back");
+        else events_.push_back("node agent on " + node + " connected");
+        a.sent_before += a.conn.bytes_sent();
+        a.received_before += a.conn.bytes_received();
+        a.conn = std::move(conn);
+        a.lost = false;
+        a.why.clear();
+    }
+}
+
+void AgentHub::lose(const std::string& node, Agent& agent, const std::string& why) {
+    agent.sent_before += agent.conn.bytes_sent();
+    agent.received_before += agent.conn.bytes_received();
+    agent.conn.close();
+    agent.lost = true;
+    agent.why = why;
+    agent.ranks.clear();
+    events_.push_back("node agent on " + node + " lost (" + why + "); its ranks are no longer sampled");
+}
+
+std::map<std::string, nlohmann::json> AgentHub::ask(const std::map<std::string, nlohmann::json>& requests) {
+    std::map<std::string, uint64_t> ids;
+    const double deadline = monotonic_now() + reply_seconds_;
+    for (const auto& [node, request] : requests) {
+        auto it = agents_.find(node);
+        if (it == agents_.end() || !it->second.conn.is_open()) continue;
+        nlohmann::json message = request;
+        message["id"] = next_id_;
+        std::string error = it->second.conn.send(message, deadline);
+        if (!error.empty()) {
+            lose(node, it->second, error);
+            continue;
+        }
+        ids[node] = next_id_++;
+        ++requests_;
+    }
+    std::map<std::string, nlohmann::json> replies;
+    for (const auto& [node, id] : ids) {
+        Agent& a = agents_[node];
+        for (;;) {
+            std::string error;
+            auto reply = a.conn.receive(deadline, &error);
+            if (!reply) {
+                lose(node, a, error == "timed out" ? "no answer within " + std::to_string(int(reply_seconds_)) + " s"
+                                                   : error);
+                break;
+            }
+            if ((*reply)["type"] == "bye") {  // the job ended on that node: not a loss
+                a.sent_before += a.conn.bytes_sent();
+                a.received_before += a.conn.bytes_received();
+                a.conn.close();
+                a.ranks.clear();
+                a.why = reply->value("why", "said goodbye");
+                events_.push_back("node agent on " + node + " ended: " + a.why);
+                break;
+            }
+            // A late answer to an earlier request that timed out is skipped.
+            if (reply->contains("id") && (*reply)["id"].is_number_integer() && (*reply)["id"].get<uint64_t>() == id) {
+                replies[node] = std::move(*reply);
+                break;
+            }
+        }
+    }
+    return replies;
+}
+
+std::vector<RankProcess> AgentHub::refresh_ranks() {
+    std::map<std::string, nlohmann::json> requests;
+    for (const auto& [node, a] : agents_)
+        if (a.conn.is_open()) requests[node] = {{"type", "ranks"}};
+    for (auto& [node, reply] : ask(requests)) {
+        std::string error;
+        auto ranks = reply["type"] == "ranks" && reply.contains("ranks")
+                         ? wire::ranks_from_json(reply["ranks"], node, &error)
+                         : std::nullopt;
+        if (!ranks) {
+            lose(node, agents_[node], "bad rank list: " + (error.empty() ? "not a ranks reply" : error));
+            continue;
+        }
+        agents_[node].ranks = std::move(*ranks);
+    }
+    std::vector<RankProcess> all;
+    for (const auto& [node, a] : agents_)
+        for (const auto& r : a.ranks) all.push_back(r);
+    return all;
+}
+
+std::map<int, StackSample> AgentHub::sample(const std::vector<RankProcess>& ranks, bool full) {
+    std::map<std::string, nlohmann::json> requests;
+    for (const auto& r : ranks) {
+        auto& request = requests[r.node];
+        if (request.is_null()) request = {{"type", "sample"}, {"full", full}, {"ranks", nlohmann::json::array()}};
+        request["ranks"].push_back({{"rank", r.rank}, {"pid", r.pid}, {"start", r.start_time}});
+    }
+    std::map<int, StackSample> out;
+    for (auto& [node, reply] : ask(requests)) {
+        if (reply["type"] != "samples" || !reply.contains("samples") || !reply["samples"].is_array() ||
+            reply["samples"].size() > wire::kMaxRanksPerMessage) {
+            lose(node, agents_[node], "bad samples reply");
+            continue;
+        }
+        for (const auto& j : reply["samples"]) {
+            int rank = -1;
+            std::string error;
+            auto s = wire::sample_from_json(j, &rank, &error);
+            if (!s) {
+                lose(node, agents_[node], error);
+                break;
+            }
+            // Only ranks asked of this node are taken: an agent cannot speak for another node's rank.
+            bool asked = false;
+            for (const auto& r : ranks) asked = asked || (r.node == node && r.rank == rank);
+            if (asked) out[rank] = std::move(*s);
+        }
+    }
+    for (const auto& r : ranks) {
+        if (out.count(r.rank)) continue;
+        StackSample missing;
+        missing.pid = r.pid;
+        missing.status = SampleStatus::unreachable;
+        auto it = agents_.find(r.node);
+        missing.error = "node agent on " + r.node + (it == agents_.end() ? " never connected" : " lost: " + it->second.why);
+        out[r.rank] = std::move(missing);
+    }
+    return out;
+}
+
+std::vector<std::string> AgentHub::take_events() {
+    std::vector<std::string> out;
+    out.swap(events_);
+    return out;
+}
+
+std::vector<std::string> AgentHub::lost_nodes() const {
+    std::vector<std::string> out;
+    for (const auto& [node, a] : agents_)
+        if (a.lost) out.push_back(node);
+    return out;
+}
+
+nlohmann::json AgentHub::nodes_json() const {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& [node, a] : agents_) {
+        nlohmann::json j{{"node", node},
+                         {"agent", a.lost ? "lost" : a.conn.is_open() ? "connected" : "ended"},
+                         {"ranks", a.ranks.size()},
+                         {"bytes_sent", a.sent_before + a.conn.bytes_sent()},
+                         {"bytes_received", a.received_before + a.conn.bytes_received()}};
+        if (a.lost) j["lost_because"] = a.why;
+        else if (!a.why.empty()) j["ended_because"] = a.why;
+        out.push_back(std::move(j));
+    }
+    return out;
+}
+
+uint64_t AgentHub::bytes_sent() const {
+    uint64_t n = 0;
+    for (const auto& [node, a] : agents_) n += a.sent_before + a.conn.bytes_sent();
+    return n;
+}
+
+uint64_t AgentHub::bytes_received() const {
+    uint64_t n = 0;
+    for (const auto& [node, a] : agents_) n += a.received_before + a.conn.bytes_received();
+    return n;
+}
+
+}  // namespace jobsentry

@@ -1,0 +1,74 @@
+// The leader's side of a multi-node job (docs/multi-node.md): listens for the
+// node agents of its job, authenticates each (handshake.h), asks them for
+// their ranks and for samples, and keeps track of agents that are lost. An
+// agent that closes, times out or sends garbage is dropped and reported; its
+// ranks become "unreachable", which verification refuses to call a hang.
+// Single-threaded, like the watcher that calls it.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "agent/connection.h"
+#include "discovery.h"
+#include "frame.h"
+#include "policy.h"
+
+namespace jobsentry {
+
+class AgentHub {
+public:
+    AgentHub(uint32_t job_id, uid_t trusted_uid, double reply_seconds = 2.0);
+    ~AgentHub();
+
+    // Binds the first free port of the job's sequence (leader_port_sequence()).
+    std::string listen(const PortRange& ports);
+    int port() const { return port_; }
+
+    // Authenticates agents waiting to connect; refused ones are logged.
+    void accept_agents();
+    // Asks every connected agent for its ranks (node set on each).
+    std::vector<RankProcess> refresh_ranks();
+    // Samples of remote ranks, by rank; ranks whose agent is missing or does
+    // not answer in time are "unreachable".
+    std::map<int, StackSample> sample(const std::vector<RankProcess>& ranks, bool full);
+
+    // What happened to agents since the last call, one line each.
+    std::vector<std::string> take_events();
+    // Nodes whose agent was lost and has not come back.
+    std::vector<std::string> lost_nodes() const;
+    nlohmann::json nodes_json() const;
+    uint64_t bytes_sent() const;
+    uint64_t bytes_received() const;
+    uint64_t requests() const { return requests_; }
+
+private:
+    struct Agent {
+        Connection conn;
+        std::vector<RankProcess> ranks;
+        bool lost = false;
+        std::string why;
+        uint64_t sent_before = 0, received_before = 0;  // of earlier connections of this node
+    };
+    void lose(const std::string& node, Agent& agent, const std::string& why);
+    // Sends the request to each node in turn, then collects the replies.
+    std::map<std::string, nlohmann::json> ask(const std::map<std::string, nlohmann::json>& requests);
+
+    uint32_t job_id_;
+    uid_t trusted_uid_;
+    double reply_seconds_;
+    int listen_fd_ = -1;
+    int port_ = 0;
+    uint64_t next_id_ = 1;
+    uint64_t requests_ = 0;
+    std::map<std::string, Agent> agents_;
+    std::vector<std::string> events_;
+};
+
+}  // namespace jobsentry

@@ -1,0 +1,184 @@
+// The pure parts of multi-node jobs: the leader–agent wire format and its
+// bounds, the hello check, the port sequence, node names from cgroups.
+#include <catch2/catch.hpp>
+
+#include "agent/wire.h"
+#include "job_cgroup.h"
+#include "model/progress.h"
+#include "policy.h"
+#include "supervise_options.h"
+
+using namespace jobsentry;
+
+namespace {
+
+std::vector<nlohmann::json> read_all(const std::string& bytes, size_t chunk, std::string* error) {
+    wire::Reader reader;
+    std::vector<nlohmann::json> out;
+    for (size_t at = 0; at < bytes.size(); at += chunk) {
+        reader.append(bytes.data() + at, std::min(chunk, bytes.size() - at));
+        while (auto m = reader.next(error)) out.push_back(*m);
+        if (!error->empty()) break;
+    }
+    return out;
+}
+
+StackSample sample_in_allreduce() {
+    StackSample s;
+    s.status = SampleStatus::ok;
+    s.in_mpi = true;
+    s.state = 'S';
+    s.cpu_ticks = 1234;
+    s.frames = {{0x10, "poll", "/lib/libc.so.6", false},
+                {0x20, "PMPI_Allreduce", "/lib/libmpi.so.40", true},
+                {0x30, "solve", "/home/u/app", false},
+                {0x40, "main", "/home/u/app", false}};
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("messages survive any split of the byte stream, in order") {
+    const std::string bytes = wire::encode({{"type", "ranks"}, {"id", 1}}) +
+                              wire::encode({{"type", "sample"}, {"id", 2}, {"ranks", nlohmann::json::array()}});
+    for (size_t chunk : {1, 3, 4, 7, 1000}) {
+        std::string error;
+        auto messages = read_all(bytes, chunk, &error);
+        CHECK(error.empty());
+        REQUIRE(messages.size() == 2);
+        CHECK(messages[0]["id"] == 1);
+        CHECK(messages[1]["type"] == "sample");
+    }
+}
+
+TEST_CASE("a message longer than the bound or not a typed JSON object is an error, not a wait") {
+    std::string error;
+    wire::Reader reader;
+    const char huge[4] = {0x7f, 0, 0, 0};  // announces 2 GiB
+    reader.append(huge, 4);
+    CHECK(!reader.next(&error));
+    CHECK(error.find("at most") != std::string::npos);
+
+    std::string garbage = std::string("\0\0\0\5", 4) + "hello";
+    error.clear();
+    CHECK(read_all(garbage, 100, &error).empty());
+    CHECK(error.find("not a JSON object") != std::string::npos);
+
+    error.clear();
+    CHECK(read_all(wire::encode({{"id", 3}}), 100, &error).empty());  // no type
+    CHECK(!error.empty());
+    CHECK(wire::encode({{"type", std::string(wire::kMaxMessageBytes, 'x')}}).empty());
+}
+
+TEST_CASE("a compact sample carries the digests the model needs, not the frames") {
+    const StackSample full = sample_in_allreduce();
+    const nlohmann::json j = wire::sample_json(5, full, false);
+    CHECK(!j.contains("frames"));
+    CHECK(j.dump().size() < 250);
+    int rank = -1;
+    std::string error;
+    auto back = wire::sample_from_json(j, &rank, &error);
+    REQUIRE(back);
+    CHECK(rank == 5);
+    CHECK(back->digest_only);
+    CHECK(back->frames.empty());
+    CHECK(back->in_mpi);
+    CHECK(back->state == 'S');
+    CHECK(back->cpu_ticks == 1234);
+    CHECK(progress_signature(*back) == progress_signature(full.frames));
+    CHECK(exact_signature(*back) == exact_signature(full.frames));
+    CHECK(outermost_mpi_call(*back) == "PMPI_Allreduce");
+}
+
+TEST_CASE("a full sample brings its frames back") {
+    const StackSample full = sample_in_allreduce();
+    int rank = -1;
+    std::string error;
+    auto back = wire::sample_from_json(wire::sample_json(2, full, true), &rank, &error);
+    REQUIRE(back);
+    CHECK(!back->digest_only);
+    REQUIRE(back->frames.size() == 4);
+    CHECK(back->frames[1].function == "PMPI_Allreduce");
+    CHECK(back->frames[1].mpi);
+    CHECK(back->frames[3].pc == 0x40);
+    CHECK(progress_signature(*back) == progress_signature(full.frames));
+}
+
+TEST_CASE("malformed samples and rank lists are refused whole") {
+    int rank = -1;
+    std::string error;
+    nlohmann::json j = wire::sample_json(1, sample_in_allreduce(), false);
+    for (const char* key : {"rank", "status", "state", "cpu", "exact", "progress", "in_mpi"}) {
+        nlohmann::json broken = j;
+        broken.erase(key);
+        CHECK(!wire::sample_from_json(broken, &rank, &error));
+    }
+    nlohmann::json bad_status = j;
+    bad_status["status"] = "fine";
+    CHECK(!wire::sample_from_json(bad_status, &rank, &error));
+    nlohmann::json negative = j;
+    negative["rank"] = -1;
+    CHECK(!wire::sample_from_json(negative, &rank, &error));
+
+    CHECK(wire::ranks_from_json(nlohmann::json::parse(R"([{"rank":0,"pid":10,"start":5}])"), "n2", &error)->at(0).node ==
+          "n2");
+    CHECK(!wire::ranks_from_json(nlohmann::json::parse(R"([{"rank":0,"pid":0,"start":5}])"), "n2", &error));
+    CHECK(!wire::ranks_from_json(nlohmann::json::parse(R"([{"rank":"0","pid":10,"start":5}])"), "n2", &error));
+    CHECK(!wire::ranks_from_json(nlohmann::json::parse(R"({"rank":0})"), "n2", &error));
+}
+
+TEST_CASE("a hello is accepted only from the trusted uid, in its role, for its job") {
+    std::string node;
+    const std::string agent = wire::hello_payload("agent", 42, "n2");
+    CHECK(wire::check_hello(0, agent, 0, "agent", 42, &node).empty());
+    CHECK(node == "n2");
+    CHECK(wire::check_hello(1001, agent, 0, "agent", 42, &node).find("uid 1001") != std::string::npos);
+    CHECK(wire::check_hello(0, agent, 0, "agent", 43, &node).find("job 42") != std::string::npos);
+    CHECK(!wire::check_hello(0, agent, 0, "leader", 42, &node).empty());
+    CHECK(!wire::check_hello(0, "not json", 0, "agent", 42, &node).empty());
+}
+
+TEST_CASE("leaders and agents try the same ports, starting at the job's own") {
+    auto ports = parse_port_range("7100-7199");
+    REQUIRE(ports);
+    CHECK(ports->first == 7100);
+    CHECK(ports->count == 100);
+    CHECK(to_string(*ports) == "7100-7199");
+    auto seq = leader_port_sequence(*ports, 250);
+    REQUIRE(seq.size() == kLeaderPortTries);
+    CHECK(seq[0] == 7150);
+    CHECK(seq[1] == 7151);
+    auto wrap = leader_port_sequence(*ports, 199);
+    CHECK(wrap[0] == 7199);
+    CHECK(wrap[1] == 7100);
+    CHECK(leader_port_sequence(*parse_port_range("8000-8002"), 7).size() == 3);
+    for (const char* bad : {"", "7100", "7100-", "99-200", "7200-7100", "7100-70000", "a-b", "7100-7199-7200"})
+        CHECK(!parse_port_range(bad));
+}
+
+TEST_CASE("a bad leader_ports argument disables the plugin with a clear message") {
+    PolicyParse p = parse_site_policy({"supervisor=/opt/js/bin/jobsentry", "leader_ports=80-90"}, "/x");
+    CHECK(p.error.find("leader_ports=80-90") != std::string::npos);
+    CHECK(p.error.find("1024-65535") != std::string::npos);
+    PolicyParse ok = parse_site_policy({"supervisor=/opt/js/bin/jobsentry", "leader_ports=9000-9009"}, "/x");
+    CHECK(ok.error.empty());
+    CHECK(ok.policy.leader_ports.first == 9000);
+    auto argv = agent_argv(ok.policy, 42, 2);
+    std::vector<std::string> expected{"/opt/js/bin/jobsentry", "agent", "--job-id", "42", "--node-index", "2",
+                                      "--leader-ports", "9000-9009", "--pid-file", "/run/jobsentry/job_42.node2.pid"};
+    CHECK(argv == expected);
+    CHECK(supervisor_stem(42, 0) == "job_42");
+    CHECK(supervisor_stem(42, 3) == "job_42.node3");
+}
+
+TEST_CASE("the supervise command refuses a malformed --leader-ports") {
+    SuperviseParse p = parse_supervise_options({"--job-id", "5", "--leader-ports", "1-2"});
+    CHECK(p.error.find("--leader-ports 1-2") != std::string::npos);
+    CHECK(parse_supervise_options({"--job-id", "5", "--leader-ports", "7000-7001"}).options.leader_ports.count == 2);
+}
+
+TEST_CASE("the node is read from a per-node Slurm cgroup path") {
+    CHECK(node_of_cgroup_text("12:freezer:/slurm_n2/uid_1001/job_42/step_extern\n3:cpu:/\n") == "n2");
+    CHECK(node_of_cgroup_text("12:freezer:/slurm/uid_1001/job_42/step_0\n").empty());
+    CHECK(node_of_cgroup_text("12:freezer:/\n").empty());
+}
