@@ -10,6 +10,7 @@ packages=(
   openmpi-bin libopenmpi-dev gfortran
   python3 clang
   elfutils procps jq util-linux bc rt-tests strace
+  graphviz
   slurm-wlm slurmctld slurmd slurmdbd libslurm-dev munge libmunge-dev mariadb-server mariadb-client
   passwd
 )

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "dot_render.h"
 #include "launcher.h"
 
 namespace jobsentry {
@@ -42,10 +43,11 @@ std::string CommandJob::signalled(int sig, const siginfo_t& info) {
 
 void CommandJob::hang(Report& report, const std::function<void()>& reap) {
     report.command = opt_.command;
-    std::string err = write_report(report, opt_.report);
+    std::string err = write_hang_report(report, opt_.report);
     std::cerr << report_text(report);
     if (err.empty()) log("report written to " + opt_.report + " and " + text_path_for(opt_.report));
     else log("could not write the report: " + err);
+    if (!report.stack_tree_graph_note.empty()) log(report.stack_tree_graph_note);
     if (opt_.action == HangAction::kill) {
         log("terminating the command (action kill)");
         terminate_tree(self_, uid_, opt_.grace_ms, reap);

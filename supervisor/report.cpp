@@ -13,8 +13,6 @@
 #include <memory>
 #include <sstream>
 
-#include "model/stack_tree.h"
-
 namespace jobsentry {
 namespace {
 
@@ -39,7 +37,9 @@ std::string iso_time(double unix_seconds) {
     return buf;
 }
 
-StackTree tree_of(const Report& report) {
+}  // namespace
+
+StackTree stack_tree_of(const Report& report) {
     StackTree tree;
     for (const auto& r : report.ranks) {
         if (r.frames.empty()) continue;
@@ -49,8 +49,6 @@ StackTree tree_of(const Report& report) {
     }
     return tree;
 }
-
-}  // namespace
 
 std::string frame_label(const Frame& frame) {
     if (!frame.function.empty()) return demangle(frame.function);
@@ -89,7 +87,7 @@ nlohmann::json report_json(const Report& r) {
         {"command_status", r.command_status ? nlohmann::json(*r.command_status) : nlohmann::json(nullptr)},
         {"evidence", r.evidence},
         {"ranks", ranks},
-        {"stack_tree", tree_of(r).to_json()},
+        {"stack_tree", stack_tree_of(r).to_json()},
     };
     if (!r.monitoring_problem.empty()) out["monitoring_problem"] = r.monitoring_problem;
     if (r.suspicious_since > 0) out["suspicious_since"] = r.suspicious_since;
@@ -97,6 +95,9 @@ nlohmann::json report_json(const Report& r) {
     if (r.slurm_job_id) out["slurm_job_id"] = r.slurm_job_id;
     if (!r.action_taken.empty()) out["action_taken"] = r.action_taken;
     if (!r.nodes.is_null()) out["nodes"] = r.nodes;
+    if (!r.stack_tree_dot.empty()) out["stack_tree_dot"] = r.stack_tree_dot;
+    if (!r.stack_tree_svg.empty()) out["stack_tree_svg"] = r.stack_tree_svg;
+    if (!r.stack_tree_graph_note.empty()) out["stack_tree_graph_note"] = r.stack_tree_graph_note;
     return out;
 }
 
@@ -128,7 +129,10 @@ std::string report_text(const Report& r) {
         out << '\n';
     }
     if (r.command_status) out << "  exit status:  " << *r.command_status << '\n';
-    out << "\nMerged stacks (outermost first; [ranks] that share each frame):\n" << tree_of(r).to_text();
+    out << "\nMerged stacks (outermost first; [ranks] that share each frame):\n" << stack_tree_of(r).to_text();
+    if (!r.stack_tree_dot.empty()) out << "  as a graph: " << r.stack_tree_dot << '\n';
+    if (!r.stack_tree_svg.empty()) out << "  drawn:      " << r.stack_tree_svg << '\n';
+    if (!r.stack_tree_graph_note.empty()) out << "  graph note: " << r.stack_tree_graph_note << '\n';
     out << "\nRanks:\n";
     for (const auto& rank : r.ranks) {
         out << "  rank " << rank.rank << " (" << (rank.node.empty() ? "" : "node " + rank.node + ", ") << "pid "
@@ -145,36 +149,56 @@ std::string report_text(const Report& r) {
     return out.str();
 }
 
-std::string text_path_for(const std::string& json_path) {
-    const std::string suffix = ".json";
-    if (json_path.size() > suffix.size() && json_path.compare(json_path.size() - suffix.size(), suffix.size(), suffix) == 0)
-        return json_path.substr(0, json_path.size() - suffix.size()) + ".txt";
-    return json_path + ".txt";
+std::string sibling_path(const std::string& json_path, const std::string& suffix) {
+    const std::string json = ".json";
+    if (json_path.size() > json.size() && json_path.compare(json_path.size() - json.size(), json.size(), json) == 0)
+        return json_path.substr(0, json_path.size() - json.size()) + suffix;
+    return json_path + suffix;
+}
+
+std::string text_path_for(const std::string& json_path) { return sibling_path(json_path, ".txt"); }
+
+std::string create_temp_beside(const std::string& path, TempFile* temp) {
+    temp->name = path + ".XXXXXX";
+    temp->fd = mkostemp(temp->name.data(), O_CLOEXEC);  // O_CREAT|O_EXCL: a fresh file, never a symlink's target
+    if (temp->fd < 0) return "cannot create " + temp->name + ": " + std::strerror(errno);
+    fchmod(temp->fd, 0644);
+    return {};
+}
+
+void discard_temp(TempFile& temp) {
+    if (temp.fd >= 0) close(temp.fd);
+    temp.fd = -1;
+    unlink(temp.name.c_str());
+}
+
+std::string commit_temp(TempFile& temp, const std::string& path) {
+    const int fd = temp.fd;
+    temp.fd = -1;
+    if (close(fd) != 0 || rename(temp.name.c_str(), path.c_str()) != 0) {
+        std::string err = "cannot write " + path + ": " + std::strerror(errno);
+        discard_temp(temp);
+        return err;
+    }
+    return {};
 }
 
 std::string write_file_safely(const std::string& path, const std::string& content) {
-    std::string tmpl = path + ".XXXXXX";
-    int fd = mkostemp(tmpl.data(), O_CLOEXEC);  // O_CREAT|O_EXCL: a fresh file, never a symlink's target
-    if (fd < 0) return "cannot create " + tmpl + ": " + std::strerror(errno);
-    fchmod(fd, 0644);
+    TempFile temp;
+    std::string err = create_temp_beside(path, &temp);
+    if (!err.empty()) return err;
     size_t done = 0;
     while (done < content.size()) {
-        ssize_t n = write(fd, content.data() + done, content.size() - done);
+        ssize_t n = write(temp.fd, content.data() + done, content.size() - done);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
-            std::string err = "cannot write " + tmpl + ": " + std::strerror(errno);
-            close(fd);
-            unlink(tmpl.c_str());
+            err = "cannot write " + temp.name + ": " + std::strerror(errno);
+            discard_temp(temp);
             return err;
         }
         done += static_cast<size_t>(n);
     }
-    if (close(fd) != 0 || rename(tmpl.c_str(), path.c_str()) != 0) {
-        std::string err = "cannot write " + path + ": " + std::strerror(errno);
-        unlink(tmpl.c_str());
-        return err;
-    }
-    return {};
+    return commit_temp(temp, path);
 }
 
 std::string write_report(const Report& report, const std::string& json_path) {

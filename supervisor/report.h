@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "frame.h"
+#include "model/stack_tree.h"
 
 namespace jobsentry {
 
@@ -48,10 +49,16 @@ struct Report {
     nlohmann::json evidence = nlohmann::json::object();
     nlohmann::json nodes;              // multi-node jobs: each node agent's state (agent_hub.h)
     std::vector<RankReport> ranks;
+    // The stack tree drawn as a graph (hang reports; see dot_render.h): the
+    // files written, empty when not written, and why one was not.
+    std::string stack_tree_dot, stack_tree_svg, stack_tree_graph_note;
 };
 
 // Name of a frame for people: demangled function, or ?? with the module.
 std::string frame_label(const Frame& frame);
+
+// Every sampled rank's stack (function names as frame_label gives them) merged.
+StackTree stack_tree_of(const Report& report);
 
 nlohmann::json report_json(const Report& report);
 std::string report_text(const Report& report);
@@ -59,10 +66,24 @@ std::string report_text(const Report& report);
 // path.json and path's .txt sibling. Returns an error text, empty on success.
 std::string write_report(const Report& report, const std::string& json_path);
 std::string text_path_for(const std::string& json_path);
+// json_path with its ".json" (if any) replaced by suffix: ".txt", ".dot", ".svg".
+std::string sibling_path(const std::string& json_path, const std::string& suffix);
 
 // Writes content to path through a new temporary file in the same directory
 // and rename(): never follows a symlink planted at path, never leaves a half
 // file. Returns an error text, empty on success.
 std::string write_file_safely(const std::string& path, const std::string& content);
+
+// Its two halves, for content written by someone else (a child's stdout):
+// create_temp_beside makes a new file "path.XXXXXX" (mkostemp: O_CREAT|O_EXCL,
+// never a symlink's target), mode 0644; commit_temp closes it and renames it
+// over path; discard_temp closes and removes it. Error texts, empty on success.
+struct TempFile {
+    int fd = -1;
+    std::string name;
+};
+std::string create_temp_beside(const std::string& path, TempFile* temp);
+std::string commit_temp(TempFile& temp, const std::string& path);
+void discard_temp(TempFile& temp);
 
 }  // namespace jobsentry

@@ -10,6 +10,7 @@
 #include <map>
 
 #include "annotation.h"
+#include "dot_render.h"
 #include "clock.h"
 #include "job_cgroup.h"
 #include "proc_files.h"
@@ -267,10 +268,12 @@ void SlurmJob::hang(Report& report, const std::function<void()>&) {
     report.action_taken = action;
     if (hub_) report.nodes = hub_->nodes_json();
     std::string path = report_path();
+    // The child's time limit leaves room for Graphviz's own inside it.
+    const int limit_ms = kRenderTimeoutMs + 10000;
     std::string err = path.size() > 4096 || (info_.work_dir.empty() && opt_.report_dir.empty())
                           ? "no directory for the report"
-                          : run_as_user(user_, [&] { return write_report(report, path); });
-    if (err.empty()) log("report written to " + path + " and " + text_path_for(path));
+                          : run_as_user(user_, [&] { return write_hang_report(report, path); }, limit_ms);
+    if (err.empty()) log("report written to " + path + " and " + text_path_for(path) + "; stack tree graph " + sibling_path(path, ".dot"));
     else {
         log("could not write the report: " + err);
         path.clear();

@@ -87,7 +87,7 @@ TEST_CASE("report_text names the suspects and shows the merged stacks", "[report
     CHECK_THAT(text, Catch::Contains("[1] kernel()"));
 }
 
-TEST_CASE("text_path_for", "[report]") {
+TEST_CASE("text_path_for and sibling_path", "[report]") {
     const std::vector<std::pair<std::string, std::string>> rows{
         {"x.json", "x.txt"},
         {"x", "x.txt"},
@@ -96,6 +96,8 @@ TEST_CASE("text_path_for", "[report]") {
         {".json", ".json.txt"},
     };
     for (const auto& [in, out] : rows) CHECK(text_path_for(in) == out);
+    CHECK(sibling_path("/r/x.json", ".svg") == "/r/x.svg");
+    CHECK(sibling_path("x", ".dot") == "x.dot");
 }
 
 TEST_CASE("write_file_safely replaces a planted symlink instead of following it", "[report]") {
