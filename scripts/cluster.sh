@@ -1,19 +1,28 @@
 #!/usr/bin/env bash
-# A real one-node Slurm 22.05 cluster with accounting, for end-to-end tests and the demo.
-# Debian 12, as root; there is no systemd, so every daemon is started directly.
+# A real Slurm 22.05 cluster with accounting on this one machine, for end-to-end tests and
+# the demo. Debian 12, as root; there is no systemd, so every daemon is started directly.
 #
-#   cluster.sh up                   install packages, write the configuration, start munged,
-#                                   MariaDB, slurmdbd, slurmctld and slurmd, wait until the
-#                                   node is idle and accounting answers; create the account
+# Nodes: the host itself (partition `debug`, the default) and n1, n2, n3 (partition `multi`),
+# each a slurmd of its own (`slurmd -N nX`, Debian's Slurm is built for several slurmd per
+# host: files slurmd-%n.*, cgroups slurm_<node>) in a network namespace jsnX with address
+# 10.77.0.1X on the bridge jsbr0 (10.77.0.1, where slurmctld is reached). The namespaces
+# have no default route: traffic only between them and the host. They share the host's
+# file systems, pids, users and munged. Multi-node MPI jobs run over TCP on 10.77.0.0/24.
+#
+#   cluster.sh up                   install packages, write the configuration, create the
+#                                   bridge and namespaces, start munged, MariaDB, slurmdbd,
+#                                   slurmctld and the four slurmd, wait until every node is
+#                                   idle and accounting answers; create the account
 #                                   `jobsentry` and the users jsuser and jsother. Idempotent.
-#   cluster.sh down                 stop all of them (running jobs are cancelled first).
+#   cluster.sh down                 stop all of them (running jobs are cancelled first) and
+#                                   remove the namespaces and the bridge.
 #   cluster.sh status               which daemons run, and sinfo; exit 0 only if all are up.
 #   cluster.sh plugin PATH [ARGS]   enable a SPANK plugin site-wide: writes
 #                                   /etc/slurm/plugstack.conf.d/jobsentry.conf
 #                                   (`optional PATH ARGS`); new jobs use it, no restart.
 #   cluster.sh plugin --remove      delete that file.
 #
-# Logs: /var/log/jobsentry-cluster/{slurmctld,slurmd,slurmdbd,mariadb,munged}.log
+# Logs: /var/log/jobsentry-cluster/{slurmctld,slurmd-<node>,slurmdbd,mariadb,munged}.log
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -30,6 +39,12 @@ MUNGED_PID=/run/munge/munged.pid
 TIMEOUT=${CLUSTER_TIMEOUT:-60}   # seconds to wait for each daemon
 
 host=$(hostname -s)
+# The namespace nodes: name, namespace, address (the bridge holds 10.77.0.1/24).
+NS_NODES=(n1 n2 n3)
+BRIDGE=jsbr0
+BRIDGE_ADDR=10.77.0.1
+addr_of() { echo "10.77.0.1${1#n}"; }                # n1 -> 10.77.0.11
+ALL_NODES=("$host" "${NS_NODES[@]}")
 
 say() { echo "cluster: $*"; }
 
@@ -131,8 +146,9 @@ munge_ok()   { munge -n </dev/null | unmunge; }
 mysql_ok()   { mysqladmin --no-defaults --socket=/run/mysqld/mysqld.sock -uroot ping; }
 dbd_ok()     { timeout 10 sacctmgr -n -P list cluster format=cluster; }
 ctld_ok()    { local out; out=$(timeout 10 scontrol ping 2>&1) || true; echo "$out"; [[ $out == *"is UP"* ]]; }
-node_state() { timeout 10 sinfo -h -N -n "$host" -o %T 2>/dev/null | head -n1; }
-node_idle()  { case "$(node_state)" in idle|mixed|allocated|completing) return 0 ;; *) return 1 ;; esac; }
+node_state() { timeout 10 sinfo -h -N -n "${1:-$host}" -o %T 2>/dev/null | head -n1; }
+node_idle()  { case "$(node_state "${1:-$host}")" in idle|mixed|allocated|completing) return 0 ;; *) return 1 ;; esac; }
+all_idle()   { local n; for n in "${ALL_NODES[@]}"; do node_idle "$n" || return 1; done; }
 
 # --------------------------------------------------------------------------- configuration
 render() { # template -> stdout
@@ -162,14 +178,18 @@ write_config() {
   # writable by SlurmUser (daemons chdir there), sticky so that munged accepts it
   install -d -m 1775 -o root -g slurm "$LOGDIR"
   install -d -m 755 -o slurm -g slurm "$STATEDIR" "$STATEDIR/slurmctld"
-  install -d -m 755 -o root -g root "$STATEDIR/slurmd"
   install -d -m 755 -o slurm -g slurm "$RUNDIR"
   local f
   for f in slurmctld.log slurmdbd.log; do
     [ -e "$LOGDIR/$f" ] || install -o slurm -g slurm -m 644 /dev/null "$LOGDIR/$f"
   done
   [ -e "$LOGDIR/munged.log" ] || install -o munge -g munge -m 644 /dev/null "$LOGDIR/munged.log"
-  [ -e "$LOGDIR/slurmd.log" ] || install -o root -g root -m 644 /dev/null "$LOGDIR/slurmd.log"
+  local n
+  for n in "${ALL_NODES[@]}"; do
+    [ -e "$LOGDIR/slurmd-$n.log" ] || install -o root -g root -m 644 /dev/null "$LOGDIR/slurmd-$n.log"
+    install -d -m 755 -o root -g root "$STATEDIR/slurmd-$n"
+    install -d -m 1777 -o root -g root "$STATEDIR/tmp-$n"
+  done
   [ -e "$LOGDIR/mariadb.log" ] || install -o mysql -g adm -m 644 /dev/null "$LOGDIR/mariadb.log"
 
   # the database password of the slurm user, made once
@@ -183,6 +203,8 @@ write_config() {
   install_conf "$tmp" "$SLURM_ETC/slurm.conf" root:root 644 && conf_changed_slurm=1
   tmp=$(mktemp); render "$top/etc/slurm/cgroup.conf" >"$tmp"
   install_conf "$tmp" "$SLURM_ETC/cgroup.conf" root:root 644 && conf_changed_slurm=1
+  tmp=$(mktemp); render "$top/etc/slurm/mpi.conf" >"$tmp"
+  install_conf "$tmp" "$SLURM_ETC/mpi.conf" root:root 644 && conf_changed_slurm=1
   tmp=$(mktemp); render "$top/etc/slurm/slurmdbd.conf" >"$tmp"
   install_conf "$tmp" "$SLURM_ETC/slurmdbd.conf" slurm:slurm 600 && conf_changed_dbd=1
   # parse slurm.conf now (no daemon contacted): it must be valid and name this host
@@ -192,6 +214,42 @@ write_config() {
     die "$SLURM_ETC/slurm.conf (from $top/etc/slurm/slurm.conf) is not valid for host $host:"$'\n'"$out"
   fi
   return 0
+}
+
+# --------------------------------------------------------------------------- node namespaces
+# run "$@" and die naming what failed, with its message
+net() { local out; out=$("$@" 2>&1) || die "network setup: '$*' failed: $out"; }
+
+setup_network() {
+  command -v ip >/dev/null || die "the 'ip' command (iproute2) is missing"
+  command -v nsenter >/dev/null || die "the 'nsenter' command (util-linux) is missing"
+  if ! ip link show "$BRIDGE" >/dev/null 2>&1; then
+    net ip link add "$BRIDGE" type bridge
+  fi
+  ip -br addr show dev "$BRIDGE" | grep -q "$BRIDGE_ADDR/24" || net ip addr add "$BRIDGE_ADDR/24" dev "$BRIDGE"
+  net ip link set "$BRIDGE" up
+  local n ns veth
+  for n in "${NS_NODES[@]}"; do
+    ns=jsn${n#n} veth=jsv${n#n}
+    [ -e "/run/netns/$ns" ] || net ip netns add "$ns"
+    if ! ip link show "$veth" >/dev/null 2>&1; then
+      net ip link add "$veth" type veth peer name eth0 netns "$ns"
+    fi
+    net ip link set "$veth" master "$BRIDGE" up
+    ip -n "$ns" -br addr show dev eth0 | grep -q "$(addr_of "$n")/24" ||
+      net ip -n "$ns" addr add "$(addr_of "$n")/24" dev eth0
+    net ip -n "$ns" link set lo up
+    net ip -n "$ns" link set eth0 up
+  done
+}
+
+remove_network() {
+  local n
+  for n in "${NS_NODES[@]}"; do
+    ip link del "jsv${n#n}" 2>/dev/null || true
+    ip netns del "jsn${n#n}" 2>/dev/null || true
+  done
+  ip link del "$BRIDGE" 2>/dev/null || true
 }
 
 # --------------------------------------------------------------------------- daemons
@@ -275,6 +333,27 @@ start_slurm_daemon() {
   [ -s "$LOGDIR/$name.start" ] || rm -f "$LOGDIR/$name.start"
 }
 
+# start_slurmd NODE RESTART: the node's slurmd, in its namespace for n1..n3. nsenter switches
+# the network namespace only (`ip netns exec` would remount /sys and hide the cgroups).
+start_slurmd() {
+  local node=$1 restart=$2 pid pidfile="$RUNDIR/slurmd-$1.pid" log="$LOGDIR/slurmd-$1.log"
+  local start_log="$LOGDIR/slurmd-$1.start"
+  : >"$CHECK_OUT"
+  if pid=$(pid_of "$pidfile" slurmd slurmd-wlm); then
+    [ "$restart" -eq 1 ] || return 0
+    say "configuration changed: restarting slurmd of $node"
+    stop_pid "slurmd ($node)" "$pid"
+  fi
+  say "starting slurmd for node $node"
+  mark_logs "$log"
+  : >"$start_log"
+  local cmd=(slurmd)
+  [ "$node" = "$host" ] || cmd=(nsenter "--net=/run/netns/jsn${node#n}" slurmd -N "$node")
+  "${cmd[@]}" </dev/null >>"$start_log" 2>&1 || fail_daemon "slurmd ($node)" "$start_log" "$log"
+  wait_daemon slurmd "$pidfile" true "$start_log" "$log"
+  [ -s "$start_log" ] || rm -f "$start_log"
+}
+
 # --------------------------------------------------------------------------- accounts
 sacct_has() { # entity name
   [ -n "$(sacctmgr -n -P list "$1" "$2" format="$1" 2>/dev/null)" ]
@@ -317,6 +396,7 @@ cmd_up() {
   local t0=$SECONDS
   bash "$top/scripts/install-deps.sh"
   write_config
+  setup_network
   start_munge
   start_mariadb
   setup_database
@@ -324,23 +404,26 @@ cmd_up() {
   setup_accounting_cluster
   setup_users
   start_slurm_daemon slurmctld "$RUNDIR/slurmctld.pid" ctld_ok "$conf_changed_slurm"
-  start_slurm_daemon slurmd "$RUNDIR/slurmd.pid" true "$conf_changed_slurm"
+  local n
+  for n in "${ALL_NODES[@]}"; do start_slurmd "$n" "$conf_changed_slurm"; done
   # a node left DOWN/DRAINED by an earlier run is put back into service
   local end=$((SECONDS + TIMEOUT)) st
-  while ! node_idle; do
-    st=$(node_state)
-    echo "sinfo: node $host is '${st:-unknown}'" >"$CHECK_OUT"
-    case "$st" in
-      *drain*|down*|fail*)
-        scontrol update nodename="$host" state=resume >/dev/null 2>&1 || true ;;
-    esac
-    if [ $SECONDS -ge $end ]; then
-      echo "cluster: node $host is not idle after ${TIMEOUT}s" >&2
-      fail_daemon slurmd "$LOGDIR/slurmd.log" "$LOGDIR/slurmctld.log"
-    fi
-    sleep 0.5
+  for n in "${ALL_NODES[@]}"; do
+    while ! node_idle "$n"; do
+      st=$(node_state "$n")
+      echo "sinfo: node $n is '${st:-unknown}'" >"$CHECK_OUT"
+      case "$st" in
+        *drain*|down*|fail*)
+          scontrol update nodename="$n" state=resume >/dev/null 2>&1 || true ;;
+      esac
+      if [ $SECONDS -ge $end ]; then
+        echo "cluster: node $n is not idle after ${TIMEOUT}s" >&2
+        fail_daemon "slurmd ($n)" "$LOGDIR/slurmd-$n.log" "$LOGDIR/slurmctld.log"
+      fi
+      sleep 0.5
+    done
   done
-  say "up in $((SECONDS - t0))s: cluster $CLUSTER, node $host, partition debug, logs in $LOGDIR"
+  say "up in $((SECONDS - t0))s: cluster $CLUSTER, nodes ${ALL_NODES[*]}, partitions debug ($host) and multi (${NS_NODES[*]}), logs in $LOGDIR"
   sinfo
 }
 
@@ -359,7 +442,10 @@ cmd_down() {
       wait_for 30 sh -c '[ -z "$(squeue -h -o %A 2>/dev/null)" ] && ! pgrep -x slurmstepd && ! pgrep -x slurmstepd-wlm' || true
     fi
   fi
-  if pid=$(pid_of "$RUNDIR/slurmd.pid" slurmd slurmd-wlm); then stop_pid slurmd "$pid"; fi
+  local n
+  for n in "${ALL_NODES[@]}"; do
+    if pid=$(pid_of "$RUNDIR/slurmd-$n.pid" slurmd slurmd-wlm); then stop_pid "slurmd ($n)" "$pid"; fi
+  done
   # steps of jobs that did not end in time (their slurmstepd were started by our slurmd)
   local steps
   steps=$(pids_named slurmstepd slurmstepd-wlm)
@@ -378,22 +464,30 @@ cmd_down() {
   fi
   rm -f "$RUNDIR/mysqld_safe.pid"
   if pid=$(pid_of "$MUNGED_PID" munged); then stop_pid munged "$pid"; fi
+  remove_network
   say "down"
 }
 
 cmd_status() {
-  local ok=0 pid d
-  for d in munged:"$MUNGED_PID" mariadbd:"$MYSQLD_PID" slurmdbd:"$RUNDIR/slurmdbd.pid" \
-           slurmctld:"$RUNDIR/slurmctld.pid" slurmd:"$RUNDIR/slurmd.pid"; do
-    if pid=$(pid_of "${d#*:}" "${d%%:*}" "${d%%:*}-wlm" mysqld); then
-      printf '%-10s running (pid %s)\n' "${d%%:*}" "$pid"
+  local ok=0 pid d n
+  # label:command:pid file
+  local daemons=(munged:munged:"$MUNGED_PID" mariadbd:mariadbd:"$MYSQLD_PID"
+                 slurmdbd:slurmdbd:"$RUNDIR/slurmdbd.pid" slurmctld:slurmctld:"$RUNDIR/slurmctld.pid")
+  for n in "${ALL_NODES[@]}"; do daemons+=("slurmd-$n:slurmd:$RUNDIR/slurmd-$n.pid"); done
+  for d in "${daemons[@]}"; do
+    local label=${d%%:*} rest=${d#*:}
+    local comm=${rest%%:*} file=${rest#*:}
+    if pid=$(pid_of "$file" "$comm" "$comm-wlm" mysqld); then
+      printf '%-12s running (pid %s)\n' "$label" "$pid"
     else
-      printf '%-10s not running\n' "${d%%:*}"; ok=1
+      printf '%-12s not running\n' "$label"; ok=1
     fi
   done
   if [ $ok -eq 0 ]; then
     timeout 10 sinfo || ok=1
-    node_idle || { echo "node $host is '$(node_state)'"; ok=1; }
+    for n in "${ALL_NODES[@]}"; do
+      node_idle "$n" || { echo "node $n is '$(node_state "$n")'"; ok=1; }
+    done
   fi
   return $ok
 }

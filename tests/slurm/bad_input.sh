@@ -22,6 +22,6 @@ done
 use_plugin default=maybe
 id=$(submit --hang-detect fine.sh)
 wait_state "$id" 60 COMPLETED
-grep -q "jobsentry: disabled: plugstack.conf argument default=maybe" /var/log/jobsentry-cluster/slurmd.log ||
+grep -q "jobsentry: disabled: plugstack.conf argument default=maybe" "/var/log/jobsentry-cluster/slurmd-$(hostname -s).log" ||
   fail "slurmd.log does not explain the disabled plugin"
 pass "bad --hang-detect values refused at submission; a bad plugstack argument disables the plugin only"
