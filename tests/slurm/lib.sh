@@ -56,6 +56,25 @@ job_script() {
   chown "$TEST_USER:" "$WORK/$name"
 }
 
+# multi_job_script NAME LINE...: a batch script for the partition `multi` (nodes n1..n3 in
+# network namespaces, scripts/cluster.sh): Open MPI over TCP on the nodes' network only.
+multi_job_script() {
+  local name=$1; shift
+  job_script "$name" \
+    'export OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_if_include=10.77.0.0/24 OMPI_MCA_oob_tcp_if_include=10.77.0.0/24' "$@"
+}
+MULTI_NODE=(-p multi -N 3 --ntasks-per-node=2)  # 6 ranks: 0-1 on n1, 2-3 on n2, 4-5 on n3
+
+# wait_log ID SECONDS PATTERN: until the supervisor's log of the job matches (grep -E).
+wait_log() {
+  local id=$1 seconds=$2 pattern=$3 t
+  for ((t = 0; t < seconds * 2; t++)); do
+    supervisor_log "$id" | grep -qE "$pattern" && return 0
+    sleep 0.5
+  done
+  fail "the supervisor log of job $id never said /$pattern/ within $seconds s"
+}
+
 # submit [sbatch options] SCRIPT: prints the job id. Output goes to WORK/out.ID.
 submit() {
   local id

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Another user on the job's nodes can neither pose as a rank nor feed the leader:
+# a process of jsother with rank 3's whole environment (its node is n2) is never
+# taken for a rank, and `jobsentry agent` run by jsother for the job's node n2 is
+# refused by the leader (its munge credential is not root's). The job ends
+# normally with its 6 real ranks.
+. "$(dirname "$0")/lib.sh"
+install -o "$TEST_USER" -m 0755 "$INSTALL/hangprog" "$WORK/hangprog"
+as_user mkdir "$WORK/pids"
+multi_job_script job.sh "srun --mpi=pmix ./hangprog --seconds 45 --pid-dir $WORK/pids"
+id=$(submit --hang-detect "${MULTI_NODE[@]}" job.sh)
+wait_state "$id" 60 RUNNING
+for _ in $(seq 100); do [ -s "$WORK/pids/rank.3" ] && break; sleep 0.2; done
+rank_pid=$(cat "$WORK/pids/rank.3")
+grep -qz '^PMIX_RANK=3$' "/proc/$rank_pid/environ" || fail "rank 3 has no PMIX_RANK=3"
+grep -q slurm_n2 "/proc/$rank_pid/cgroup" || fail "rank 3 does not run on n2"
+mapfile -d '' environment <"/proc/$rank_pid/environ"
+FORGE=$(mktemp -d /tmp/jobsentry-forged.XXXXXX)
+chmod 0755 "$FORGE"
+cp /bin/sleep "$FORGE/forged"
+chmod 0755 "$FORGE/forged"
+runuser -u "$OTHER_USER" -- env -i "${environment[@]}" "$FORGE/forged" 300 >/dev/null 2>&1 &
+runuser -u "$OTHER_USER" -- "$INSTALL/jobsentry" agent --job-id "$id" --node-index 1 >"$FORGE/agent.log" 2>&1 &
+other_uid=$(id -u "$OTHER_USER")
+wait_log "$id" 60 "refused a node agent connection: credential of uid $other_uid"
+forged=$(pgrep -u "$OTHER_USER" -f "^$FORGE/forged 300" || true)
+[ -n "$forged" ] || fail "the forged rank did not start"
+wait_state "$id" 150 COMPLETED
+pkill -u "$OTHER_USER" -f "jobsentry agent --job-id $id" 2>/dev/null || true
+kill "$forged" 2>/dev/null || true
+comment=$(sacct_field "$id" AdminComment)
+[[ "$comment" == "jobsentry: no hang; "* ]] || fail "AdminComment of job $id is '$comment'"
+log=$(supervisor_log "$id")
+grep -qE "found [7-9] ranks" <<<"$log" && fail "more ranks than the job has"
+grep "found .* ranks" <<<"$log" | grep -qE "[:/]$forged[ )]" && fail "the forged process was taken for a rank"
+grep -q "node agent on n2 connected" <<<"$log" || fail "the real agent of n2 never connected"
+rm -rf "$FORGE"
+pass "job $id: forged rank (pid $forged) ignored, forged agent of uid $other_uid refused"

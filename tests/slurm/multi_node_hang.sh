@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# A 3-node job (2 ranks per node, Open MPI over TCP) with rank 3, on the second
+# node n2, hung in sleep: the leader on n1 gets n2's samples from its node agent,
+# cancels the job within 60 s of the injection and names rank 3 on n2; the
+# report's stack tree spans the three nodes and is drawn as DOT and SVG.
+. "$(dirname "$0")/lib.sh"
+multi_job_script job.sh "srun --mpi=pmix $INSTALL/hangprog --seconds 300 --hang sleep --hang-rank 3 --hang-after 20"
+id=$(submit --hang-detect "${MULTI_NODE[@]}" job.sh)
+wait_state "$id" 60 RUNNING
+wait_log "$id" 60 "found 6 ranks .*2/n2:.*3/n2:.*4/n3:"
+expect_hang_handled "$id" 3 CANCELLED
+expect_supervisor_gone "$id"
+report=$(sacct_field "$id" AdminComment); report=${report##*; report }
+[ "$(jq -r '.ranks[] | select(.rank == 3) | .node' "$report")" = n2 ] || fail "the report does not place rank 3 on n2"
+[ "$(jq -r '.ranks[] | select(.rank == 4) | .node' "$report")" = n3 ] || fail "the report does not place rank 4 on n3"
+[ "$(jq -r '[.ranks[] | select(.frames | length > 0)] | length' "$report")" = 6 ] ||
+  fail "the report lacks full stacks of every rank on every node"
+[ "$(jq -r '[.nodes[] | select(.agent == "connected")] | length' "$report")" = 2 ] || fail "the report's node agents: $(jq -c .nodes "$report")"
+svg=$(jq -r .stack_tree_svg "$report")
+[ -s "$svg" ] && grep -q sleep "$svg" || fail "no SVG of the merged stack tree naming the sleeping frame ($svg)"
+for n in 1 2; do
+  grep -q "connected to the leader" "$SUPERVISOR_LOGS/job_$id.node$n.log" || fail "the agent of node $n never reached the leader"
+done
+pass "3-node job $id: hang of rank 3 on n2 found through its node agent, job cancelled"
