@@ -2,7 +2,7 @@
 # A real Slurm 22.05 cluster with accounting on this one machine, for end-to-end tests and
 # the demo. Debian 12, as root; there is no systemd, so every daemon is started directly.
 #
-# Nodes: the host itself (partition `debug`, the default) and n1, n2, n3 (partition `multi`),
+# Nodes: the host itself (partition `debug`, the default) and n1..n4 (partition `multi`),
 # each a slurmd of its own (`slurmd -N nX`, Debian's Slurm is built for several slurmd per
 # host: files slurmd-%n.*, cgroups slurm_<node>) in a network namespace jsnX with address
 # 10.77.0.1X on the bridge jsbr0 (10.77.0.1, where slurmctld is reached). The namespaces
@@ -11,7 +11,7 @@
 #
 #   cluster.sh up                   install packages, write the configuration, create the
 #                                   bridge and namespaces, start munged, MariaDB, slurmdbd,
-#                                   slurmctld and the four slurmd, wait until every node is
+#                                   slurmctld and the five slurmd, wait until every node is
 #                                   idle and accounting answers; create the account
 #                                   `jobsentry` and the users jsuser and jsother. Idempotent.
 #   cluster.sh down                 stop all of them (running jobs are cancelled first) and
@@ -40,7 +40,7 @@ TIMEOUT=${CLUSTER_TIMEOUT:-60}   # seconds to wait for each daemon
 
 host=$(hostname -s)
 # The namespace nodes: name, namespace, address (the bridge holds 10.77.0.1/24).
-NS_NODES=(n1 n2 n3)
+NS_NODES=(n1 n2 n3 n4)
 BRIDGE=jsbr0
 BRIDGE_ADDR=10.77.0.1
 addr_of() { echo "10.77.0.1${1#n}"; }                # n1 -> 10.77.0.11
@@ -333,7 +333,7 @@ start_slurm_daemon() {
   [ -s "$LOGDIR/$name.start" ] || rm -f "$LOGDIR/$name.start"
 }
 
-# start_slurmd NODE RESTART: the node's slurmd, in its namespace for n1..n3. nsenter switches
+# start_slurmd NODE RESTART: the node's slurmd, in its namespace for n1..n4. nsenter switches
 # the network namespace only (`ip netns exec` would remount /sys and hide the cgroups).
 start_slurmd() {
   local node=$1 restart=$2 pid pidfile="$RUNDIR/slurmd-$1.pid" log="$LOGDIR/slurmd-$1.log"

@@ -5,11 +5,13 @@
 //                   and --rma-check
 //   remote          slurm_spank_init_post_opt: the job's noise probe (once per
 //                   node, before the tasks), then start the job's supervisor
-//                   (also for --checkpoint alone, from the batch step)
+//                   (also for --checkpoint alone, from the batch step) on
+//                   the step's first node; the extern step starts a node
+//                   agent on every other node (docs/multi-node.md)
 //                   slurm_spank_user_init: JOBSENTRY_MTBF for jobsentry_ckpt.h
 //                   slurm_spank_task_init (as the user): --rma-check's preload
 //                   module and trace directory in each task's environment
-//                   slurm_spank_exit: stop it when the job ends
+//                   slurm_spank_exit: stop it (or the node's agent) when the job ends
 // A bad plugstack.conf line is logged and disables the plugin; nothing here
 // ever fails a job because monitoring could not start, and nothing throws
 // into Slurm. See docs/slurm.md.

@@ -1,5 +1,6 @@
 #include "slurm_job.h"
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -301,6 +302,18 @@ void SlurmJob::hang(Report& report, const std::function<void()>&) {
 }
 
 int SlurmJob::finish(Report& report, bool hang_found) {
+    {  // what watching cost us, for bench/multi_node.sh
+        rusage self{};
+        getrusage(RUSAGE_SELF, &self);
+        const double cpu = self.ru_utime.tv_sec + self.ru_stime.tv_sec + (self.ru_utime.tv_usec + self.ru_stime.tv_usec) / 1e6;
+        std::string line = "leader cost: cpu_s=" + std::to_string(cpu) +
+                           " wall_s=" + std::to_string(report.finished_at - report.started_at) +
+                           " samples=" + std::to_string(report.samples) + " ranks=" + std::to_string(report.total_ranks);
+        if (hub_)
+            line += " requests=" + std::to_string(hub_->requests()) + " bytes_sent=" + std::to_string(hub_->bytes_sent()) +
+                    " bytes_received=" + std::to_string(hub_->bytes_received()) + " nodes=" + hub_->nodes_json().dump();
+        log(line);
+    }
     if (!hang_found) {
         const std::string previous = current_comment();
         const std::string verdict = opt_.detect ? end_annotation(report, previous)

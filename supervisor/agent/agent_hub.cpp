@@ -14,7 +14,9 @@ namespace {
 
 constexpr double kHandshakeSeconds = 2.0;
 constexpr int kMaxAcceptsPerTurn = 16;
-constexpr size_t kMaxAgents = 4096;
+constexpr size_t kMaxAgents = 65536;
+constexpr double kMinRefreshSeconds = 2;
+constexpr double kMaxRefreshSeconds = 30;
 
 }  // namespace
 
@@ -56,6 +58,7 @@ void AgentHub::accept_agents() {
         a.sent_before += a.conn.bytes_sent();
         a.received_before += a.conn.bytes_received();
         a.conn = std::move(conn);
+        changed_ = true;
         a.lost = false;
         a.why.clear();
     }
@@ -66,6 +69,7 @@ void AgentHub::lose(const std::string& node, Agent& agent, const std::string& wh
     agent.received_before += agent.conn.bytes_received();
     agent.conn.close();
     agent.lost = true;
+    changed_ = true;
     agent.why = why;
     agent.ranks.clear();
     events_.push_back("node agent on " + node + " lost (" + why + "); its ranks are no longer sampled");
@@ -103,7 +107,9 @@ std::map<std::string, nlohmann::json> AgentHub::ask(const std::map<std::string, 
                 a.received_before += a.conn.bytes_received();
                 a.conn.close();
                 a.ranks.clear();
-                a.why = reply->value("why", "said goodbye");
+                const auto why = reply->find("why");
+                a.why = why != reply->end() && why->is_string() ? why->get<std::string>().substr(0, wire::kMaxTextBytes)
+                                                                : "said goodbye";
                 events_.push_back("node agent on " + node + " ended: " + a.why);
                 break;
             }
@@ -119,9 +125,16 @@ std::map<std::string, nlohmann::json> AgentHub::ask(const std::map<std::string, 
 
 std::vector<RankProcess> AgentHub::refresh_ranks() {
     std::map<std::string, nlohmann::json> requests;
-    for (const auto& [node, a] : agents_)
-        if (a.conn.is_open()) requests[node] = {{"type", "ranks"}};
+    if (changed_ || monotonic_now() >= next_refresh_) {
+        for (const auto& [node, a] : agents_)
+            if (a.conn.is_open()) requests[node] = {{"type", "ranks"}};
+        refresh_interval_ = changed_ ? kMinRefreshSeconds : std::min(2 * refresh_interval_, kMaxRefreshSeconds);
+        changed_ = false;
+        next_refresh_ = monotonic_now() + refresh_interval_;
+    }
     for (auto& [node, reply] : ask(requests)) {
+        const auto unchanged = reply.find("unchanged");
+        if (reply["type"] == "ranks" && unchanged != reply.end() && *unchanged == true) continue;  // as last time
         std::string error;
         auto ranks = reply["type"] == "ranks" && reply.contains("ranks")
                          ? wire::ranks_from_json(reply["ranks"], node, &error)
@@ -131,6 +144,9 @@ std::vector<RankProcess> AgentHub::refresh_ranks() {
             continue;
         }
         agents_[node].ranks = std::move(*ranks);
+        changed_ = true;  // a list that changed: look again soon
+        next_refresh_ = monotonic_now() + kMinRefreshSeconds;
+        refresh_interval_ = kMinRefreshSeconds;
     }
     std::vector<RankProcess> all;
     for (const auto& [node, a] : agents_)
@@ -163,7 +179,9 @@ std::map<int, StackSample> AgentHub::sample(const std::vector<RankProcess>& rank
             // Only ranks asked of this node are taken: an agent cannot speak for another node's rank.
             bool asked = false;
             for (const auto& r : ranks) asked = asked || (r.node == node && r.rank == rank);
-            if (asked) out[rank] = std::move(*s);
+            if (!asked) continue;
+            if (s->status == SampleStatus::gone) changed_ = true;  // a step ended there
+            out[rank] = std::move(*s);
         }
     }
     for (const auto& r : ranks) {

@@ -72,6 +72,7 @@ private:
     StackWalker walker_;
     Connection leader_;
     std::vector<RankProcess> ranks_;  // last discovery
+    nlohmann::json last_sent_ranks_;  // the list the leader has
     double retry_seconds_ = 0.5;
     std::string last_connect_error_;
     bool ended_ = false;
@@ -155,6 +156,7 @@ void NodeAgent::connect_to_leader() {
         error = agent_handshake(*conn, opt_.job_id, node_, geteuid(), monotonic_now() + 3.0);
         if (error.empty()) {
             leader_ = std::move(*conn);
+            last_sent_ranks_ = nullptr;  // a new leader connection knows nothing yet
             retry_seconds_ = 0.5;
             last_connect_error_.clear();
             log("connected to the leader at " + leader_address_ + ":" + std::to_string(port));
@@ -219,8 +221,12 @@ void NodeAgent::serve(const nlohmann::json& request) {
     nlohmann::json reply{{"id", request.value("id", nlohmann::json(0))}};
     const std::string type = request["type"];
     if (type == "ranks") {
+        // Only changes travel: at the leader, discovery of a big job costs one
+        // short message per node while its ranks stay the same.
         reply["type"] = "ranks";
-        reply["ranks"] = wire::ranks_json(discover());
+        nlohmann::json ranks = wire::ranks_json(discover());
+        if (ranks == last_sent_ranks_) reply["unchanged"] = true;
+        else reply["ranks"] = last_sent_ranks_ = std::move(ranks);
     } else if (type == "sample" && request.contains("ranks")) {
         reply["type"] = "samples";
         reply["samples"] = sample(request["ranks"], request.value("full", false));
@@ -249,7 +255,14 @@ int NodeAgent::run() {
         }
         std::string error;
         auto request = leader_.receive(monotonic_now() + 0.5, &error);
-        if (request) serve(*request);
+        if (request) {
+            try {
+                serve(*request);
+            } catch (const nlohmann::json::exception& e) {  // a field of the wrong type
+                log(std::string("malformed request from the leader: ") + e.what());
+                leader_.close();
+            }
+        }
         else if (error != "timed out") {
             log("lost the leader: " + error);
             leader_.close();

@@ -7,9 +7,11 @@
 //   agent  -> leader  {"type":"hello","credential":C}     C: munge credential
 //   leader -> agent   {"type":"welcome","credential":C}   of hello_payload()
 //   leader -> agent   {"type":"ranks","id":N}
-//   agent  -> leader  {"type":"ranks","id":N,"ranks":[{"rank","pid","start"}],"unreadable":U}
+//   agent  -> leader  {"type":"ranks","id":N,"ranks":[{"rank","pid","start"}]}
+//                     or {"type":"ranks","id":N,"unchanged":true}: the list last sent on this connection
 //   leader -> agent   {"type":"sample","id":N,"full":F,"ranks":[{"rank","pid","start"}]}
 //   agent  -> leader  {"type":"samples","id":N,"samples":[sample_json()...]}
+//   agent  -> leader  {"type":"bye","why":W}: the job ended on the agent's node
 //
 // A compact sample (full=false) carries the rank's in/out of MPI, state, CPU
 // ticks and the two stack digests (~120 bytes); full samples add the frames,

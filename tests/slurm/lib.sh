@@ -56,7 +56,7 @@ job_script() {
   chown "$TEST_USER:" "$WORK/$name"
 }
 
-# multi_job_script NAME LINE...: a batch script for the partition `multi` (nodes n1..n3 in
+# multi_job_script NAME LINE...: a batch script for the partition `multi` (nodes n1..n4 in
 # network namespaces, scripts/cluster.sh): Open MPI over TCP on the nodes' network only.
 multi_job_script() {
   local name=$1; shift
