@@ -1,5 +1,8 @@
 #include "stack_walker.h"
 
+#include <pthread.h>
+#include <signal.h>
+
 #include <libunwind-ptrace.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
@@ -32,36 +35,54 @@ SampleStatus status_for_errno(int err) {
 // re-inject at detach (0 for our own interrupt or a group stop), -1 when the
 // process is gone (its wait status, which we may have just consumed, goes to
 // *exit_status), -2 on timeout.
+//
+// A running thread stops within microseconds: a few yields first. After
+// that the tracee waits for a CPU (a busy or oversubscribed node): sleep in
+// sigtimedwait until the kernel's SIGCHLD says a child changed state, rather
+// than polling, so that waiting costs us no CPU time. A SIGCHLD taken here is
+// raised again, so whoever waits for it (the watcher's loop) still sees one.
 int wait_for_stop(pid_t pid, double timeout, int* exit_status) {
     const double deadline = monotonic_now() + timeout;
-    const double spin_until = monotonic_now() + 0.001;
-    for (;;) {
+    sigset_t chld, old;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    pthread_sigmask(SIG_BLOCK, &chld, &old);
+    bool took_chld = false;
+    int result = -2;
+    for (int yields = 0;; ++yields) {
         int status = 0;
         pid_t r = waitpid(pid, &status, __WALL | WNOHANG);
         if (r == pid) {
             if (WIFEXITED(status) || WIFSIGNALED(status)) {
                 *exit_status = status;
-                return -1;
+                result = -1;
+                break;
             }
             if (!WIFSTOPPED(status)) continue;
             int event = status >> 16;
             // PTRACE_EVENT_STOP: our interrupt, or a group stop (SIGSTOP &c.)
             // that PTRACE_DETACH restores by itself. Anything else is a signal
             // on its way to the process: hand it back at detach.
-            return event == PTRACE_EVENT_STOP ? 0 : WSTOPSIG(status);
+            result = event == PTRACE_EVENT_STOP ? 0 : WSTOPSIG(status);
+            break;
         }
-        if (r < 0 && errno != EINTR) return -1;
+        if (r < 0 && errno != EINTR) {
+            result = -1;
+            break;
+        }
         const double now = monotonic_now();
-        if (now > deadline) return -2;
-        // A running thread stops within microseconds: yield at first rather
-        // than sleep (a sleep costs at least the 50 us timer slack).
-        if (now < spin_until) {
+        if (now > deadline) break;
+        if (yields < 4) {
             sched_yield();
-        } else {
-            timespec pause{0, 50 * 1000};
-            nanosleep(&pause, nullptr);
+            continue;
         }
+        const double left = std::min(deadline - now, 0.01);
+        timespec pause{0, static_cast<long>(left * 1e9)};
+        if (sigtimedwait(&chld, nullptr, &pause) == SIGCHLD) took_chld = true;
     }
+    if (took_chld) raise(SIGCHLD);
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    return result;
 }
 
 bool traced_by_another(pid_t pid) {

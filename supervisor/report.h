@@ -48,6 +48,10 @@ struct Report {
     std::optional<int> command_status;
     nlohmann::json evidence = nlohmann::json::object();
     nlohmann::json nodes;              // multi-node jobs: each node agent's state (agent_hub.h)
+    // The supervisor's own CPU time (user + system) when the 20th sample was
+    // taken, to tell its steady cost from its start-up (symbol tables).
+    double warm_cpu_s = 0;
+    double warm_at = 0;
     std::vector<RankReport> ranks;
     // The stack tree drawn as a graph (hang reports; see dot_render.h): the
     // files written, empty when not written, and why one was not.

@@ -159,6 +159,13 @@ void SlurmJob::timer(double now) {
 }
 
 std::string SlurmJob::start_multi_node(const std::string& own_node) {
+    // One connection per node: the soft limit of open files (often 1024)
+    // goes up to the hard one.
+    rlimit files{};
+    if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+        files.rlim_cur = files.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &files);
+    }
     hub_ = std::make_unique<AgentHub>(opt_.job_id, geteuid());
     std::string err = hub_->listen(opt_.leader_ports);
     if (!err.empty()) {
@@ -309,6 +316,10 @@ int SlurmJob::finish(Report& report, bool hang_found) {
         std::string line = "leader cost: cpu_s=" + std::to_string(cpu) +
                            " wall_s=" + std::to_string(report.finished_at - report.started_at) +
                            " samples=" + std::to_string(report.samples) + " ranks=" + std::to_string(report.total_ranks);
+        if (report.warm_at > 0)  // from the 20th sample on
+            line += " warm_cpu_s=" + std::to_string(cpu - report.warm_cpu_s) +
+                    " warm_wall_s=" + std::to_string(report.finished_at - report.warm_at) +
+                    " warm_samples=" + std::to_string(report.samples - 20);
         if (hub_)
             line += " requests=" + std::to_string(hub_->requests()) + " bytes_sent=" + std::to_string(hub_->bytes_sent()) +
                     " bytes_received=" + std::to_string(hub_->bytes_received()) + " nodes=" + hub_->nodes_json().dump();

@@ -1,6 +1,7 @@
 #include "watcher.h"
 
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -36,6 +37,13 @@ std::string ptrace_requirements() {
 }
 
 constexpr double kDiscoverySeconds = 2.0;
+constexpr uint64_t kWarmSamples = 20;  // start-up cost (symbol tables of each rank) is behind us by then
+
+double own_cpu_seconds() {
+    rusage self{};
+    getrusage(RUSAGE_SELF, &self);
+    return self.ru_utime.tv_sec + self.ru_stime.tv_sec + (self.ru_utime.tv_usec + self.ru_stime.tv_usec) / 1e6;
+}
 constexpr double kNoRanksWarningSeconds = 30.0;
 
 class Watcher {
@@ -241,9 +249,13 @@ void Watcher::sample_round() {
                             ") was refused: " + s.error + ". " + ptrace_requirements());
             return;
         }
-        if (s.status == SampleStatus::gone || s.status == SampleStatus::unreachable) {
+        if (s.status == SampleStatus::gone) {
             someone_gone = true;
             if (proc.node.empty()) walker_.forget(proc.pid);
+            tracker_.forget(proc.rank);
+            continue;
+        }
+        if (s.status == SampleStatus::unreachable) {  // its node agent is lost: not in S_out
             tracker_.forget(proc.rank);
             continue;
         }
@@ -263,7 +275,10 @@ void Watcher::sample_round() {
     }
     if (someone_gone) next_discovery_ = 0;  // a rank ended: the job is changing
     if (activities.empty()) return;
-    ++report_.samples;
+    if (++report_.samples == kWarmSamples) {
+        report_.warm_cpu_s = own_cpu_seconds();
+        report_.warm_at = unix_now();
+    }
     const double s_out = effective_s_out(activities);
     const double s_move = share_moved(moved);
     last_judgement_ = model_.observe(s_out);

@@ -71,8 +71,10 @@ void AgentHub::lose(const std::string& node, Agent& agent, const std::string& wh
     agent.lost = true;
     changed_ = true;
     agent.why = why;
-    agent.ranks.clear();
-    events_.push_back("node agent on " + node + " lost (" + why + "); its ranks are no longer sampled");
+    // Its ranks stay known, as unreachable: they may be the ones making
+    // progress, so no hang can be verified while they cannot be seen.
+    events_.push_back("node agent on " + node + " lost (" + why + "); its " + std::to_string(agent.ranks.size()) +
+                      " ranks cannot be sampled, and no hang is claimed while they cannot");
 }
 
 std::map<std::string, nlohmann::json> AgentHub::ask(const std::map<std::string, nlohmann::json>& requests) {

@@ -2,7 +2,9 @@
 // node agents of its job, authenticates each (handshake.h), asks them for
 // their ranks and for samples, and keeps track of agents that are lost. An
 // agent that closes, times out or sends garbage is dropped and reported; its
-// ranks become "unreachable", which verification refuses to call a hang.
+// ranks stay in the job's rank set as "unreachable", and verification never
+// confirms a hang while a rank is unreachable. An agent that says goodbye
+// (the job ended on its node) takes its ranks with it.
 // Single-threaded, like the watcher that calls it.
 #pragma once
 
