@@ -203,8 +203,6 @@ write_config() {
   install_conf "$tmp" "$SLURM_ETC/slurm.conf" root:root 644 && conf_changed_slurm=1
   tmp=$(mktemp); render "$top/etc/slurm/cgroup.conf" >"$tmp"
   install_conf "$tmp" "$SLURM_ETC/cgroup.conf" root:root 644 && conf_changed_slurm=1
-  tmp=$(mktemp); render "$top/etc/slurm/mpi.conf" >"$tmp"
-  install_conf "$tmp" "$SLURM_ETC/mpi.conf" root:root 644 && conf_changed_slurm=1
   tmp=$(mktemp); render "$top/etc/slurm/slurmdbd.conf" >"$tmp"
   install_conf "$tmp" "$SLURM_ETC/slurmdbd.conf" slurm:slurm 600 && conf_changed_dbd=1
   # parse slurm.conf now (no daemon contacted): it must be valid and name this host
