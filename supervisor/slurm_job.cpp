@@ -20,6 +20,9 @@ namespace jobsentry {
 namespace {
 
 constexpr double kCgroupWaitSeconds = 15;
+// Agents start with the job (extern step) and look for the leader at least
+// every 10 s: one still missing after this long is worth telling the user.
+constexpr double kAgentsExpectedSeconds = 60;
 
 bool directory_exists(const std::string& path) {
     struct stat st {};
@@ -166,13 +169,17 @@ std::string SlurmJob::start_multi_node(const std::string& own_node) {
         files.rlim_cur = files.rlim_max;
         setrlimit(RLIMIT_NOFILE, &files);
     }
-    hub_ = std::make_unique<AgentHub>(opt_.job_id, geteuid());
+    std::vector<std::string> others;
+    for (const auto& node : info_.nodes)
+        if (node != own_node) others.push_back(node);
+    hub_ = std::make_unique<AgentHub>(opt_.job_id, geteuid(), others);
     std::string err = hub_->listen(opt_.leader_ports);
     if (!err.empty()) {
         hub_.reset();
         return "multi-node job: cannot listen for the node agents (" + err + "); only the ranks on " + own_node +
                " are watched";
     }
+    hub_started_ = monotonic_now();
     log("leader of a " + std::to_string(info_.nodes.size()) + "-node job on " + own_node + ": node agents reach it on port " +
         std::to_string(hub_->port()));
     return {};
@@ -191,15 +198,22 @@ void SlurmJob::take_agent_events() {
 std::string SlurmJob::agents_note() const {
     if (!hub_) return {};
     std::string note;
-    for (const auto& n : hub_->nodes_json())
-        if (n.value("agent", "") == "lost")
-            note += (note.empty() ? "node agent lost on " : ", ") + n.value("node", "?") + " (" +
-                    n.value("lost_because", "") + ")";
+    for (const auto& [node, why] : hub_->unseen_nodes()) note += (note.empty() ? "" : ", ") + why;
     return note;
+}
+
+std::string SlurmJob::unseen_part() const {
+    if (!hub_) return {};
+    const auto unseen = hub_->unseen_nodes();
+    if (unseen.empty()) return {};
+    std::string out = unseen.begin()->first + " cannot be seen (" + unseen.begin()->second + ")";
+    if (unseen.size() > 1) out += " and " + std::to_string(unseen.size() - 1) + " more nodes";
+    return out;
 }
 
 std::map<int, StackSample> SlurmJob::sample_remote(const std::vector<RankProcess>& ranks, bool full) {
     if (!hub_) return WatchedJob::sample_remote(ranks, full);
+    hub_->accept_agents();  // costs one accept4 when nobody is waiting
     auto out = hub_->sample(ranks, full);
     take_agent_events();
     return out;
@@ -211,6 +225,11 @@ Discovery SlurmJob::find_ranks() {
         hub_->accept_agents();
         std::vector<RankProcess> remote = hub_->refresh_ranks();
         take_agent_events();
+        if (!unseen_warned_ && monotonic_now() - hub_started_ > kAgentsExpectedSeconds && !unseen_part().empty()) {
+            unseen_warned_ = true;  // once: the end annotation says it again
+            problem(unseen_part() + " after " + std::to_string(int(kAgentsExpectedSeconds)) +
+                    " s: no hang is claimed while part of the job cannot be seen");
+        }
         // A rank number seen here wins over the same number reported by an agent.
         for (const auto& r : remote)
             if (std::none_of(found.ranks.begin(), found.ranks.end(), [&](const RankProcess& l) { return l.rank == r.rank; }))
@@ -322,7 +341,8 @@ int SlurmJob::finish(Report& report, bool hang_found) {
                     " warm_samples=" + std::to_string(report.samples - 20);
         if (hub_)
             line += " requests=" + std::to_string(hub_->requests()) + " bytes_sent=" + std::to_string(hub_->bytes_sent()) +
-                    " bytes_received=" + std::to_string(hub_->bytes_received()) + " nodes=" + hub_->nodes_json().dump();
+                     " bytes_received=" + std::to_string(hub_->bytes_received()) +
+                    " refused_connections=" + std::to_string(hub_->refused()) + " nodes=" + hub_->nodes_json().dump();
         log(line);
     }
     if (!hang_found) {

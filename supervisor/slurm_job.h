@@ -25,6 +25,7 @@ public:
     uid_t uid() const override { return info_.uid; }
     Discovery find_ranks() override;
     std::map<int, StackSample> sample_remote(const std::vector<RankProcess>& ranks, bool full) override;
+    std::string unseen_part() const override;
     bool over() override;
     void child_exited(pid_t, int) override {}
     std::string signalled(int sig, const siginfo_t& info) override;
@@ -52,6 +53,8 @@ private:
     // Multi-node jobs: this supervisor is the job's leader and its node
     // agents sample the other nodes (agent/agent_hub.h, docs/multi-node.md).
     std::unique_ptr<AgentHub> hub_;
+    double hub_started_ = 0;        // monotonic; for the warning about agents that never came
+    bool unseen_warned_ = false;
     bool ended_ = false;
     bool annotated_ = false;
     // Checkpoint coordination (--mtbf, --ckpt-signal): the Young/Daly

@@ -321,7 +321,10 @@ void Watcher::verify() {
             reap();
             if (!monitoring_ || ended()) return;
         }
-        std::map<int, StackSample> round_samples = take_samples(ranks_, true);
+        // The verdict needs only the digests; the last round brings the
+        // full stacks for the report (remote ranks: ~120 bytes, not ~3 kB).
+        const bool full = round == opt_.verify_rounds - 1;
+        std::map<int, StackSample> round_samples = take_samples(ranks_, full);
         for (const auto& proc : ranks_) {
             StackSample s = std::move(round_samples[proc.rank]);
             if (s.status == SampleStatus::unreachable) unreachable[proc.rank] = s.error;
@@ -369,6 +372,13 @@ void Watcher::verify() {
         verdict.reason = "rank " + std::to_string(unreachable.begin()->first) + " cannot be verified (" +
                          unreachable.begin()->second + ")";
         if (unreachable.size() > 1) verdict.reason += " and " + std::to_string(unreachable.size() - 1) + " more";
+    }
+    if (verdict.hang) {  // likewise a node whose ranks are not even known
+        const std::string unseen = job_.unseen_part();
+        if (!unseen.empty()) {
+            verdict.hang = false;
+            verdict.reason = unseen;
+        }
     }
     if (verdict.hang) {
         std::string moved = watch_spinning_suspects(verdict, checks, latest);

@@ -3,6 +3,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -12,16 +13,18 @@
 namespace jobsentry {
 namespace {
 
-constexpr double kHandshakeSeconds = 2.0;
-constexpr int kMaxAcceptsPerTurn = 16;
-constexpr size_t kMaxAgents = 65536;
+constexpr double kHelloSeconds = 5.0;       // an agent sends its hello as soon as it is connected
+constexpr double kWelcomeSendSeconds = 1.0;  // a few hundred bytes into an empty socket buffer
+constexpr int kMaxAcceptsPerTurn = 64;
+constexpr size_t kMaxUnauthenticated = 256;  // beyond, the oldest is dropped
+constexpr uint64_t kRefusalsLogged = 100;    // then one line per 100, so no one can fill the log
 constexpr double kMinRefreshSeconds = 2;
 constexpr double kMaxRefreshSeconds = 30;
 
 }  // namespace
 
-AgentHub::AgentHub(uint32_t job_id, uid_t trusted_uid, double reply_seconds)
-    : job_id_(job_id), trusted_uid_(trusted_uid), reply_seconds_(reply_seconds) {}
+AgentHub::AgentHub(uint32_t job_id, uid_t trusted_uid, std::vector<std::string> agent_nodes, double reply_seconds)
+    : job_id_(job_id), trusted_uid_(trusted_uid), agent_nodes_(std::move(agent_nodes)), reply_seconds_(reply_seconds) {}
 
 AgentHub::~AgentHub() {
     if (listen_fd_ >= 0) close(listen_fd_);
@@ -39,29 +42,54 @@ std::string AgentHub::listen(const PortRange& ports) {
     return "no free port in " + to_string(ports) + " (last: " + error + ")";
 }
 
+void AgentHub::refuse(const std::string& why) {
+    ++refused_;
+    if (refused_ <= kRefusalsLogged || refused_ % 100 == 0)
+        events_.push_back("refused a node agent connection: " + why + " (" + std::to_string(refused_) + " refused so far)");
+}
+
 void AgentHub::accept_agents() {
     for (int i = 0; listen_fd_ >= 0 && i < kMaxAcceptsPerTurn; ++i) {
         int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
-        if (fd < 0) return;  // EAGAIN: nobody waiting
-        Connection conn(fd);
-        std::string node;
-        std::string error = leader_handshake(conn, job_id_, trusted_uid_, monotonic_now() + kHandshakeSeconds, &node);
-        if (error.empty() && agents_.size() >= kMaxAgents && !agents_.count(node)) error = "too many agents";
-        if (!error.empty()) {
-            events_.push_back("refused a node agent connection: " + error);
-            continue;
+        if (fd < 0) break;  // EAGAIN: nobody waiting
+        if (unauthenticated_.size() >= kMaxUnauthenticated) {
+            unauthenticated_.erase(unauthenticated_.begin());
+            refuse("too many connections waiting for their hello; the oldest is dropped");
         }
-        Agent& a = agents_[node];
-        if (a.conn.is_open()) events_.push_back("node agent on " + node + " connected again; the older connection is closed");
-        else if (a.lost) events_.push_back("node agent on " + node + " is back");
-        else events_.push_back("node agent on " + node + " connected");
-        a.sent_before += a.conn.bytes_sent();
-        a.received_before += a.conn.bytes_received();
-        a.conn = std::move(conn);
-        changed_ = true;
-        a.lost = false;
-        a.why.clear();
+        unauthenticated_.push_back({Connection(fd), monotonic_now() + kHelloSeconds});
     }
+    unauthenticated_.erase(std::remove_if(unauthenticated_.begin(), unauthenticated_.end(),
+                                          [this](Unauthenticated& c) { return try_hello(c); }),
+                           unauthenticated_.end());
+}
+
+bool AgentHub::try_hello(Unauthenticated& c) {
+    std::string error;
+    auto hello = c.conn.receive(monotonic_now(), &error);  // only what has arrived
+    if (!hello) {
+        if (error == "timed out" && monotonic_now() < c.deadline) return false;
+        refuse(error == "timed out" ? "no hello within " + std::to_string(int(kHelloSeconds)) + " s" : error);
+        return true;
+    }
+    std::string node;
+    error = leader_answer_hello(c.conn, *hello, job_id_, trusted_uid_, monotonic_now() + kWelcomeSendSeconds, &node);
+    if (error.empty() && std::find(agent_nodes_.begin(), agent_nodes_.end(), node) == agent_nodes_.end())
+        error = "an agent for node " + node.substr(0, 64) + ", which is not one of the job's other nodes";
+    if (!error.empty()) {
+        refuse(error);
+        return true;
+    }
+    Agent& a = agents_[node];
+    if (a.conn.is_open()) events_.push_back("node agent on " + node + " connected again; the older connection is closed");
+    else if (a.lost) events_.push_back("node agent on " + node + " is back");
+    else events_.push_back("node agent on " + node + " connected");
+    a.sent_before += a.conn.bytes_sent();
+    a.received_before += a.conn.bytes_received();
+    a.conn = std::move(c.conn);
+    changed_ = true;
+    a.lost = false;
+    a.why.clear();
+    return true;
 }
 
 void AgentHub::lose(const std::string& node, Agent& agent, const std::string& why) {
@@ -204,10 +232,13 @@ std::vector<std::string> AgentHub::take_events() {
     return out;
 }
 
-std::vector<std::string> AgentHub::lost_nodes() const {
-    std::vector<std::string> out;
-    for (const auto& [node, a] : agents_)
-        if (a.lost) out.push_back(node);
+std::map<std::string, std::string> AgentHub::unseen_nodes() const {
+    std::map<std::string, std::string> out;
+    for (const auto& node : agent_nodes_) {
+        auto it = agents_.find(node);
+        if (it == agents_.end()) out[node] = "node agent never connected on " + node;
+        else if (it->second.lost) out[node] = "node agent lost on " + node + " (" + it->second.why + ")";
+    }
     return out;
 }
 
@@ -223,6 +254,8 @@ nlohmann::json AgentHub::nodes_json() const {
         else if (!a.why.empty()) j["ended_because"] = a.why;
         out.push_back(std::move(j));
     }
+    for (const auto& node : agent_nodes_)
+        if (!agents_.count(node)) out.push_back({{"node", node}, {"agent", "never connected"}, {"ranks", 0}});
     return out;
 }
 

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "agent/connection.h"
 
 namespace jobsentry {
@@ -17,8 +19,10 @@ namespace jobsentry {
 std::string agent_handshake(Connection& leader, uint32_t job_id, const std::string& node, uid_t trusted_uid,
                             double deadline);
 
-// Leader side: the agent's hello, then our welcome. *node: the agent's node.
-std::string leader_handshake(Connection& agent, uint32_t job_id, uid_t trusted_uid, double deadline,
-                             std::string* node);
+// Leader side, once an agent's first message has arrived (the leader never
+// waits for it: agent_hub.cpp): checks that it is the job's agent's hello and
+// sends our welcome. "" on success; *node: the agent's node.
+std::string leader_answer_hello(Connection& agent, const nlohmann::json& hello, uint32_t job_id, uid_t trusted_uid,
+                                double deadline, std::string* node);
 
 }  // namespace jobsentry

@@ -32,6 +32,9 @@ namespace {
 
 constexpr double kCgroupWaitSeconds = 15;
 constexpr double kMaxRetrySeconds = 10;
+// The leader answers a hello at its next look for ranks (every 2 s, later
+// while it verifies a suspected hang), never at once.
+constexpr double kWelcomeSeconds = 10;
 
 po::options_description describe(AgentOptions& o, std::string& ports) {
     po::options_description d("Options");
@@ -153,7 +156,7 @@ void NodeAgent::connect_to_leader() {
     for (int port : leader_port_sequence(opt_.leader_ports, opt_.job_id)) {
         auto conn = connect_to(leader_address_, port, monotonic_now() + 1.0, &error);
         if (!conn) continue;
-        error = agent_handshake(*conn, opt_.job_id, node_, geteuid(), monotonic_now() + 3.0);
+        error = agent_handshake(*conn, opt_.job_id, node_, geteuid(), monotonic_now() + kWelcomeSeconds);
         if (error.empty()) {
             leader_ = std::move(*conn);
             last_sent_ranks_ = nullptr;  // a new leader connection knows nothing yet

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Another user on the job's nodes can neither pose as a rank nor feed the leader:
 # a process of jsother with rank 3's whole environment (its node is n2) is never
-# taken for a rank, and `jobsentry agent` run by jsother for the job's node n2 is
-# refused by the leader (its munge credential is not root's). The job ends
-# normally with its 6 real ranks.
+# taken for a rank, `jobsentry agent` run by jsother for the job's node n2 is
+# refused by the leader (its munge credential is not root's), and 20 connections
+# of jsother that never say hello do not stall the leader's sampling (each is
+# dropped after 5 s). The job ends normally with its 6 real ranks.
 . "$(dirname "$0")/lib.sh"
 install -o "$TEST_USER" -m 0755 "$INSTALL/hangprog" "$WORK/hangprog"
 as_user mkdir "$WORK/pids"
@@ -23,6 +24,24 @@ runuser -u "$OTHER_USER" -- env -i "${environment[@]}" "$FORGE/forged" 300 >/dev
 runuser -u "$OTHER_USER" -- "$INSTALL/jobsentry" agent --job-id "$id" --node-index 1 >"$FORGE/agent.log" 2>&1 &
 other_uid=$(id -u "$OTHER_USER")
 wait_log "$id" 60 "refused a node agent connection: credential of uid $other_uid"
+port=$(supervisor_log "$id" | sed -n 's/.*node agents reach it on port \([0-9]*\).*/\1/p' | head -n 1)
+[ -n "$port" ] || fail "the leader never said its port"
+wait_log "$id" 60 "sample 5 "
+samples_now() { supervisor_log "$id" | grep -c " sample [0-9]* I=" || true; }
+silent_refused() { supervisor_log "$id" | grep -c "refused a node agent connection: no hello within 5 s" || true; }
+before=$(samples_now)
+runuser -u "$OTHER_USER" -- python3 -c '
+import socket, sys, time
+held = [socket.create_connection(("10.77.0.11", int(sys.argv[1])), timeout=5) for _ in range(20)]
+time.sleep(20)' "$port" &
+silent=$!
+# Blocking handshakes would take 2 s each, one after the other: 40 s, and no
+# sample meanwhile. They are dropped together after 5 s, sampling going on.
+for ((t = 0; t < 30; t++)); do (( $(silent_refused) >= 20 )) && break; sleep 0.5; done
+after=$(samples_now)
+(( $(silent_refused) >= 20 )) || fail "only $(silent_refused) of 20 silent connections dropped within 15 s"
+(( after > before )) || fail "the leader took no sample while 20 silent connections were open ($before -> $after)"
+wait "$silent" || fail "the silent connections to port $port could not be made"
 forged=$(pgrep -u "$OTHER_USER" -f "^$FORGE/forged 300" || true)
 [ -n "$forged" ] || fail "the forged rank did not start"
 wait_state "$id" 150 COMPLETED
@@ -35,4 +54,4 @@ grep -qE "found [7-9] ranks" <<<"$log" && fail "more ranks than the job has"
 grep "found .* ranks" <<<"$log" | grep -qE "[:/]$forged[ )]" && fail "the forged process was taken for a rank"
 grep -q "node agent on n2 connected" <<<"$log" || fail "the real agent of n2 never connected"
 rm -rf "$FORGE"
-pass "job $id: forged rank (pid $forged) ignored, forged agent of uid $other_uid refused"
+pass "job $id: forged rank (pid $forged) ignored, forged agent of uid $other_uid refused, 20 silent connections dropped while sampling went on ($before -> $after samples)"
