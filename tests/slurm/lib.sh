@@ -84,7 +84,8 @@ submit() {
   echo "$id"
 }
 
-state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p'; }
+# "" when scontrol does not answer (a busy slurmctld): callers ask again, never exit under set -e.
+state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' || true; }
 
 # wait_state ID SECONDS STATE...: until the job is in one of the states.
 wait_state() {
