@@ -225,10 +225,12 @@ Discovery SlurmJob::find_ranks() {
         hub_->accept_agents();
         std::vector<RankProcess> remote = hub_->refresh_ranks();
         take_agent_events();
-        if (!unseen_warned_ && monotonic_now() - hub_started_ > kAgentsExpectedSeconds && !unseen_part().empty()) {
-            unseen_warned_ = true;  // once: the end annotation says it again
-            problem(unseen_part() + " after " + std::to_string(int(kAgentsExpectedSeconds)) +
-                    " s: no hang is claimed while part of the job cannot be seen");
+        if (!unseen_warned_ && monotonic_now() - hub_started_ > kAgentsExpectedSeconds) {
+            if (const std::string unseen = unseen_part(); !unseen.empty()) {
+                unseen_warned_ = true;  // once: the end annotation says it again
+                problem(unseen + " after " + std::to_string(int(kAgentsExpectedSeconds)) +
+                        " s: no hang is claimed while part of the job cannot be seen");
+            }
         }
         // A rank number seen here wins over the same number reported by an agent.
         for (const auto& r : remote)

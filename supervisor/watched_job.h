@@ -40,8 +40,8 @@ public:
         for (const auto& r : ranks) out[r.rank].status = SampleStatus::unreachable;
         return out;
     }
-    // Why part of the job cannot be seen now ("node n3: its node agent never
-    // connected"), or "" when every node can. Ranks there are unknown, and
+    // Why part of the job cannot be seen now ("n3 cannot be seen (node agent
+    // never connected on n3)"), or "" when every node can. Ranks there are unknown, and
     // they may be the ones making progress: no hang is confirmed meanwhile.
     virtual std::string unseen_part() const { return {}; }
     // Polled every turn: the command or the job has ended.

@@ -22,7 +22,6 @@ wait_state "$id" 60 RUNNING
 wait_log "$id" 60 "found 4 ranks .*2/n2:"
 wait_log "$id" 120 "alarm cleared by verification: n3 cannot be seen \(node agent never connected on n3\)"
 [ "$(state "$id")" = RUNNING ] || fail "job $id is $(state "$id") after the alarm was cleared"
-supervisor_log "$id" | grep -q "HANG detected" && fail "a hang was claimed while n3 could not be seen"
 grep -q "node agent on n2 connected" <(supervisor_log "$id") || fail "the agent of n2 never connected"
 wait_state "$id" 120 COMPLETED
 supervisor_log "$id" | grep -q "HANG detected" && fail "a hang was claimed while n3 could not be seen"

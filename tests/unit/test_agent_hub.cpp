@@ -53,7 +53,7 @@ TEST_CASE("a connection that says nothing does not hold the leader up") {
     const double t0 = monotonic_now();
     hub.accept_agents();
     hub.accept_agents();
-    CHECK(monotonic_now() - t0 < 0.5);  // a blocking hello would take seconds per connection
+    CHECK(monotonic_now() - t0 < 1.5);  // a blocking hello took 2 s per connection: 40 s here
     CHECK(hub.refused() == 0);          // not refused yet: their hello may still come
     CHECK(hub.unseen_nodes().size() == 1);
     for (int fd : silent) close(fd);
