@@ -9,9 +9,12 @@
 #include <sys/types.h>
 
 #include <cstdint>
-#include <string>
+#include <deque>
 #include <map>
+#include <optional>
+#include <string>
 #include <unordered_map>
+#include <utility>
 
 struct Dwfl;
 struct Dwfl_Module;
@@ -38,6 +41,10 @@ public:
 private:
     bool report_modules();
     Dwfl_Module* find_module(uint64_t pc);
+    // For a PC no symbol covers: a name "module+0xSTART" and the [start, end)
+    // of the function that the unwind tables (FDEs) place it in.
+    std::optional<std::pair<const char*, std::pair<uint64_t, uint64_t>>> unwind_range(Dwfl_Module* module,
+                                                                                      uint64_t pc);
 
     struct Range {
         uint64_t end;
@@ -47,7 +54,8 @@ private:
 
     pid_t pid_;
     std::map<uint64_t, Range> functions_;            // start -> [start, end) and its symbol
-    std::unordered_map<uint64_t, Symbol> unnamed_;  // PCs no symbol covers
+    std::unordered_map<uint64_t, Symbol> unnamed_;  // PCs neither a symbol nor an FDE covers
+    std::deque<std::string> names_;                 // "module+0xSTART" of stripped functions
     Dwfl* dwfl_ = nullptr;
     double last_report_ = -1e9;
     std::unordered_map<const Dwfl_Module*, bool> mpi_module_;

@@ -19,6 +19,7 @@
 #include "launcher.h"  // shell_status
 #include "model/parastack.h"
 #include "model/progress.h"
+#include "model/rank_stillness.h"
 #include "proc_files.h"
 #include "report.h"
 #include "stack_walker.h"
@@ -55,6 +56,7 @@ public:
           // Same samples, same significance; sampling times follow model_, so
           // this one never adapts an interval of its own.
           stillness_(ModelConfig{o.alpha, o.interval_ms / 1000.0, o.interval_ms / 1000.0, 20}),
+          rank_runs_(StillnessConfig{o.alpha, 2.0}),
           rng_(o.seed ? o.seed : static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count())) {}
 
     int run();
@@ -68,7 +70,10 @@ private:
     // Samples of the given ranks, here by ptrace or by their node's agent.
     std::map<int, StackSample> take_samples(const std::vector<RankProcess>& procs, bool full);
     void sample_round();
-    void verify();
+    void verify(const std::vector<int>& still_suspects);
+    // The ranks whose still run (rank_stillness.h) calls for verification now.
+    std::vector<int> rank_alarms(const std::vector<RankRoundSample>& round);
+    double next_delay();
     std::string watch_spinning_suspects(const Verdict& verdict, const std::vector<RankVerification>& checks,
                                         std::map<int, StackSample>& latest);
     void stop_monitoring(const std::string& why);
@@ -77,11 +82,13 @@ private:
     void fill_report_common();
     bool ended() const { return job_.over(); }
     nlohmann::json evidence() const;
+    nlohmann::json rank_runs_json() const;
 
     DetectionSettings opt_;
     WatchedJob& job_;
     ParaStackModel model_;      // on S_out, as ParaStack
     ParaStackModel stillness_;  // on S_move: see docs/decision-rule.md
+    RankStillnessModel rank_runs_;  // per rank: how long it stands still outside MPI
     std::mt19937_64 rng_;
     StackWalker walker_;
     ProgressTracker tracker_;
@@ -99,6 +106,11 @@ private:
     double started_ = monotonic_now();
     double streak_started_ = 0;  // unix time of the first sample of the current suspicious run
     double progress_seen_ = 0;   // unix time of the last round in which a monitored rank moved
+    double still_phase_ = 0;     // unix time of the last round of the current phase without movement
+    double longest_still_phase_ = 0;  // seconds: the longest healthy phase in which no monitored rank moved
+    bool suspended_ = false;     // the last round found every rank stopped
+    std::vector<RankAlarm> last_rank_runs_;
+    std::map<int, int> sample_failures_;  // per rank, for bounded logging
     bool no_ranks_warned_ = false;
 
     std::map<int, StackSample> last_sample_;  // per rank
@@ -202,6 +214,7 @@ void Watcher::discover() {
         if (!kept) {
             if (old.node.empty()) walker_.forget(old.pid);
             tracker_.forget(old.rank);
+            rank_runs_.forget(old.rank);
         }
     }
     ranks_ = found.ranks;
@@ -239,6 +252,7 @@ std::map<int, StackSample> Watcher::take_samples(const std::vector<RankProcess>&
 void Watcher::sample_round() {
     std::vector<Activity> activities;
     std::vector<bool> moved;
+    std::vector<RankRoundSample> round;
     std::ostringstream detail;
     bool someone_gone = false;
     std::map<int, StackSample> samples = take_samples(monitored_, false);
@@ -253,20 +267,28 @@ void Watcher::sample_round() {
             someone_gone = true;
             if (proc.node.empty()) walker_.forget(proc.pid);
             tracker_.forget(proc.rank);
+            rank_runs_.forget(proc.rank);
             continue;
         }
         if (s.status == SampleStatus::unreachable) {  // its node agent is lost: not in S_out
             tracker_.forget(proc.rank);
+            rank_runs_.forget(proc.rank);
             continue;
         }
         if (s.status != SampleStatus::ok) {
-            if (opt_.verbose) log("rank " + std::to_string(proc.rank) + ": " + s.error);
+            // A failed sample is skipped, never evidence: the rank's still
+            // run neither grows nor ends. Logged always, but bounded.
+            const int failures = ++sample_failures_[proc.rank];
+            if (opt_.verbose || failures <= 3 || failures % 100 == 0)
+                log("rank " + std::to_string(proc.rank) + ": sample skipped (" + s.error + "; " +
+                    std::to_string(failures) + " so far)");
             continue;
         }
         bool rank_moved = false;
         Activity a = tracker_.observe(
             {proc.rank, s.in_mpi, exact_signature(s), s.state, s.cpu_ticks, progress_signature(s)},
             &rank_moved);
+        round.push_back({proc.rank, still_kind(a, rank_moved), rank_moved, s.taken_at});
         activities.push_back(a);
         moved.push_back(rank_moved);
         last_activity_[proc.rank] = to_string(a);
@@ -275,6 +297,16 @@ void Watcher::sample_round() {
     }
     if (someone_gone) next_discovery_ = 0;  // a rank ended: the job is changing
     if (activities.empty()) return;
+    if (std::all_of(activities.begin(), activities.end(), [](Activity a) { return a == Activity::stopped; })) {
+        // Every rank stopped at once: the job is suspended (scontrol
+        // suspend, gang scheduling, a whole-job SIGSTOP). Not evidence of
+        // anything, and no still run may carry over the suspension.
+        if (!suspended_) log("every sampled rank is stopped: the job is suspended; no judgement until it resumes");
+        suspended_ = true;
+        rank_runs_.suspended();
+        return;
+    }
+    suspended_ = false;
     if (++report_.samples == kWarmSamples) {
         report_.warm_cpu_s = own_cpu_seconds();
         report_.warm_at = unix_now();
@@ -283,7 +315,14 @@ void Watcher::sample_round() {
     const double s_move = share_moved(moved);
     last_judgement_ = model_.observe(s_out);
     last_stillness_ = stillness_.observe(s_move);
-    if (s_move > 0) progress_seen_ = unix_now();
+    const std::vector<int> still_suspects = rank_alarms(round);
+    if (s_move > 0) {
+        if (still_phase_ > progress_seen_ && progress_seen_ > 0)
+            longest_still_phase_ = std::max(longest_still_phase_, still_phase_ - progress_seen_);
+        progress_seen_ = unix_now();
+    } else {
+        still_phase_ = unix_now();
+    }
     const int streak = std::max(last_judgement_.streak, last_stillness_.streak);
     if (streak == 0) streak_started_ = 0;
     else if (streak_started_ == 0) streak_started_ = unix_now();
@@ -303,12 +342,50 @@ void Watcher::sample_round() {
         msg << "sample " << report_.samples << " I=" << model_.interval() * 1000 << "ms n=" << model_.history_size()
             << " S_out=" << s_out << describe(last_judgement_) << " S_move=" << s_move << describe(last_stillness_)
             << " |" << detail.str();
+        for (const auto& a : last_rank_runs_)
+            msg << " | r" << a.rank << ' ' << to_string(a.kind) << " k=" << a.streak << " q=" << a.q
+                << " m*q^k=" << a.probability << " for " << a.duration << "s/" << a.bar << 's';
         log(msg.str());
     }
-    if (last_judgement_.hang || last_stillness_.hang) verify();
+    if (!still_suspects.empty()) {
+        verify(still_suspects);
+        return;
+    }
+    if (last_judgement_.hang || last_stillness_.hang) {
+        // A verdict that every rank waits where it is must outlast the
+        // healthy phases without movement this job has already had (a
+        // polling code can sit in one MPI_Testany chain for seconds while
+        // requests complete inside it): until then, keep sampling.
+        const double still_for = unix_now() - progress_seen_;
+        if (progress_seen_ > 0 && still_for < 2 * longest_still_phase_) {
+            if (opt_.verbose)
+                log("alarm held: no rank moved for " + std::to_string(still_for) + " s; healthy phases lasted up to " +
+                    std::to_string(longest_still_phase_) + " s");
+            return;
+        }
+        verify({});
+    }
 }
 
-void Watcher::verify() {
+std::vector<int> Watcher::rank_alarms(const std::vector<RankRoundSample>& round) {
+    last_rank_runs_ = rank_runs_.observe(round, static_cast<int>(monitored_.size()));
+    std::vector<int> out;
+    for (const auto& a : last_rank_runs_)
+        if (a.significant && a.outlasted) out.push_back(a.rank);
+    return out;
+}
+
+double Watcher::next_delay() {
+    // While a rank stands still, sample at the initial interval: the run
+    // is the evidence, and a doubled interval would only delay the verdict.
+    if (rank_runs_.any_run()) {
+        std::uniform_real_distribution<double> jitter(0.0, opt_.interval_ms / 1000.0);
+        return jitter(rng_) + opt_.interval_ms / 2000.0;
+    }
+    return model_.next_delay(rng_);
+}
+
+void Watcher::verify(const std::vector<int>& still_suspects) {
     ++verifications_;
     std::map<int, std::vector<StackSample>> seen;
     std::map<int, bool> exited;
@@ -358,13 +435,14 @@ void Watcher::verify() {
             }
             if (in_kernel == samples.size()) v.stopped = true;
             v.in_mpi = samples.back().in_mpi;
+            v.in_mpi_any = std::any_of(samples.begin(), samples.end(), [](const StackSample& s) { return s.in_mpi; });
             v.mpi_call = outermost_mpi_call(samples.back());
             v.cpu_ticks_used = samples.back().cpu_ticks - samples.front().cpu_ticks;
             latest[proc.rank] = samples.back();
         }
         checks.push_back(v);
     }
-    Verdict verdict = judge_verification(checks);
+    Verdict verdict = still_suspects.empty() ? judge_verification(checks) : judge_still_verification(checks, still_suspects);
     if (verdict.hang && !unreachable.empty()) {
         // Ranks we cannot see may be the ones making progress: a lost node
         // agent must never turn into a hang by itself.
@@ -392,6 +470,10 @@ void Watcher::verify() {
         log("alarm cleared by verification: " + verdict.reason);
         model_.dismiss_streak();
         stillness_.dismiss_streak();
+        for (int rank : still_suspects) {
+            if (std::count(verdict.progressed.begin(), verdict.progressed.end(), rank)) rank_runs_.cleared(rank);
+            else rank_runs_.postpone(rank);
+        }
         for (auto& [rank, s] : latest) last_sample_[rank] = std::move(s);
         return;
     }
@@ -457,8 +539,21 @@ nlohmann::json Watcher::evidence() const {
             {"interval_doublings", model_.doublings()},
             {"s_out", judgement(last_judgement_)},
             {"s_move", judgement(last_stillness_)},
+            {"rank_runs", rank_runs_json()},
+            {"longest_healthy_still_s", {{"frozen", rank_runs_.longest_healthy(StillKind::frozen)},
+                                         {"spinning", rank_runs_.longest_healthy(StillKind::spinning)},
+                                         {"no_rank_moving", longest_still_phase_}}},
             {"verifications", verifications_},
             {"last_verification", last_verification_}};
+}
+
+nlohmann::json Watcher::rank_runs_json() const {
+    nlohmann::json runs = nlohmann::json::array();
+    for (const auto& a : last_rank_runs_)
+        runs.push_back({{"rank", a.rank},           {"kind", to_string(a.kind)}, {"streak", a.streak},
+                        {"q", a.q},                 {"probability_times_ranks", a.probability},
+                        {"seconds", a.duration},    {"bar_seconds", a.bar}});
+    return runs;
 }
 
 void Watcher::fill_report_common() {
@@ -520,7 +615,7 @@ int Watcher::run() {
         if (monitoring_ && now >= next_discovery_) discover();
         if (monitoring_ && ranks_stable_ && !monitored_.empty() && now >= next_sample_) {
             sample_round();
-            next_sample_ = monotonic_now() + model_.next_delay(rng_);
+            next_sample_ = monotonic_now() + next_delay();
         }
         if (monotonic_now() >= job_.next_timer()) job_.timer(monotonic_now());
         if (ended()) break;

@@ -121,6 +121,64 @@ double share_moved(const std::vector<bool>& moved) {
     return static_cast<double>(std::count(moved.begin(), moved.end(), true)) / moved.size();
 }
 
+bool whole_job_stopped(const std::vector<RankVerification>& ranks) {
+    size_t sampled = 0, stopped = 0;
+    for (const auto& r : ranks) {
+        if (!r.sampled) continue;
+        ++sampled;
+        if (r.stopped && !r.signature_changed) ++stopped;
+    }
+    return sampled > 0 && stopped == sampled;
+}
+
+Verdict judge_still_verification(const std::vector<RankVerification>& ranks, const std::vector<int>& suspects) {
+    Verdict v;
+    auto is_suspect = [&](int rank) { return std::count(suspects.begin(), suspects.end(), rank) > 0; };
+    std::vector<int> stuck, stopped, working, moved_suspects;
+    size_t sampled = 0;
+    for (const auto& r : ranks) {
+        if (!r.sampled) continue;
+        ++sampled;
+        const bool still = !r.signature_changed && (r.stopped || !r.in_mpi_any);
+        if (still) {
+            stuck.push_back(r.rank);
+            if (r.stopped) stopped.push_back(r.rank);
+        } else if (is_suspect(r.rank)) {
+            moved_suspects.push_back(r.rank);
+            v.progressed.push_back(r.rank);
+        } else if (!r.in_mpi_any) {
+            working.push_back(r.rank);
+            v.progressed.push_back(r.rank);
+        }
+    }
+    if (sampled == 0) {
+        v.reason = "no rank could be sampled";
+        return v;
+    }
+    if (whole_job_stopped(ranks)) {
+        v.reason = "every rank is stopped: the job is suspended, not hung";
+        return v;
+    }
+    const bool suspect_stuck = std::any_of(stuck.begin(), stuck.end(), is_suspect);
+    if (!suspect_stuck) {
+        v.reason = "rank(s) " + join_ranks(moved_suspects) + " moved on";
+        return v;
+    }
+    if (!working.empty()) {
+        v.reason = "rank(s) " + join_ranks(working) + " compute outside MPI: the job goes on";
+        return v;
+    }
+    v.hang = true;
+    v.progressed.clear();
+    v.suspects = stuck;
+    if (stopped.size() == stuck.size())
+        v.reason = "rank(s) " + join_ranks(stuck) + " stopped (by a signal, or blocked in the kernel) while the others wait";
+    else
+        v.reason = "rank(s) " + join_ranks(stuck) +
+                   " stand still outside MPI (same call chain in every sample) while the others wait or poll";
+    return v;
+}
+
 Verdict judge_verification(const std::vector<RankVerification>& ranks) {
     Verdict v;
     std::vector<int> sampled, stopped, outside;
@@ -135,6 +193,10 @@ Verdict judge_verification(const std::vector<RankVerification>& ranks) {
     }
     if (sampled.empty()) {
         v.reason = "no rank could be sampled";
+        return v;
+    }
+    if (whole_job_stopped(ranks)) {
+        v.reason = "every rank is stopped: the job is suspended, not hung";
         return v;
     }
     if (!v.progressed.empty()) {

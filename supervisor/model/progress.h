@@ -82,6 +82,7 @@ struct RankVerification {
     int rank = -1;
     bool sampled = false;        // at least one sample succeeded
     bool in_mpi = false;         // in the last sample
+    bool in_mpi_any = false;     // in at least one sample: waiting or polling, not working
     bool signature_changed = false;
     bool stopped = false;        // T or t in any sample, D in every one, or never stopped for sampling
     uint64_t cpu_ticks_used = 0; // over the verification window
@@ -105,5 +106,22 @@ struct Verdict {
 //   4. else every rank (all stuck in one call, or in calls of which none is
 //      the odd one out: a communication deadlock).
 Verdict judge_verification(const std::vector<RankVerification>& ranks);
+
+// Confirms or clears a per-rank alarm (rank_stillness.h) raised for suspects.
+// A rank that polls (MPI_Test*, MPI_Iprobe between posts and user code)
+// changes its call chain all the time, hung peer or not, so the others'
+// movement proves nothing here; what matters is:
+//   * a suspect still stands still (no change of its call chain, and never
+//     inside MPI, or stopped) — else cleared;
+//   * no other rank works: outside MPI in every sample with a moving call
+//     chain — else cleared (the job goes on; judged again later);
+//   * every rank stopped at once is a suspended job, never a hang.
+// Ranks found standing still outside MPI besides the suspects join them.
+// The root cause named: the stuck ranks (stopped ones first in the reason).
+Verdict judge_still_verification(const std::vector<RankVerification>& ranks, const std::vector<int>& suspects);
+
+// Every sampled rank stopped by a signal: a suspended job (scontrol suspend,
+// gang scheduling, kill -STOP of the whole job), never a hang.
+bool whole_job_stopped(const std::vector<RankVerification>& ranks);
 
 }  // namespace jobsentry
