@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <iomanip>
 #include <iostream>
 #include <map>
 #include <random>
@@ -339,7 +340,8 @@ void Watcher::sample_round() {
         };
         std::ostringstream msg;
         msg.precision(3);
-        msg << "sample " << report_.samples << " I=" << model_.interval() * 1000 << "ms n=" << model_.history_size()
+        msg << "sample " << report_.samples << " t=" << std::fixed << std::setprecision(2) << monotonic_now() - started_
+            << std::defaultfloat << std::setprecision(3) << " I=" << model_.interval() * 1000 << "ms n=" << model_.history_size()
             << " S_out=" << s_out << describe(last_judgement_) << " S_move=" << s_move << describe(last_stillness_)
             << " |" << detail.str();
         for (const auto& a : last_rank_runs_)
@@ -370,6 +372,11 @@ void Watcher::sample_round() {
 std::vector<int> Watcher::rank_alarms(const std::vector<RankRoundSample>& round) {
     last_rank_runs_ = rank_runs_.observe(round, static_cast<int>(monitored_.size()));
     std::vector<int> out;
+    // A still rank is evidence only against peers that wait for it: a round
+    // in which every rank stands still (a local kernel everywhere) raises
+    // nothing; a hang shows up again once the others block.
+    if (std::none_of(round.begin(), round.end(), [](const RankRoundSample& r) { return r.kind == StillKind::none; }))
+        return out;
     for (const auto& a : last_rank_runs_)
         if (a.significant && a.outlasted) out.push_back(a.rank);
     return out;
@@ -574,6 +581,14 @@ void Watcher::hang_found(const Verdict& verdict, const std::map<int, StackSample
     report_.detected_at = unix_now();
     report_.suspicious_since = streak_started_ > 0 ? streak_started_ : report_.detected_at;
     report_.progress_last_seen = progress_seen_;
+    // A suspect's still run may be older than any model's streak, and its
+    // polling peers "moved" up to now: the hang's age is the run's.
+    for (const auto& run : last_rank_runs_) {
+        if (!std::count(verdict.suspects.begin(), verdict.suspects.end(), run.rank)) continue;
+        const double since = report_.detected_at - (monotonic_now() - run.since);
+        report_.suspicious_since = std::min(report_.suspicious_since, since);
+        report_.progress_last_seen = report_.suspicious_since;
+    }
     report_.ranks.clear();
     for (const auto& proc : ranks_) {
         auto it = stacks.find(proc.rank);

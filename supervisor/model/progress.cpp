@@ -168,6 +168,12 @@ Verdict judge_still_verification(const std::vector<RankVerification>& ranks, con
         v.reason = "rank(s) " + join_ranks(working) + " compute outside MPI: the job goes on";
         return v;
     }
+    if (stuck.size() == sampled) {
+        // Nobody waits: a phase in which every rank computes in one call
+        // chain (a local kernel) is no evidence against any one of them.
+        v.reason = "no rank waits in MPI: every rank computes outside it";
+        return v;
+    }
     v.hang = true;
     v.progressed.clear();
     v.suspects = stuck;

@@ -115,7 +115,9 @@ Verdict judge_verification(const std::vector<RankVerification>& ranks);
 //     inside MPI, or stopped) — else cleared;
 //   * no other rank works: outside MPI in every sample with a moving call
 //     chain — else cleared (the job goes on; judged again later);
-//   * every rank stopped at once is a suspended job, never a hang.
+//   * every rank stopped at once is a suspended job, never a hang;
+//   * at least one rank must wait (inside MPI in some sample): a stuck rank
+//     is evidence only against peers that wait for it.
 // Ranks found standing still outside MPI besides the suspects join them.
 // The root cause named: the stuck ranks (stopped ones first in the reason).
 Verdict judge_still_verification(const std::vector<RankVerification>& ranks, const std::vector<int>& suspects);

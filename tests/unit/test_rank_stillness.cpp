@@ -183,3 +183,10 @@ TEST_CASE("a whole job stopped at once is suspended, never a hang, on either ver
     CHECK_FALSE(judge_verification(ranks).hang);
     CHECK(judge_verification(ranks).reason.find("suspended") != std::string::npos);
 }
+
+TEST_CASE("still verification: every rank in one call chain outside MPI, nobody waiting, is no hang") {
+    std::vector<RankVerification> ranks = {check(0, false, false), check(1, false, false), check(2, false, false)};
+    Verdict v = judge_still_verification(ranks, {0, 1, 2});
+    CHECK_FALSE(v.hang);
+    CHECK(v.reason.find("no rank waits") != std::string::npos);
+}

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Hang detection on codes that behave like real ones, unmodified: the
+# project's polling programs (tests/programs, stripped) and real MPI
+# applications from Debian's archive (tests/apps/launch.sh). A hang is put
+# into one rank without recompiling, by the LD_PRELOAD injector
+# (tests/inject: sleep, spin, read, stop in user code) or by SIGSTOP from
+# outside; KIND none is a hang-free run that must raise no alarm.
+#   real_code.sh TARGET KIND [RANK] [AT_SECONDS] [RUN_SECONDS]
+#   TARGET: a program of tests/programs (hpl_like, random_access, ...) or app:NAME
+#   KIND:   none | sleep | spin | read | stop | sigstop
+. "$(dirname "$0")/lib.sh"
+TARGET=${1:?program name or app:NAME}
+KIND=${2:?none, sleep, spin, read, stop or sigstop}
+RANK=${3:-2}
+AT=${4:-12}
+RUN=${5:-40}
+INJECT_LIB=${INJECT_LIB:?set by CTest}
+APPS=$(cd "$(dirname "$0")/../apps" && pwd)
+
+mkdir -p "$WORK/run" "$WORK/pids"
+if [ "$KIND" = none ] || [ "$KIND" = sigstop ]; then
+  unset JOBSENTRY_INJECT
+else
+  export JOBSENTRY_INJECT="$KIND:$RANK:$AT"
+fi
+export JOBSENTRY_INJECT_MARK="$WORK/injected"
+export LD_PRELOAD=$INJECT_LIB
+case $TARGET in
+  app:*) cmd=(bash "$APPS/launch.sh" "${TARGET#app:}" "$WORK/run" "$NP" "$RUN") ;;
+  *) cmd=(mpirun --oversubscribe -np "$NP" -x LD_PRELOAD -x JOBSENTRY_INJECT_MARK)
+     [ -n "${JOBSENTRY_INJECT:-}" ] && cmd+=(-x JOBSENTRY_INJECT)
+     cmd+=("$PROGRAMS/$TARGET" --seconds "$RUN" --pid-dir "$WORK/pids") ;;
+esac
+
+# Every process of this test carries the tag: sweep them all on exit, the
+# application's own processes included (lib.sh knows only a few names).
+sweep() {
+  local p
+  for p in /proc/[0-9]*; do
+    [ "${p#/proc/}" = $$ ] && continue
+    grep -qz "^JOBSENTRY_TEST_TAG=$WORK\$" "$p/environ" 2>/dev/null && kill -KILL "${p#/proc/}" 2>/dev/null
+  done
+  return 0
+}
+trap 'sweep; cleanup' EXIT
+
+if [ "$KIND" = sigstop ]; then
+  ( sleep "$AT"
+    for _ in $(seq 300); do
+      for p in /proc/[0-9]*; do
+        grep -qz "^JOBSENTRY_TEST_TAG=$WORK\$" "$p/environ" 2>/dev/null || continue
+        grep -qzE "^(OMPI_COMM_WORLD_RANK|PMIX_RANK|PMI_RANK)=$RANK\$" "$p/environ" 2>/dev/null || continue
+        kill -STOP "${p#/proc/}" && echo "$(date +%s.%N) $RANK ${p#/proc/} sigstop" >>"$JOBSENTRY_INJECT_MARK"
+        exit 0
+      done
+      sleep 0.1
+    done ) &
+fi
+
+expected=3
+[ "$KIND" = none ] && expected=0
+# The run itself may be given far longer than RUN when it hangs: the
+# detector, not this limit, must end it.
+WATCH_LIMIT=$((RUN * 3 + 60))
+status=0
+timeout --kill-after=5 "$WATCH_LIMIT" "$JOBSENTRY" watch --verbose --report "$WORK/report.json" -- "${cmd[@]}" \
+  >"$WORK/watch.out" 2>"$WORK/watch.err" || status=$?
+wait
+[ "$status" -ne 124 ] || fail "jobsentry watch still ran after $WATCH_LIMIT s"
+[ "$status" -eq "$expected" ] || { tail -30 "$WORK/watch.out" >&2; fail "jobsentry watch exited $status, expected $expected"; }
+samples=$(json .samples)
+if [ "$KIND" = none ]; then
+  expect_json .verdict no_hang
+  expect_json .command_status 0
+  pass "$TARGET: no alarm in a hang-free run ($samples samples, $(json .evidence.verifications) verifications: $(json .evidence.last_verification))"
+  exit 0
+fi
+[ -s "$JOBSENTRY_INJECT_MARK" ] || fail "the hang was never injected"
+expect_json .verdict hang
+suspects=$(json '.suspect_ranks | join(",")')
+json ".suspect_ranks | index($RANK)" | grep -qv null || fail "rank $RANK not among the suspects ($suspects)"
+injected=$(awk 'NR == 1 { print $1 }' "$JOBSENTRY_INJECT_MARK")
+delay=$(awk -v a="$injected" -v b="$(json .detected_at)" 'BEGIN { printf "%.1f", b - a }')
+# Generous: the figures belong to bench/real_detection.sh; this catches a miss.
+awk -v d="$delay" 'BEGIN { exit !(d <= 45) }' || fail "detected only after $delay s"
+# The report names the frames of stripped code by module+offset, never "??".
+[ "$(json "[.ranks[] | select(.rank == $RANK) | .frames[].function] | length")" -gt 0 ] ||
+  fail "no frames reported for rank $RANK"
+pass "$TARGET: $KIND of rank $RANK detected after $delay s, suspects $suspects ($(json .reason))"
