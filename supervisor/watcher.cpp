@@ -68,6 +68,7 @@ private:
     void wait_for_events(double until);
     void discover();
     void pick_monitored();
+    void rotate_visitors();
     // Samples of the given ranks, here by ptrace or by their node's agent.
     std::map<int, StackSample> take_samples(const std::vector<RankProcess>& procs, bool full);
     void sample_round();
@@ -100,6 +101,11 @@ private:
     std::vector<RankProcess> ranks_;        // every rank found
     std::vector<RankProcess> candidate_;    // last discovery, until it is seen twice
     std::vector<RankProcess> monitored_;
+    std::vector<RankProcess> visitors_;     // unmonitored ranks sampled in turn (rotate_visitors)
+    size_t next_visitor_ = 0;
+    int visit_rounds_ = 0;
+    static constexpr size_t kVisitorSlots = 2;
+    static constexpr int kVisitRounds = 8;
     bool ranks_stable_ = false;
     double next_discovery_ = 0;
     double next_sample_ = 0;
@@ -231,7 +237,36 @@ void Watcher::discover() {
     }
 }
 
+void Watcher::rotate_visitors() {
+    // Ranks beyond --ranks are visited in turn, kVisitorSlots at a time for
+    // kVisitRounds rounds each, so that a single hung rank is seen standing
+    // still at any job size (docs/decision-rule.md §4). A visit starts
+    // afresh: no run spans the rounds in which the rank was not looked at.
+    if (ranks_.size() <= monitored_.size()) {
+        visitors_.clear();
+        return;
+    }
+    if (!visitors_.empty() && ++visit_rounds_ < kVisitRounds) return;
+    for (const auto& v : visitors_) {
+        tracker_.forget(v.rank);
+        rank_runs_.forget(v.rank);
+    }
+    visitors_.clear();
+    visit_rounds_ = 0;
+    for (size_t tried = 0; tried < ranks_.size() && visitors_.size() < kVisitorSlots; ++tried) {
+        const RankProcess& candidate = ranks_[next_visitor_++ % ranks_.size()];
+        bool monitored = std::any_of(monitored_.begin(), monitored_.end(),
+                                     [&](const RankProcess& m) { return m.rank == candidate.rank; });
+        if (!monitored) visitors_.push_back(candidate);
+    }
+}
+
 void Watcher::pick_monitored() {
+    for (const auto& v : visitors_) {
+        tracker_.forget(v.rank);
+        rank_runs_.forget(v.rank);
+    }
+    visitors_.clear();
     monitored_ = ranks_;
     std::shuffle(monitored_.begin(), monitored_.end(), rng_);
     if (static_cast<int>(monitored_.size()) > opt_.ranks) monitored_.resize(opt_.ranks);
@@ -256,8 +291,14 @@ void Watcher::sample_round() {
     std::vector<RankRoundSample> round;
     std::ostringstream detail;
     bool someone_gone = false;
-    std::map<int, StackSample> samples = take_samples(monitored_, false);
-    for (const auto& proc : monitored_) {
+    std::vector<RankProcess> visited = monitored_;
+    const size_t fixed = visited.size();  // the monitored ranks come first; then the rotating visitors
+    rotate_visitors();
+    visited.insert(visited.end(), visitors_.begin(), visitors_.end());
+    std::map<int, StackSample> samples = take_samples(visited, false);
+    for (size_t i = 0; i < visited.size(); ++i) {
+        const RankProcess& proc = visited[i];
+        const bool visitor = i >= fixed;
         StackSample s = std::move(samples[proc.rank]);
         if (s.status == SampleStatus::denied) {
             stop_monitoring("ptrace of rank " + std::to_string(proc.rank) + " (pid " + std::to_string(proc.pid) +
@@ -290,11 +331,12 @@ void Watcher::sample_round() {
             {proc.rank, s.in_mpi, exact_signature(s), s.state, s.cpu_ticks, progress_signature(s)},
             &rank_moved);
         round.push_back({proc.rank, still_kind(a, rank_moved), rank_moved, s.taken_at});
-        activities.push_back(a);
-        moved.push_back(rank_moved);
         last_activity_[proc.rank] = to_string(a);
         last_sample_[proc.rank] = std::move(s);
-        if (opt_.verbose) detail << " r" << proc.rank << ':' << to_string(a) << (rank_moved ? "+" : "");
+        if (opt_.verbose) detail << " r" << proc.rank << (visitor ? "*" : "") << ':' << to_string(a) << (rank_moved ? "+" : "");
+        if (visitor) continue;  // S_out and S_move stay ParaStack's, over the fixed monitored set
+        activities.push_back(a);
+        moved.push_back(rank_moved);
     }
     if (someone_gone) next_discovery_ = 0;  // a rank ended: the job is changing
     if (activities.empty()) return;
@@ -370,7 +412,9 @@ void Watcher::sample_round() {
 }
 
 std::vector<int> Watcher::rank_alarms(const std::vector<RankRoundSample>& round) {
-    last_rank_runs_ = rank_runs_.observe(round, static_cast<int>(monitored_.size()));
+    // Bonferroni over every rank that may be tested: the monitored ones each
+    // round, the others in turn as visitors.
+    last_rank_runs_ = rank_runs_.observe(round, static_cast<int>(ranks_.size()));
     std::vector<int> out;
     // A still rank is evidence only against peers that wait for it: a round
     // in which every rank stands still (a local kernel everywhere) raises

@@ -15,7 +15,7 @@ RANK=${3:-2}
 AT=${4:-12}
 RUN=${5:-40}
 INJECT_LIB=${INJECT_LIB:?set by CTest}
-APPS=$(cd "$(dirname "$0")/../apps" && pwd)
+APPS=$(cd "$(dirname "$0")/.." && pwd)/apps
 
 mkdir -p "$WORK/run" "$WORK/pids"
 if [ "$KIND" = none ] || [ "$KIND" = sigstop ]; then
@@ -24,11 +24,13 @@ else
   export JOBSENTRY_INJECT="$KIND:$RANK:$AT"
 fi
 export JOBSENTRY_INJECT_MARK="$WORK/injected"
-export LD_PRELOAD=$INJECT_LIB
+# The injector only where it injects: hang-free and SIGSTOP runs are unmodified.
+preload=()
+[ -n "${JOBSENTRY_INJECT:-}" ] && preload=(env "LD_PRELOAD=$INJECT_LIB")
 case $TARGET in
-  app:*) cmd=(bash "$APPS/launch.sh" "${TARGET#app:}" "$WORK/run" "$NP" "$RUN") ;;
-  *) cmd=(mpirun --oversubscribe -np "$NP" -x LD_PRELOAD -x JOBSENTRY_INJECT_MARK)
-     [ -n "${JOBSENTRY_INJECT:-}" ] && cmd+=(-x JOBSENTRY_INJECT)
+  app:*) cmd=("${preload[@]}" bash "$APPS/launch.sh" "${TARGET#app:}" "$WORK/run" "$NP" "$RUN") ;;
+  *) cmd=("${preload[@]}" mpirun --oversubscribe -np "$NP")
+     [ -n "${JOBSENTRY_INJECT:-}" ] && cmd+=(-x LD_PRELOAD -x JOBSENTRY_INJECT -x JOBSENTRY_INJECT_MARK)
      cmd+=("$PROGRAMS/$TARGET" --seconds "$RUN" --pid-dir "$WORK/pids") ;;
 esac
 
@@ -63,9 +65,12 @@ expected=3
 # detector, not this limit, must end it.
 WATCH_LIMIT=$((RUN * 3 + 60))
 status=0
-timeout --kill-after=5 "$WATCH_LIMIT" "$JOBSENTRY" watch --verbose --report "$WORK/report.json" -- "${cmd[@]}" \
+# WATCH_OPTS: extra options of jobsentry watch (e.g. --ranks 2: the hung rank may be a visitor).
+read -ra watch_opts <<<"${WATCH_OPTS:-}"
+timeout --kill-after=5 "$WATCH_LIMIT" "$JOBSENTRY" watch --verbose --report "$WORK/report.json" "${watch_opts[@]}" -- "${cmd[@]}" \
   >"$WORK/watch.out" 2>"$WORK/watch.err" || status=$?
 wait
+[ -z "${KEEP_WATCH_ERR:-}" ] || cp "$WORK/watch.err" "$KEEP_WATCH_ERR"  # for bench/model_replay
 [ "$status" -ne 124 ] || fail "jobsentry watch still ran after $WATCH_LIMIT s"
 [ "$status" -eq "$expected" ] || { tail -30 "$WORK/watch.out" >&2; fail "jobsentry watch exited $status, expected $expected"; }
 samples=$(json .samples)
