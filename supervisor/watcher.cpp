@@ -349,7 +349,11 @@ void Watcher::sample_round() {
         rank_runs_.suspended();
         return;
     }
-    suspended_ = false;
+    if (suspended_) {  // resumed: the suspension is no phase of the job's own
+        suspended_ = false;
+        progress_seen_ = unix_now();
+        still_phase_ = 0;
+    }
     if (++report_.samples == kWarmSamples) {
         report_.warm_cpu_s = own_cpu_seconds();
         report_.warm_at = unix_now();

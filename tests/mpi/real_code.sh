@@ -7,7 +7,7 @@
 # outside; KIND none is a hang-free run that must raise no alarm.
 #   real_code.sh TARGET KIND [RANK] [AT_SECONDS] [RUN_SECONDS]
 #   TARGET: a program of tests/programs (hpl_like, random_access, ...) or app:NAME
-#   KIND:   none | sleep | spin | read | stop | sigstop
+#   KIND:   none | sleep | spin | read | stop | sigstop | suspend (every rank stopped for 8 s, then continued)
 . "$(dirname "$0")/lib.sh"
 TARGET=${1:?program name or app:NAME}
 KIND=${2:?none, sleep, spin, read, stop or sigstop}
@@ -46,6 +46,18 @@ sweep() {
 }
 trap 'sweep; cleanup' EXIT
 
+if [ "$KIND" = suspend ]; then
+  # Every rank stopped together and continued 8 s later, as scontrol suspend
+  # and gang scheduling do: a suspended job, never a hang.
+  ( sleep "$AT"
+    ranks=$(for p in /proc/[0-9]*; do
+      grep -qz "^JOBSENTRY_TEST_TAG=$WORK\$" "$p/environ" 2>/dev/null || continue
+      grep -qzE "^(OMPI_COMM_WORLD_RANK|PMIX_RANK|PMI_RANK)=" "$p/environ" 2>/dev/null && echo "${p#/proc/}"
+    done)
+    kill -STOP $ranks && echo "$(date +%s.%N) all $ranks suspend" >>"$JOBSENTRY_INJECT_MARK"
+    sleep 8
+    kill -CONT $ranks ) &
+fi
 if [ "$KIND" = sigstop ]; then
   ( sleep "$AT"
     for _ in $(seq 300); do
@@ -60,7 +72,7 @@ if [ "$KIND" = sigstop ]; then
 fi
 
 expected=3
-[ "$KIND" = none ] && expected=0
+[ "$KIND" = none ] || [ "$KIND" = suspend ] && expected=0
 # The run itself may be given far longer than RUN when it hangs: the
 # detector, not this limit, must end it.
 WATCH_LIMIT=$((RUN * 3 + 60))
@@ -74,10 +86,11 @@ wait
 [ "$status" -ne 124 ] || fail "jobsentry watch still ran after $WATCH_LIMIT s"
 [ "$status" -eq "$expected" ] || { tail -30 "$WORK/watch.out" >&2; fail "jobsentry watch exited $status, expected $expected"; }
 samples=$(json .samples)
-if [ "$KIND" = none ]; then
+if [ "$KIND" = none ] || [ "$KIND" = suspend ]; then
+  [ "$KIND" = none ] || [ -s "$JOBSENTRY_INJECT_MARK" ] || fail "the ranks were never suspended"
   expect_json .verdict no_hang
   expect_json .command_status 0
-  pass "$TARGET: no alarm in a hang-free run ($samples samples, $(json .evidence.verifications) verifications: $(json .evidence.last_verification))"
+  pass "$TARGET: no alarm in a hang-free run$([ "$KIND" = suspend ] && echo ' suspended for 8 s') ($samples samples, $(json .evidence.verifications) verifications: $(json .evidence.last_verification))"
   exit 0
 fi
 [ -s "$JOBSENTRY_INJECT_MARK" ] || fail "the hang was never injected"
