@@ -1,0 +1,186 @@
+/* dgemm_phase: an iterative code where, now and then, one rank computes alone
+ * for seconds inside a single function while the others wait in a collective.
+ * For jobsentry's tests and benchmarks: healthy, and a hang detector must not
+ * call it a hang.
+ *
+ * Iterations: ~20 ms of compute, a ring MPI_Sendrecv, an MPI_Allreduce that
+ * carries rank 0's decisions. Every ~8 s (first after 5 s) one rank, rotating
+ * (phase k on rank k % size), multiplies two matrices with a naive triple
+ * loop in ONE noinline function (no call inside the hot loop), sized for
+ * 2-4 s; the others wait in MPI_Bcast of its result (even phases) or in
+ * MPI_Barrier (odd phases).
+ *
+ *   --seconds S      run time (default 30)
+ *   --pid-dir DIR    each rank writes its pid to DIR/rank.N
+ *   --verbose        the computing rank prints each phase's duration on stderr
+ *
+ * Every product is checked (sum of C against sum_k colsum(A)_k rowsum(B)_k);
+ * rank 0 prints "OK <checksum>" (sum of the products' sums) and exits 0, or
+ * FAIL and exit 1.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define N 4096
+#define CALIBRATION_N 192
+#define MAX_N 3000
+static double grid[N], next_grid[N];
+static volatile double sink;
+
+__attribute__((noinline)) static void stencil_sweeps(int sweeps) {
+    for (int s = 0; s < sweeps; ++s) {
+        for (int i = 1; i < N - 1; ++i) next_grid[i] = 0.25 * grid[i - 1] + 0.5 * grid[i] + 0.25 * grid[i + 1];
+        memcpy(grid + 1, next_grid + 1, sizeof(double) * (N - 2));
+    }
+}
+
+/* C = A B, naive: the whole long phase is spent in this one function. */
+__attribute__((noinline)) static void matmul_naive(int n, const double* restrict a, const double* restrict b,
+                                                   double* restrict c) {
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+            double s = 0;
+            for (int k = 0; k < n; ++k) s += a[(size_t)i * n + k] * b[(size_t)k * n + j];
+            c[(size_t)i * n + j] = s;
+        }
+}
+
+/* Multiply small integer-valued matrices of size n; returns sum(C), or -1 if wrong. */
+static double product(int n) {
+    double *a = malloc(sizeof(double) * n * n), *b = malloc(sizeof(double) * n * n), *c = malloc(sizeof(double) * n * n);
+    if (!a || !b || !c) {
+        fprintf(stderr, "dgemm_phase: out of memory for n=%d\n", n);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    for (size_t i = 0; i < (size_t)n * n; ++i) {
+        a[i] = (double)(i * 7 % 5);
+        b[i] = (double)(i * 3 % 7);
+    }
+    matmul_naive(n, a, b, c);
+    double sum = 0, expected = 0;
+    for (size_t i = 0; i < (size_t)n * n; ++i) sum += c[i];
+    for (int k = 0; k < n; ++k) {
+        double col = 0, row = 0;
+        for (int i = 0; i < n; ++i) {
+            col += a[(size_t)i * n + k];
+            row += b[(size_t)k * n + i];
+        }
+        expected += col * row;
+    }
+    free(a);
+    free(b);
+    free(c);
+    return sum == expected ? sum : -1;
+}
+
+/* The long phase: time a small product, then one sized for `target` seconds. */
+static double long_phase(double target, int verbose, int rank) {
+    const double t0 = MPI_Wtime();
+    if (product(CALIBRATION_N) < 0) return -1;
+    const double per_fma = (MPI_Wtime() - t0) / ((double)CALIBRATION_N * CALIBRATION_N * CALIBRATION_N);
+    int n = (int)cbrt(target / (per_fma > 0 ? per_fma : 1e-9));
+    if (n > MAX_N) n = MAX_N;
+    if (n < CALIBRATION_N) n = CALIBRATION_N;
+    const double t1 = MPI_Wtime();
+    const double sum = product(n);
+    if (verbose)
+        fprintf(stderr, "dgemm_phase: rank %d: product n=%d in %.2f s (target %.2f s)\n", rank, n, MPI_Wtime() - t1,
+                target);
+    return sum;
+}
+
+static void usage(const char* why) {
+    fprintf(stderr, "dgemm_phase: %s\nusage: dgemm_phase [--seconds S] [--pid-dir DIR] [--verbose]\n", why);
+    exit(2);
+}
+
+int main(int argc, char** argv) {
+    double seconds = 30;
+    int verbose = 0;
+    const char* pid_dir = NULL;
+    for (int i = 1; i < argc; ++i) {
+        const char* a = argv[i];
+        const char* v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--seconds") && v) seconds = atof(argv[++i]);
+        else if (!strcmp(a, "--pid-dir") && v) pid_dir = argv[++i];
+        else if (!strcmp(a, "--verbose")) verbose = 1;
+        else usage("unknown or incomplete option");
+    }
+
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (pid_dir) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/rank.%d", pid_dir, rank);
+        FILE* f = fopen(path, "w");
+        if (f) {
+            fprintf(f, "%d\n", (int)getpid());
+            fclose(f);
+        }
+    }
+    for (int i = 0; i < N; ++i) grid[i] = (i * 7 + rank) % 13;
+    /* Sweeps per ~20 ms iteration. */
+    int sweeps = 1;
+    for (;;) {
+        const double t0 = MPI_Wtime();
+        stencil_sweeps(sweeps);
+        const double dt = MPI_Wtime() - t0;
+        if (dt > 0.01 || sweeps > (1 << 20)) {
+            sweeps = (int)(sweeps * 0.02 / dt) + 1;
+            break;
+        }
+        sweeps *= 2;
+    }
+
+    const int left = (rank + size - 1) % size, right = (rank + 1) % size;
+    const double start = MPI_Wtime();
+    double next_phase = start + 5.0, checksum = 0;
+    long phases = 0, errors = 0;
+    for (long it = 0;; ++it) {
+        stencil_sweeps(sweeps);
+        double out = grid[1], in = 0;
+        MPI_Sendrecv(&out, 1, MPI_DOUBLE, right, 1, &in, 1, MPI_DOUBLE, left, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        grid[0] = in;
+        double flags[2] = {0, 0}, global[2];
+        if (rank == 0) {
+            const double now = MPI_Wtime();
+            flags[0] = now - start >= seconds;
+            flags[1] = now >= next_phase;
+            if (flags[1]) next_phase += 8.0;
+        }
+        MPI_Allreduce(flags, global, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        if (global[1] > 0) {
+            const int root = (int)(phases % size);
+            const double target = 2.0 + fmod(phases * 0.7, 2.0); /* 2-4 s */
+            double result = 0;
+            if (rank == root) result = long_phase(target, verbose, rank);
+            if (phases % 2) MPI_Barrier(MPI_COMM_WORLD); /* the others wait here... */
+            MPI_Bcast(&result, 1, MPI_DOUBLE, root, MPI_COMM_WORLD); /* ...or here */
+            if (result < 0) ++errors;
+            checksum += result;
+            ++phases;
+        }
+        if (global[0] > 0) break;
+    }
+    sink = grid[3];
+
+    int status = 0;
+    if (rank == 0) {
+        if (errors == 0) {
+            printf("OK %.0f\n", checksum);
+        } else {
+            printf("FAIL %ld wrong products\n", errors);
+            status = 1;
+        }
+        fflush(stdout);
+    }
+    MPI_Finalize();
+    return status;
+}

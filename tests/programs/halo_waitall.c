@@ -1,0 +1,175 @@
+/* halo_waitall: a 2-D stencil code with a halo exchange, for jobsentry's tests
+ * and benchmarks. Healthy by default.
+ *
+ * The ranks form a periodic 2-D grid (MPI_Dims_create + MPI_Cart_create).
+ * Every iteration: pack the four edges, MPI_Irecv/MPI_Isend with the four
+ * neighbours, MPI_Waitall, unpack, then compute sweeps (a conservative
+ * diffusion step and a "physics" pass). Every 5 iterations an MPI_Allreduce
+ * sums the residual (and carries rank 0's decision to stop). Ranks waiting
+ * for a slow or hung neighbour sit in MPI_Waitall (or the Allreduce).
+ *
+ *   --seconds S      run time (default 30)
+ *   --n N            local grid is N x N (default 768)
+ *   --pid-dir DIR    each rank writes its pid to DIR/rank.N
+ *
+ * The diffusion conserves the global sum: rank 0 prints "OK <sum>" when the
+ * final sum equals the initial one (a wrong halo breaks that) and exits 0;
+ * otherwise FAIL and exit 1.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int n = 768;           /* interior points per side */
+static double *u, *unew, *aux; /* (n+2) x (n+2) with halo */
+static double *send_edge[4], *recv_edge[4];
+#define AT(a, i, j) (a)[(size_t)(i) * (n + 2) + (j)]
+
+__attribute__((noinline)) static void pack_edges(void) {
+    for (int i = 0; i < n; ++i) {
+        send_edge[0][i] = AT(u, 1, i + 1); /* north row */
+        send_edge[1][i] = AT(u, n, i + 1); /* south row */
+        send_edge[2][i] = AT(u, i + 1, 1); /* west column */
+        send_edge[3][i] = AT(u, i + 1, n); /* east column */
+    }
+}
+
+__attribute__((noinline)) static void unpack_edges(void) {
+    for (int i = 0; i < n; ++i) {
+        AT(u, 0, i + 1) = recv_edge[0][i];     /* from the north neighbour */
+        AT(u, n + 1, i + 1) = recv_edge[1][i]; /* from the south neighbour */
+        AT(u, i + 1, 0) = recv_edge[2][i];     /* from the west neighbour */
+        AT(u, i + 1, n + 1) = recv_edge[3][i]; /* from the east neighbour */
+    }
+}
+
+/* Conservative diffusion: what leaves a cell enters its neighbour. */
+__attribute__((noinline)) static double diffusion_sweep(void) {
+    double residual = 0;
+    for (int i = 1; i <= n; ++i)
+        for (int j = 1; j <= n; ++j) {
+            const double d = 0.125 * (AT(u, i - 1, j) + AT(u, i + 1, j) + AT(u, i, j - 1) + AT(u, i, j + 1) -
+                                      4 * AT(u, i, j));
+            AT(unew, i, j) = AT(u, i, j) + d;
+            residual += d * d;
+        }
+    double* t = u;
+    u = unew;
+    unew = t;
+    return residual;
+}
+
+/* A pointwise pass that costs more than the stencil, as real physics does. */
+__attribute__((noinline)) static void physics_pass(void) {
+    for (int i = 1; i <= n; ++i)
+        for (int j = 1; j <= n; ++j) AT(aux, i, j) = 0.5 * AT(aux, i, j) + sqrt(fabs(AT(u, i, j)) + 1.0) * 0.01;
+}
+
+static double local_sum(void) {
+    double s = 0;
+    for (int i = 1; i <= n; ++i)
+        for (int j = 1; j <= n; ++j) s += AT(u, i, j);
+    return s;
+}
+
+static void usage(const char* why) {
+    fprintf(stderr, "halo_waitall: %s\nusage: halo_waitall [--seconds S] [--n N] [--pid-dir DIR]\n", why);
+    exit(2);
+}
+
+int main(int argc, char** argv) {
+    double seconds = 30;
+    const char* pid_dir = NULL;
+    for (int i = 1; i < argc; ++i) {
+        const char* a = argv[i];
+        const char* v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--seconds") && v) seconds = atof(argv[++i]);
+        else if (!strcmp(a, "--n") && v) n = atoi(argv[++i]);
+        else if (!strcmp(a, "--pid-dir") && v) pid_dir = argv[++i];
+        else usage("unknown or incomplete option");
+    }
+    if (n < 4) usage("--n must be at least 4");
+
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (pid_dir) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/rank.%d", pid_dir, rank);
+        FILE* f = fopen(path, "w");
+        if (f) {
+            fprintf(f, "%d\n", (int)getpid());
+            fclose(f);
+        }
+    }
+    int dims[2] = {0, 0}, periods[2] = {1, 1}, coords[2];
+    MPI_Dims_create(size, 2, dims);
+    MPI_Comm cart;
+    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart);
+    MPI_Cart_coords(cart, rank, 2, coords);
+    int north, south, west, east;
+    MPI_Cart_shift(cart, 0, 1, &north, &south);
+    MPI_Cart_shift(cart, 1, 1, &west, &east);
+    const int nb[4] = {north, south, west, east};
+    /* What I send north arrives as the neighbour's south halo, and so on. */
+    const int send_tag[4] = {1, 0, 3, 2}, recv_tag[4] = {0, 1, 2, 3};
+
+    const size_t cells = (size_t)(n + 2) * (n + 2);
+    u = calloc(cells, sizeof(double));
+    unew = calloc(cells, sizeof(double));
+    aux = calloc(cells, sizeof(double));
+    for (int e = 0; e < 4; ++e) {
+        send_edge[e] = malloc(sizeof(double) * n);
+        recv_edge[e] = malloc(sizeof(double) * n);
+    }
+    for (int i = 1; i <= n; ++i)
+        for (int j = 1; j <= n; ++j) {
+            const long gi = (long)coords[0] * n + i, gj = (long)coords[1] * n + j;
+            AT(u, i, j) = (double)((gi * 7 + gj * 13) % 17);
+        }
+    double initial_sum, mine = local_sum();
+    MPI_Allreduce(&mine, &initial_sum, 1, MPI_DOUBLE, MPI_SUM, cart);
+
+    const double start = MPI_Wtime();
+    double residual = 0;
+    for (long it = 0;; ++it) {
+        MPI_Request req[8];
+        pack_edges();
+        for (int e = 0; e < 4; ++e)
+            MPI_Irecv(recv_edge[e], n, MPI_DOUBLE, nb[e], recv_tag[e], cart, &req[e]);
+        for (int e = 0; e < 4; ++e)
+            MPI_Isend(send_edge[e], n, MPI_DOUBLE, nb[e], send_tag[e], cart, &req[4 + e]);
+        MPI_Waitall(8, req, MPI_STATUSES_IGNORE);
+        unpack_edges();
+        residual += diffusion_sweep();
+        physics_pass();
+        if (it % 5 == 4) {
+            double local[2] = {residual, rank == 0 && MPI_Wtime() - start >= seconds}, global[2];
+            MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_SUM, cart);
+            residual = 0;
+            if (global[1] > 0) break;
+        }
+    }
+
+    double final_sum;
+    mine = local_sum();
+    MPI_Allreduce(&mine, &final_sum, 1, MPI_DOUBLE, MPI_SUM, cart);
+    int status = 0;
+    if (rank == 0) {
+        if (fabs(final_sum - initial_sum) <= 1e-9 * fabs(initial_sum)) {
+            printf("OK %.6f\n", final_sum);
+        } else {
+            printf("FAIL sum %.9g, initial %.9g: a halo was wrong\n", final_sum, initial_sum);
+            status = 1;
+        }
+        fflush(stdout);
+    }
+    MPI_Comm_free(&cart);
+    MPI_Finalize();
+    return status;
+}
