@@ -19,7 +19,7 @@ kinds=(sleep spin read stop sigstop)
 echo "| # | target | kind | rank | at (s) | detected | named | suspects | delay (s) |"
 echo "|---|---|---|---|---|---|---|---|---|"
 : >"$SCRATCH/delays"
-detected=0 named=0
+detected=0 named=0 skipped=0
 for i in $(seq "$RUNS"); do
   target=${targets[$(( (i - 1) % ${#targets[@]} ))]}
   kind=${kinds[$(( (i - 1) / ${#targets[@]} % ${#kinds[@]} ))]}
@@ -29,7 +29,12 @@ for i in $(seq "$RUNS"); do
   line=$(KEEP_WATCH_ERR="$log" bash "$TOP/tests/mpi/real_code.sh" "$target" "$kind" "$rank" "$at" 60 2>"$log.stderr" |
     grep -E '^(PASS|FAIL)' || true)
   [ -n "$line" ] || line=$(grep -E '^FAIL' "$log.stderr" | head -1)
-  if [[ "$line" =~ detected\ after\ ([0-9.]+)\ s,\ suspects\ ([0-9,]*) ]]; then
+  if [[ "$line" == *"never injected"* ]]; then
+    # The injector hangs a rank only outside MPI; a rank that is always
+    # inside (master_worker's master in MPI_Probe) cannot be hung this way.
+    skipped=$((skipped + 1))
+    echo "| $i | $target | $kind | $rank | $at | (not injected: the rank never left MPI) | - | - | - |"
+  elif [[ "$line" =~ detected\ after\ ([0-9.]+)\ s,\ suspects\ ([0-9,]*) ]]; then
     delay=${BASH_REMATCH[1]} suspects=${BASH_REMATCH[2]}
     detected=$((detected + 1)); echo "$delay" >>"$SCRATCH/delays"
     ok=no; [[ ",$suspects," == *",$rank,"* ]] && { ok=yes; named=$((named + 1)); }
@@ -40,6 +45,7 @@ for i in $(seq "$RUNS"); do
 done
 read -r med p90 p99 mn mx n < <(stats "$SCRATCH/delays")
 echo
+injected=$((RUNS - skipped))
 echo "| injections | detected | rank named | median delay (s) | p90 (s) | max (s) |"
 echo "|---|---|---|---|---|---|"
-echo "| $RUNS | $detected ($(( 100 * detected / RUNS )) %) | $named | $med | $p90 | $mx |"
+echo "| $injected | $detected ($(( 100 * detected / (injected > 0 ? injected : 1) )) %) | $named | $med | $p90 | $mx |"

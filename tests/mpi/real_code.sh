@@ -84,6 +84,7 @@ timeout --kill-after=5 "$WATCH_LIMIT" "$JOBSENTRY" watch --verbose --report "$WO
 wait
 [ -z "${KEEP_WATCH_ERR:-}" ] || cp "$WORK/watch.err" "$KEEP_WATCH_ERR"  # for bench/model_replay
 [ "$status" -ne 124 ] || fail "jobsentry watch still ran after $WATCH_LIMIT s"
+case $KIND in none | suspend) ;; *) [ -s "$JOBSENTRY_INJECT_MARK" ] || fail "the hang was never injected" ;; esac
 [ "$status" -eq "$expected" ] || { tail -30 "$WORK/watch.out" >&2; fail "jobsentry watch exited $status, expected $expected"; }
 samples=$(json .samples)
 if [ "$KIND" = none ] || [ "$KIND" = suspend ]; then
