@@ -13,6 +13,8 @@ install -m 0755 "$PLUGIN" /opt/jobsentry-test/jobsentry.so
 install -m 0755 "$HANGPROG" /opt/jobsentry-test/hangprog
 install -m 0755 "$RMALIB" /opt/jobsentry-test/libjobsentry-rmacheck.so
 install -m 0755 "$RMA_PUT_PUT" /opt/jobsentry-test/rma_put_put
+[ -z "${INJECT_LIB:-}" ] || install -m 0755 "$INJECT_LIB" /opt/jobsentry-test/libjobsentry-inject.so
+[ -z "${RANDOM_ACCESS:-}" ] || install -m 0755 "$RANDOM_ACCESS" /opt/jobsentry-test/random_access
 # The checkpointing example (ckpt_requeue.sh) and its library, found through
 # LD_LIBRARY_PATH: the build tree need not be readable by the test user.
 [ -z "${CKPT_APP:-}" ] || install -m 0755 "$CKPT_APP" /opt/jobsentry-test/ckpt_app
