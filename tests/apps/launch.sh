@@ -93,6 +93,7 @@ if [ $# -eq 3 ] && [ "$2" = timing ]; then timing "$1" "$3"; exit 0; fi
 name=$1 dir=$2 np=$3 secs=${4:-60}
 [[ $np =~ ^[1-9][0-9]*$ ]] || usage
 [[ $secs =~ ^[0-9]+([.][0-9]+)?$ ]] || usage
+[[ " ${APPS[*]} " == *" $name "* ]] || usage
 
 preload=${LD_PRELOAD-}
 unset LD_PRELOAD
