@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the three real, unmodified MPI applications from Debian 12 that
+# tests/apps/launch.sh runs (LAMMPS, CP2K, NWChem; all Open MPI builds).
+# Idempotent: only missing packages are installed, so a second run costs a
+# dpkg query. Measured on a fresh Debian 12 with openmpi-bin already present
+# (scripts/install-deps.sh): about 20 s in total, ~115 MB downloaded,
+# ~790 MB on disk. See tests/apps/README.md for the per-package figures.
+set -euo pipefail
+
+packages=(
+  lammps lammps-examples   # lmp (liblammps0, MPI build); examples/melt/in.melt
+  cp2k                     # cp2k.psmp; cp2k-data has the GTH basis sets/potentials
+  nwchem-openmpi           # nwchem.openmpi; nwchem-data has the basis library
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "install-apps: missing packages ${missing[*]}; run as root (or install them) first" >&2
+    exit 1
+  fi
+  echo "install-apps: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# Runs one of three real, unmodified MPI applications from Debian 12 (installed
+# by scripts/install-apps.sh) on a problem scaled to a wanted healthy run time.
+#
+#   launch.sh list                      the application names, one per line
+#   launch.sh NAME DIR NP [SECONDS]     prepare inputs in DIR, then exec mpirun
+#   launch.sh NAME timing DIR           the app's own run time (s) from DIR/app.out
+#
+# NAME DIR NP [SECONDS]: DIR is created if needed (any user who may create it;
+# root or not) and all input and output files of the application go there
+# (the application runs with DIR as its working directory). The script then
+# `exec`s `mpirun --oversubscribe -np NP ...`: its PID becomes mpirun's, so a
+# signal sent to it reaches mpirun, and its exit status is mpirun's (0 on a
+# healthy run of each of the three apps).
+#
+# Output: the application's stdout goes to the caller's stdout and its stderr to
+# the caller's stderr, and both are also appended (by two `tee -a`, so their
+# lines interleave as they arrive) to DIR/app.out, which is emptied first. The
+# tee processes outlive the exec; they end a few milliseconds after mpirun,
+# when the pipes close (`timing` waits up to 5 s for the line it needs).
+#
+# SECONDS (default 60) sets the amount of work (time steps), never a time limit:
+# steps = (SECONDS - SETUP) x RATE, with RATE and SETUP measured on the 2-core
+# test machine at NP=4 while nothing else ran (RATE_*/SETUP_* below). Each run
+# does a fixed, deterministic amount of work, so on a loaded or slower machine
+# it takes longer. Precision: with the 2 cores to itself, a SECONDS=60 run
+# took 60.0-60.5 s (lammps), 57 s (cp2k), 59 s (nwchem) from start to exit,
+# SECONDS=30 took 30.1, 28.1, 27.6 s: within about -10 %/+2 % (repeated runs
+# of the same work varied by +-5 %). With other
+# CPU-heavy jobs on the same 2 cores the same work took up to 1.4x (nwchem
+# 81 s) and, for cp2k, 2x longer: give tests generous timeouts (>= 2 x SECONDS).
+# Other NP values do the same work (the rates are only calibrated for NP=4).
+#
+# Environment: the caller's environment is used as is (OMPI_ALLOW_RUN_AS_ROOT,
+# OMPI_ALLOW_RUN_AS_ROOT_CONFIRM, OMPI_MCA_* are read by mpirun itself);
+# OMP_NUM_THREADS is set to 1 unless set. Ranks are children of mpirun and
+# inherit its environment; in addition mpirun is given `-x VAR` for
+# OMP_NUM_THREADS and for every JOBSENTRY_* variable that is set (among them
+# JOBSENTRY_INJECT and JOBSENTRY_INJECT_MARK), so they also reach ranks on
+# other nodes. LD_PRELOAD is taken out of this script's own environment (so
+# that neither mpirun nor tee nor sed is preloaded) and handed to the ranks
+# only, as `-x LD_PRELOAD=<value>`. APPS_MPIRUN_ARGS (word-split) adds options
+# to mpirun.
+set -euo pipefail
+
+APPS=(lammps cp2k nwchem)
+
+# Healthy-run rates at NP=4 on the idle 2-core test machine (Open MPI 4.1.4,
+# btl self,vader, oversubscribed). Measured with `launch.sh NAME timing DIR`.
+RATE_LAMMPS=180     # LJ melt time steps per second, 32000 atoms
+RATE_CP2K=19        # QS MD steps per second, 1 water molecule (H2O.inp)
+RATE_NWCHEM=3.2     # B3LYP/6-31G* QMD steps per second, 1 water molecule
+SETUP_CP2K=4        # s of start-up and final output, not scaled
+SETUP_NWCHEM=5
+
+usage() {
+  echo "usage: $0 list | $0 NAME DIR NP [SECONDS] | $0 NAME timing DIR" >&2
+  echo "  NAME: ${APPS[*]}" >&2
+  exit 2
+}
+
+# steps = max(1, round((SECONDS - SETUP) x RATE))
+steps() { awk -v s="$1" -v setup="$2" -v r="$3" 'BEGIN { n = int((s - setup) * r + 0.5); print (n < 1 ? 1 : n) }'; }
+
+# The app's own figure for its run, in seconds, from DIR/app.out:
+#  lammps: "Loop time of 61.2345 on 4 procs for 5100 steps with 32000 atoms"
+#          -> field 4 (the MD loop only, without start-up).
+#  cp2k:   timing table row "CP2K  1  1.0  0.006  0.008  61.661  61.662"
+#          -> field 7 (maximum over ranks of the total run time).
+#  nwchem: "Total times  cpu:  1.2s  wall:  61.3s" -> the wall figure (whole run).
+timing() {
+  local name=$1 out=$2/app.out pattern _
+  case $name in
+    lammps) pattern='^Loop time of ' ;;
+    cp2k)   pattern='^ CP2K  +1 ' ;;
+    nwchem) pattern='^ Total times +cpu:' ;;
+    *) usage ;;
+  esac
+  [ -f "$out" ] || { echo "launch.sh: no $out" >&2; exit 1; }
+  # tee may still be writing the last lines just after mpirun returned.
+  for _ in $(seq 50); do grep -Eq "$pattern" "$out" && break; sleep 0.1; done
+  case $name in
+    lammps) grep -E "$pattern" "$out" | tail -1 | awk '{print $4}' ;;
+    cp2k)   grep -E "$pattern" "$out" | tail -1 | awk '{print $7}' ;;
+    nwchem) grep -E "$pattern" "$out" | tail -1 | sed -E 's/.*wall: *([0-9.]+)s.*/\1/' ;;
+  esac | grep . || { echo "launch.sh: no $name timing in $out" >&2; exit 1; }
+}
+
+[ $# -ge 1 ] || usage
+if [ "$1" = list ]; then printf '%s\n' "${APPS[@]}"; exit 0; fi
+if [ $# -eq 3 ] && [ "$2" = timing ]; then timing "$1" "$3"; exit 0; fi
+[ $# -eq 3 ] || [ $# -eq 4 ] || usage
+name=$1 dir=$2 np=$3 secs=${4:-60}
+[[ $np =~ ^[1-9][0-9]*$ ]] || usage
+[[ $secs =~ ^[0-9]+([.][0-9]+)?$ ]] || usage
+[[ " ${APPS[*]} " == *" $name "* ]] || usage
+
+preload=${LD_PRELOAD-}
+unset LD_PRELOAD
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
+
+mkdir -p "$dir"
+cd "$dir"
+
+case $name in
+  lammps)
+    # examples/melt/in.melt from lammps-examples (3d Lennard-Jones melt), with
+    # the box 20x20x20 fcc cells (32000 atoms) instead of 10x10x10 and the
+    # number of steps scaled; nothing else changed (thermo output every 50 steps).
+    n=$(steps "$secs" 0 "$RATE_LAMMPS")
+    src=/usr/share/lammps/examples/melt/in.melt
+    [ -f "$src" ] || { echo "launch.sh: $src missing: run scripts/install-apps.sh" >&2; exit 1; }
+    sed -E -e 's/^region([[:space:]]+)box block 0 10 0 10 0 10/region\1box block 0 20 0 20 0 20/' \
+           -e "s/^run([[:space:]]+)250\$/run\\1$n/" "$src" > in.melt
+    if ! grep -q 'block 0 20 0 20 0 20' in.melt || ! grep -Eq "^run[[:space:]]+$n\$" in.melt; then
+      echo "launch.sh: $src is not the expected LJ melt input" >&2; exit 1
+    fi
+    cmd=(lmp -in in.melt -log log.lammps)
+    ;;
+  cp2k)
+    # /usr/share/doc/cp2k/examples/H2O.inp from the cp2k package: Quickstep
+    # (GPW, Pade LDA, DZVP-GTH) Born-Oppenheimer MD of one water molecule; only
+    # the number of MD steps is changed. Basis sets and potentials come from
+    # cp2k-data (/usr/share/cp2k), found by cp2k without configuration.
+    n=$(steps "$secs" "$SETUP_CP2K" "$RATE_CP2K")
+    src=/usr/share/doc/cp2k/examples/H2O.inp
+    [ -f "$src" ] || { echo "launch.sh: $src missing: run scripts/install-apps.sh" >&2; exit 1; }
+    sed -E "s/^([[:space:]]*)STEPS 5\$/\\1STEPS $n/" "$src" > H2O.inp
+    grep -Eq "^[[:space:]]*STEPS $n\$" H2O.inp \
+      || { echo "launch.sh: $src is not the expected H2O example" >&2; exit 1; }
+    cmd=(cp2k.psmp -i H2O.inp)
+    ;;
+  nwchem)
+    # NWChem ships no example inputs in Debian; this is a minimal one:
+    # B3LYP/6-31G* Born-Oppenheimer MD (task dft qmd) of one water molecule,
+    # basis from nwchem-data's library. Scratch and permanent files go to DIR.
+    n=$(steps "$secs" "$SETUP_NWCHEM" "$RATE_NWCHEM")
+    cat > h2o.nw <<NW
+start h2o
+title "water B3LYP/6-31G* QMD, $n steps"
+permanent_dir .
+scratch_dir .
+geometry units angstrom noautosym
+  O   0.000000    0.000000   -0.065587
+  H   0.000000   -0.757136    0.520545
+  H   0.000000    0.757136    0.520545
+end
+basis
+  * library 6-31G*
+end
+dft
+  xc b3lyp
+  print low
+end
+qmd
+  nstep_nucl $n
+  dt_nucl 10
+  targ_temp 300
+  thermostat svr 100
+  print_xyz 1000000
+end
+task dft qmd
+NW
+    cmd=(nwchem.openmpi h2o.nw)
+    ;;
+  *) usage ;;
+esac
+
+mpirun_args=(--oversubscribe -np "$np" -x OMP_NUM_THREADS)
+while IFS= read -r var; do
+  mpirun_args+=(-x "$var")
+done < <(compgen -e | grep '^JOBSENTRY_' || true)
+[ -n "$preload" ] && mpirun_args+=(-x "LD_PRELOAD=$preload")
+# shellcheck disable=SC2206
+[ -n "${APPS_MPIRUN_ARGS-}" ] && mpirun_args+=($APPS_MPIRUN_ARGS)
+
+: > app.out
+exec > >(tee -a app.out) 2> >(tee -a app.out >&2)
+echo "launch.sh: $name, $n steps for ~${secs} s at NP=4, in $PWD" >&2
+exec mpirun "${mpirun_args[@]}" "${cmd[@]}"
