@@ -8,5 +8,6 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 bash "$top/scripts/build.sh"
+bash "$top/scripts/install-apps.sh"   # the real MPI applications of the mpi and slurm tests (tests/apps)
 cd "$top/build"
 ctest --output-on-failure --timeout 600 "$@"
