@@ -35,6 +35,7 @@ struct StackSample {
     bool in_mpi = false;        // verdict over the frames (see mpi_classifier.h)
     char state = '?';           // /proc/PID/stat state before the sample (R, S, D, T, ...)
     uint64_t cpu_ticks = 0;     // utime + stime of the whole process, clock ticks
+    uint64_t main_cpu_ticks = 0;  // of its main thread alone (the one sampled)
     double taken_at = 0;        // CLOCK_MONOTONIC seconds
     double cost_seconds = 0;    // time from seize to detach
     double stop_seconds = 0;    // of which waiting for the thread to stop (scheduler-bound when CPUs are busy)

@@ -60,6 +60,12 @@ std::optional<ProcStat> read_proc_stat(pid_t pid) {
     return parse_proc_stat(*text);
 }
 
+std::optional<ProcStat> read_thread_stat(pid_t pid, pid_t tid) {
+    auto text = read_bounded("/proc/" + std::to_string(pid) + "/task/" + std::to_string(tid) + "/stat", 4096);
+    if (!text) return std::nullopt;
+    return parse_proc_stat(*text);
+}
+
 std::optional<bool> process_owned_by(pid_t pid, uid_t uid) {
     auto text = read_bounded("/proc/" + std::to_string(pid) + "/status", 16384);
     if (!text) return std::nullopt;

@@ -26,6 +26,8 @@ std::optional<ProcStat> parse_proc_stat(const std::string& text);
 std::optional<std::string> read_bounded(const std::string& path, size_t max_bytes);
 
 std::optional<ProcStat> read_proc_stat(pid_t pid);
+// /proc/PID/task/TID/stat: one thread's state and CPU time.
+std::optional<ProcStat> read_thread_stat(pid_t pid, pid_t tid);
 
 // Real, effective, saved and filesystem uids from /proc/PID/status; nullopt if
 // unreadable. A process is "owned by" uid only when all four are equal to it.

@@ -163,6 +163,8 @@ StackSample StackWalker::sample(pid_t pid, uint64_t start_time) {
     if (stat->state == 'Z' || stat->state == 'X') return fail(SampleStatus::gone, "process is a zombie");
     out.state = stat->state;
     out.cpu_ticks = stat->cpu_ticks;
+    auto main_thread = read_thread_stat(pid, pid);
+    out.main_cpu_ticks = main_thread ? main_thread->cpu_ticks : stat->cpu_ticks;
     if (pending_.count(pid)) return fail(SampleStatus::timeout, "an earlier stop is still pending");
 
     const double begin = monotonic_now();

@@ -328,7 +328,7 @@ void Watcher::sample_round() {
         }
         bool rank_moved = false;
         Activity a = tracker_.observe(
-            {proc.rank, s.in_mpi, exact_signature(s), s.state, s.cpu_ticks, progress_signature(s)},
+            {proc.rank, s.in_mpi, exact_signature(s), s.state, s.cpu_ticks, progress_signature(s), s.main_cpu_ticks},
             &rank_moved);
         round.push_back({proc.rank, still_kind(a, rank_moved), rank_moved, s.taken_at});
         last_activity_[proc.rank] = to_string(a);
@@ -493,6 +493,7 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
             v.in_mpi_any = std::any_of(samples.begin(), samples.end(), [](const StackSample& s) { return s.in_mpi; });
             v.mpi_call = outermost_mpi_call(samples.back());
             v.cpu_ticks_used = samples.back().cpu_ticks - samples.front().cpu_ticks;
+            v.main_cpu_ticks_used = samples.back().main_cpu_ticks - samples.front().main_cpu_ticks;
             latest[proc.rank] = samples.back();
         }
         checks.push_back(v);

@@ -114,6 +114,7 @@ nlohmann::json sample_json(int rank, const StackSample& s, bool full) {
                      {"in_mpi", c.in_mpi},
                      {"state", std::string(1, c.state)},
                      {"cpu", c.cpu_ticks},
+                     {"main_cpu", c.main_cpu_ticks},
                      {"exact", exact_signature(c)},
                      {"progress", progress_signature(c)},
                      {"mpi_call", bounded(outermost_mpi_call(c))}};
@@ -138,6 +139,13 @@ std::optional<StackSample> sample_from_json(const nlohmann::json& j, int* rank, 
         !get_uint<uint64_t>(j, "exact", UINT64_MAX, &s.exact_digest) ||
         !get_uint<uint64_t>(j, "progress", UINT64_MAX, &s.progress_digest) || !get_string(j, "mpi_call", &s.mpi_call) ||
         !j.contains("in_mpi") || !j["in_mpi"].is_boolean()) {
+        *error = "malformed sample";
+        return std::nullopt;
+    }
+    // An agent of an earlier release sends no main_cpu: the whole process's
+    // time then stands for it, as before.
+    s.main_cpu_ticks = s.cpu_ticks;
+    if (j.contains("main_cpu") && !get_uint<uint64_t>(j, "main_cpu", UINT64_MAX, &s.main_cpu_ticks)) {
         *error = "malformed sample";
         return std::nullopt;
     }

@@ -95,6 +95,7 @@ const char* to_string(Activity a) {
         case Activity::computing: return "computing";
         case Activity::idle_outside: return "idle_outside";
         case Activity::stopped: return "stopped";
+        case Activity::threads_working: return "threads_working";
     }
     return "?";
 }
@@ -103,16 +104,21 @@ Activity ProgressTracker::observe(const RankObservation& obs, bool* moved) {
     auto previous = last_.find(obs.rank);
     const bool first = previous == last_.end();
     if (moved) *moved = first || previous->second.progress != obs.progress;
-    const bool idle = !first && previous->second.exact == obs.exact && previous->second.cpu_ticks == obs.cpu_ticks;
+    const RankObservation before = first ? obs : previous->second;
     last_[obs.rank] = obs;
     if (obs.state == 'T' || obs.state == 't') return Activity::stopped;
     if (obs.in_mpi) return Activity::in_mpi;
-    return idle ? Activity::idle_outside : Activity::computing;
+    if (first || before.exact != obs.exact || before.main_cpu_ticks != obs.main_cpu_ticks) return Activity::computing;
+    // The sampled (main) thread did nothing: asleep, blocked -- or waiting
+    // for the rank's own threads, which then use CPU time meanwhile.
+    const uint64_t others = obs.cpu_ticks >= before.cpu_ticks ? obs.cpu_ticks - before.cpu_ticks : 0;
+    return others >= kThreadsWorkingTicks ? Activity::threads_working : Activity::idle_outside;
 }
 
 double effective_s_out(const std::vector<Activity>& activities) {
     if (activities.empty()) return 0.0;
-    auto out = std::count(activities.begin(), activities.end(), Activity::computing);
+    auto out = std::count_if(activities.begin(), activities.end(),
+                             [](Activity a) { return a == Activity::computing || a == Activity::threads_working; });
     return static_cast<double>(out) / activities.size();
 }
 
@@ -134,14 +140,14 @@ bool whole_job_stopped(const std::vector<RankVerification>& ranks) {
 Verdict judge_still_verification(const std::vector<RankVerification>& ranks, const std::vector<int>& suspects) {
     Verdict v;
     auto is_suspect = [&](int rank) { return std::count(suspects.begin(), suspects.end(), rank) > 0; };
-    std::vector<int> stuck, stopped, working, moved_suspects;
-    size_t sampled = 0;
+    std::vector<int> frozen, spinning, stopped, working, moved_suspects;
+    size_t sampled = 0, waiting = 0;
     for (const auto& r : ranks) {
         if (!r.sampled) continue;
         ++sampled;
         const bool still = !r.signature_changed && (r.stopped || !r.in_mpi_any);
         if (still) {
-            stuck.push_back(r.rank);
+            (r.stopped || r.main_cpu_ticks_used == 0 ? frozen : spinning).push_back(r.rank);
             if (r.stopped) stopped.push_back(r.rank);
         } else if (is_suspect(r.rank)) {
             moved_suspects.push_back(r.rank);
@@ -149,6 +155,8 @@ Verdict judge_still_verification(const std::vector<RankVerification>& ranks, con
         } else if (!r.in_mpi_any) {
             working.push_back(r.rank);
             v.progressed.push_back(r.rank);
+        } else {
+            ++waiting;
         }
     }
     if (sampled == 0) {
@@ -159,19 +167,20 @@ Verdict judge_still_verification(const std::vector<RankVerification>& ranks, con
         v.reason = "every rank is stopped: the job is suspended, not hung";
         return v;
     }
-    const bool suspect_stuck = std::any_of(stuck.begin(), stuck.end(), is_suspect);
-    if (!suspect_stuck) {
+    const bool frozen_suspect = std::any_of(frozen.begin(), frozen.end(), is_suspect);
+    const bool spinning_suspect = std::any_of(spinning.begin(), spinning.end(), is_suspect);
+    if (!frozen_suspect && !spinning_suspect) {
         v.reason = "rank(s) " + join_ranks(moved_suspects) + " moved on";
         return v;
     }
-    if (!working.empty()) {
-        v.reason = "rank(s) " + join_ranks(working) + " compute outside MPI: the job goes on";
-        return v;
-    }
-    if (stuck.size() == sampled) {
-        // Nobody waits: a phase in which every rank computes in one call
-        // chain (a local kernel) is no evidence against any one of them.
-        v.reason = "no rank waits in MPI: every rank computes outside it";
+    // Spinning ranks count only against peers that wait for them.
+    const bool spin_evidence = waiting > 0 && working.empty();
+    std::vector<int> stuck = frozen;
+    if (spin_evidence) stuck.insert(stuck.end(), spinning.begin(), spinning.end());
+    std::sort(stuck.begin(), stuck.end());
+    if (!frozen_suspect && !spin_evidence) {
+        v.reason = !working.empty() ? "rank(s) " + join_ranks(working) + " compute outside MPI: the job goes on"
+                                    : "no rank waits in MPI: every rank computes outside it";
         return v;
     }
     v.hang = true;
@@ -179,9 +188,12 @@ Verdict judge_still_verification(const std::vector<RankVerification>& ranks, con
     v.suspects = stuck;
     if (stopped.size() == stuck.size())
         v.reason = "rank(s) " + join_ranks(stuck) + " stopped (by a signal, or blocked in the kernel) while the others wait";
-    else
+    else if (working.empty())
         v.reason = "rank(s) " + join_ranks(stuck) +
                    " stand still outside MPI (same call chain in every sample) while the others wait or poll";
+    else
+        v.reason = "rank(s) " + join_ranks(stuck) + " asleep or blocked outside MPI (same stack, no CPU time) for " +
+                   "longer than this job has ever seen";
     return v;
 }
 

@@ -45,6 +45,8 @@ enum class Activity {
     computing,      // outside MPI and active (CPU time used or stack moved, or first sample)
     idle_outside,   // outside MPI, no CPU time and the same exact stack as last time
     stopped,        // stopped by a signal (state T) or a tracer (t), in or out of MPI
+    threads_working,  // outside MPI, the main thread idle while the rank's other threads compute
+                      // (an OpenMP/pthreads main thread waiting for its team): working, not stuck
 };
 const char* to_string(Activity a);
 
@@ -53,9 +55,15 @@ struct RankObservation {
     bool in_mpi = false;
     uint64_t exact = 0;  // exact_signature()
     char state = '?';
-    uint64_t cpu_ticks = 0;
-    uint64_t progress = 0;  // progress_signature()
+    uint64_t cpu_ticks = 0;       // the whole process
+    uint64_t progress = 0;        // progress_signature()
+    uint64_t main_cpu_ticks = 0;  // the main thread alone (the one sampled)
 };
+
+// CPU ticks the rank's other threads must use between two samples while the
+// main thread stands idle for the rank to count as working: Open MPI's
+// helper threads (libevent, PMIx) sleep in epoll and use none in practice.
+constexpr uint64_t kThreadsWorkingTicks = 3;
 
 class ProgressTracker {
 public:
@@ -86,6 +94,7 @@ struct RankVerification {
     bool signature_changed = false;
     bool stopped = false;        // T or t in any sample, D in every one, or never stopped for sampling
     uint64_t cpu_ticks_used = 0; // over the verification window
+    uint64_t main_cpu_ticks_used = 0;  // of the main thread alone: 0 for a rank asleep or blocked
     std::string mpi_call;        // outermost MPI function, empty outside MPI
 };
 
@@ -113,13 +122,17 @@ Verdict judge_verification(const std::vector<RankVerification>& ranks);
 // movement proves nothing here; what matters is:
 //   * a suspect still stands still (no change of its call chain, and never
 //     inside MPI, or stopped) — else cleared;
-//   * no other rank works: outside MPI in every sample with a moving call
-//     chain — else cleared (the job goes on; judged again later);
-//   * every rank stopped at once is a suspended job, never a hang;
-//   * at least one rank must wait (inside MPI in some sample): a stuck rank
-//     is evidence only against peers that wait for it.
-// Ranks found standing still outside MPI besides the suspects join them.
-// The root cause named: the stuck ranks (stopped ones first in the reason).
+//   * a frozen suspect (stopped, or its main thread used no CPU time in the
+//     window: asleep, blocked) is evidence on its own, even while other
+//     ranks work on (a master-worker farm goes on without a hung worker,
+//     until it waits for it);
+//   * a spinning suspect (CPU used, one call chain) is told from a long
+//     computation only by its peers: at least one must wait (inside MPI in
+//     some sample) and none may work (outside MPI in every sample with a
+//     moving call chain) — else cleared, judged again later;
+//   * every rank stopped at once is a suspended job, never a hang.
+// Ranks found standing still outside MPI besides the suspects join them
+// under the same rules. The root cause named: the stuck ranks.
 Verdict judge_still_verification(const std::vector<RankVerification>& ranks, const std::vector<int>& suspects);
 
 // Every sampled rank stopped by a signal: a suspended job (scontrol suspend,

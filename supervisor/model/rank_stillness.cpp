@@ -22,6 +22,7 @@ StillKind still_kind(Activity activity, bool moved) {
         case Activity::idle_outside: return StillKind::frozen;
         case Activity::computing: return moved ? StillKind::none : StillKind::spinning;
         case Activity::in_mpi: return StillKind::none;  // waiting (or polling) is not standing still
+        case Activity::threads_working: return StillKind::none;  // its threads compute
     }
     return StillKind::none;
 }

@@ -102,7 +102,11 @@ injected=$(awk 'NR == 1 { print $1 }' "$JOBSENTRY_INJECT_MARK")
 delay=$(awk -v a="$injected" -v b="$(json .detected_at)" 'BEGIN { printf "%.1f", b - a }')
 # Generous: the figures belong to bench/real_detection.sh; this catches a miss.
 awk -v d="$delay" 'BEGIN { exit !(d <= 45) }' || fail "detected only after $delay s"
-# The report names the frames of stripped code by module+offset, never "??".
+# Every target is stripped: its own frames must be named by module and
+# function start ("hpl_like+0x1a40", from the unwind tables), not left as "".
 [ "$(json "[.ranks[] | select(.rank == $RANK) | .frames[].function] | length")" -gt 0 ] ||
   fail "no frames reported for rank $RANK"
-pass "$TARGET: $KIND of rank $RANK detected after $delay s, suspects $suspects ($(json .reason))"
+stripped=$(json '[.ranks[].frames[].function | select(test("^[^ ]+\\+0x[0-9a-f]+$"))] | length')
+[ "$stripped" -gt 0 ] || fail "no frame of stripped code is named module+0xSTART"
+unnamed=$(json '[.ranks[].frames[] | select(.function == "")] | length')
+pass "$TARGET: $KIND of rank $RANK detected after $delay s, suspects $suspects ($(json .reason)); $stripped frames named module+0xSTART, $unnamed unnamed"

@@ -112,12 +112,28 @@ TEST_CASE("progress tracker classifies each rank against its last sample", "[pro
         o.exact = s.exact;
         o.state = s.state;
         o.cpu_ticks = s.ticks;
+        o.main_cpu_ticks = s.ticks;  // single-threaded: the main thread's time is the process's
         CHECK(t.observe(o) == s.expected);
     }
-    RankObservation o{2, false, 12, 'S', 105};
+    RankObservation o{2, false, 12, 'S', 105, 0, 105};
     CHECK(t.observe(o) == Activity::idle_outside);
     t.forget(2);
     CHECK(t.observe(o) == Activity::computing);
+}
+
+TEST_CASE("a main thread idle while the rank's other threads compute is working, not stuck", "[progress]") {
+    ProgressTracker t;
+    RankObservation o{0, false, 21, 'S', 1000, 0, 400};  // main thread waits (e.g. an OpenMP barrier)
+    CHECK(t.observe(o) == Activity::computing);           // first sample
+    o.cpu_ticks = 1040;                                  // its team used 40 ticks meanwhile
+    CHECK(t.observe(o) == Activity::threads_working);
+    o.cpu_ticks = 1041;                                  // only Open MPI's helper threads: a tick
+    CHECK(t.observe(o) == Activity::idle_outside);
+    o.cpu_ticks = 1041 + kThreadsWorkingTicks;
+    CHECK(t.observe(o) == Activity::threads_working);
+    o.main_cpu_ticks = 405;                              // the main thread itself ran
+    CHECK(t.observe(o) == Activity::computing);
+    CHECK(effective_s_out({Activity::threads_working, Activity::in_mpi}) == 0.5);
 }
 
 TEST_CASE("effective S_out counts only computing ranks", "[progress]") {

@@ -35,8 +35,10 @@ int rounds_to_alarm(RankStillnessModel& m, double& t, int rank, StillKind kind, 
     return -1;
 }
 
-RankVerification check(int rank, bool changed, bool in_mpi_any, bool stopped = false) {
+// spinning: its main thread used CPU time in the window (else it is frozen).
+RankVerification check(int rank, bool changed, bool in_mpi_any, bool stopped = false, bool spinning = false) {
     RankVerification v;
+    v.cpu_ticks_used = v.main_cpu_ticks_used = spinning ? 50 : 0;
     v.rank = rank;
     v.sampled = true;
     v.signature_changed = changed;
@@ -54,6 +56,7 @@ TEST_CASE("still kinds: stopped and idle are frozen, an unchanged chain with CPU
     CHECK(still_kind(Activity::computing, false) == StillKind::spinning);
     CHECK(still_kind(Activity::computing, true) == StillKind::none);
     CHECK(still_kind(Activity::in_mpi, false) == StillKind::none);
+    CHECK(still_kind(Activity::threads_working, false) == StillKind::none);
 }
 
 TEST_CASE("no judgement while learning (fewer than 11 rank-samples)") {
@@ -161,11 +164,28 @@ TEST_CASE("still verification: a suspect that moved clears the alarm") {
     CHECK(v.progressed == std::vector<int>{2});
 }
 
-TEST_CASE("still verification: a rank computing outside MPI means the job goes on") {
-    std::vector<RankVerification> ranks = {check(0, true, false), check(1, true, true), check(2, false, false)};
+TEST_CASE("still verification: a spinning suspect while another rank computes is no hang (yet)") {
+    std::vector<RankVerification> ranks = {check(0, true, false), check(1, true, true),
+                                           check(2, false, false, false, true)};
     Verdict v = judge_still_verification(ranks, {2});
     CHECK_FALSE(v.hang);
     CHECK(v.reason.find("compute outside MPI") != std::string::npos);
+}
+
+TEST_CASE("still verification: a spinning suspect while the others wait is a hang") {
+    std::vector<RankVerification> ranks = {check(0, true, true), check(1, false, true),
+                                           check(2, false, false, false, true)};
+    Verdict v = judge_still_verification(ranks, {2});
+    CHECK(v.hang);
+    CHECK(v.suspects == std::vector<int>{2});
+}
+
+TEST_CASE("still verification: a frozen suspect stands on its own while other ranks work (master-worker)") {
+    std::vector<RankVerification> ranks = {check(0, true, true), check(1, true, false), check(2, false, false)};
+    Verdict v = judge_still_verification(ranks, {2});
+    CHECK(v.hang);
+    CHECK(v.suspects == std::vector<int>{2});
+    CHECK(v.reason.find("asleep or blocked") != std::string::npos);
 }
 
 TEST_CASE("still verification: other ranks stuck outside MPI join the suspects") {
@@ -185,7 +205,8 @@ TEST_CASE("a whole job stopped at once is suspended, never a hang, on either ver
 }
 
 TEST_CASE("still verification: every rank in one call chain outside MPI, nobody waiting, is no hang") {
-    std::vector<RankVerification> ranks = {check(0, false, false), check(1, false, false), check(2, false, false)};
+    std::vector<RankVerification> ranks = {check(0, false, false, false, true), check(1, false, false, false, true),
+                                           check(2, false, false, false, true)};
     Verdict v = judge_still_verification(ranks, {0, 1, 2});
     CHECK_FALSE(v.hang);
     CHECK(v.reason.find("no rank waits") != std::string::npos);
