@@ -2,7 +2,8 @@
 # Replays the samples of recorded supervisor logs (log_samples=yes) through
 # the current decision rule and sets its first claim beside what the recorded
 # run did: its first claim (an alarm that verification cleared, or a hang).
-#   bash bench/model_replay.sh [LOG_DIR]   (default /var/log/jobsentry-test, the Slurm tests' logs)
+#   bash bench/model_replay.sh [LOG_DIR]   (default /var/log/jobsentry-test, the Slurm tests' logs;
+#   bench-out/real_detection and bench-out/real_false_alarms hold the logs of bench/real_*.sh)
 # Prints one row per log where the two differ, then a summary.
 . "$(dirname "$0")/common.sh"
 DIR=${1:-/var/log/jobsentry-test}
@@ -11,7 +12,7 @@ REPLAY=$BUILD/bench/model_replay
 echo "| log | samples | recorded first claim | replayed first claim | recorded outcome |"
 echo "|---|---|---|---|---|"
 total=0 differ=0 new_on_hang_free=0 missed_now=0
-for f in "$DIR"/job_*.log; do
+for f in "$DIR"/job_*.log "$DIR"/run_*.log; do  # Slurm supervisor logs; bench/real_*.sh runs
   [ -f "$f" ] || continue
   n=$(grep -c " S_move=" "$f" || true)
   [ "$n" -gt 0 ] || continue
