@@ -494,6 +494,8 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
             v.mpi_call = outermost_mpi_call(samples.back());
             v.cpu_ticks_used = samples.back().cpu_ticks - samples.front().cpu_ticks;
             v.main_cpu_ticks_used = samples.back().main_cpu_ticks - samples.front().main_cpu_ticks;
+            v.outlier_run = std::any_of(last_rank_runs_.begin(), last_rank_runs_.end(),
+                                        [&](const RankAlarm& a) { return a.rank == proc.rank && a.outlier; });
             latest[proc.rank] = samples.back();
         }
         checks.push_back(v);

@@ -140,7 +140,7 @@ bool whole_job_stopped(const std::vector<RankVerification>& ranks) {
 Verdict judge_still_verification(const std::vector<RankVerification>& ranks, const std::vector<int>& suspects) {
     Verdict v;
     auto is_suspect = [&](int rank) { return std::count(suspects.begin(), suspects.end(), rank) > 0; };
-    std::vector<int> frozen, spinning, stopped, working, moved_suspects;
+    std::vector<int> frozen, spinning, outliers, stopped, working, moved_suspects;
     size_t sampled = 0, waiting = 0;
     for (const auto& r : ranks) {
         if (!r.sampled) continue;
@@ -148,6 +148,7 @@ Verdict judge_still_verification(const std::vector<RankVerification>& ranks, con
         const bool still = !r.signature_changed && (r.stopped || !r.in_mpi_any);
         if (still) {
             (r.stopped || r.main_cpu_ticks_used == 0 ? frozen : spinning).push_back(r.rank);
+            if (r.outlier_run && !r.stopped && r.main_cpu_ticks_used > 0) outliers.push_back(r.rank);
             if (r.stopped) stopped.push_back(r.rank);
         } else if (is_suspect(r.rank)) {
             moved_suspects.push_back(r.rank);
@@ -176,9 +177,11 @@ Verdict judge_still_verification(const std::vector<RankVerification>& ranks, con
     // Spinning ranks count only against peers that wait for them.
     const bool spin_evidence = waiting > 0 && working.empty();
     std::vector<int> stuck = frozen;
-    if (spin_evidence) stuck.insert(stuck.end(), spinning.begin(), spinning.end());
+    stuck.insert(stuck.end(), spin_evidence ? spinning.begin() : outliers.begin(),
+                 spin_evidence ? spinning.end() : outliers.end());
     std::sort(stuck.begin(), stuck.end());
-    if (!frozen_suspect && !spin_evidence) {
+    const bool outlier_suspect = std::any_of(outliers.begin(), outliers.end(), is_suspect);
+    if (!frozen_suspect && !spin_evidence && !outlier_suspect) {
         v.reason = !working.empty() ? "rank(s) " + join_ranks(working) + " compute outside MPI: the job goes on"
                                     : "no rank waits in MPI: every rank computes outside it";
         return v;
@@ -191,9 +194,12 @@ Verdict judge_still_verification(const std::vector<RankVerification>& ranks, con
     else if (working.empty())
         v.reason = "rank(s) " + join_ranks(stuck) +
                    " stand still outside MPI (same call chain in every sample) while the others wait or poll";
+    else if (outliers.empty() || spin_evidence)
+        v.reason = "rank(s) " + join_ranks(stuck) +
+                   " asleep or blocked outside MPI (same stack, no CPU time) while other ranks work on";
     else
-        v.reason = "rank(s) " + join_ranks(stuck) + " asleep or blocked outside MPI (same stack, no CPU time) for " +
-                   "longer than this job has ever seen";
+        v.reason = "rank(s) " + join_ranks(stuck) + " stand still outside MPI (same call chain in every sample) " +
+                   "ten times longer than any healthy run of this job, while other ranks work on";
     return v;
 }
 

@@ -95,6 +95,7 @@ struct RankVerification {
     bool stopped = false;        // T or t in any sample, D in every one, or never stopped for sampling
     uint64_t cpu_ticks_used = 0; // over the verification window
     uint64_t main_cpu_ticks_used = 0;  // of the main thread alone: 0 for a rank asleep or blocked
+    bool outlier_run = false;    // its still run outlasted 10x the job's longest healthy one (rank_stillness.h)
     std::string mpi_call;        // outermost MPI function, empty outside MPI
 };
 
@@ -129,7 +130,8 @@ Verdict judge_verification(const std::vector<RankVerification>& ranks);
 //   * a spinning suspect (CPU used, one call chain) is told from a long
 //     computation only by its peers: at least one must wait (inside MPI in
 //     some sample) and none may work (outside MPI in every sample with a
-//     moving call chain) — else cleared, judged again later;
+//     moving call chain) — else cleared, judged again later — unless its run
+//     is an outlier (outlier_run: ten times the longest healthy one);
 //   * every rank stopped at once is a suspended job, never a hang.
 // Ranks found standing still outside MPI besides the suspects join them
 // under the same rules. The root cause named: the stuck ranks.

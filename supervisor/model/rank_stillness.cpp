@@ -112,6 +112,8 @@ std::vector<RankAlarm> RankStillnessModel::observe(const std::vector<RankRoundSa
         a.bar = std::max(config_.bar_factor * longest_healthy(r.kind), r.not_before);
         a.significant = a.q < 1 && a.probability <= config_.alpha;
         a.outlasted = a.duration >= a.bar;
+        const double longest = longest_healthy(r.kind);
+        a.outlier = longest > 0 && a.duration >= config_.outlier_factor * longest;
         out.push_back(a);
     }
     return out;

@@ -64,11 +64,16 @@ struct RankAlarm {
     double bar = 0;            // the run must last this long: 2 × longest healthy run of its kind
     bool significant = false;  // probability ≤ α
     bool outlasted = false;    // duration ≥ bar
+    // duration ≥ outlier_factor × the longest healthy run of its kind, one
+    // having been seen: a spinning run that long stands even while other
+    // ranks work (progress.h, judge_still_verification).
+    bool outlier = false;
 };
 
 struct StillnessConfig {
     double alpha = 0.001;
-    double bar_factor = 2.0;  // a run must outlast this many times the longest healthy one
+    double bar_factor = 2.0;       // a run must outlast this many times the longest healthy one
+    double outlier_factor = 10.0;  // ... and is an outlier beyond this many times
 };
 
 class RankStillnessModel {

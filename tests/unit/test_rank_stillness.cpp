@@ -211,3 +211,33 @@ TEST_CASE("still verification: every rank in one call chain outside MPI, nobody 
     CHECK_FALSE(v.hang);
     CHECK(v.reason.find("no rank waits") != std::string::npos);
 }
+
+TEST_CASE("still verification: a spinning run ten times the longest healthy one stands while others work") {
+    std::vector<RankVerification> ranks = {check(0, true, true), check(1, true, false),
+                                           check(2, false, false, false, true)};
+    CHECK_FALSE(judge_still_verification(ranks, {2}).hang);
+    ranks[2].outlier_run = true;
+    Verdict v = judge_still_verification(ranks, {2});
+    CHECK(v.hang);
+    CHECK(v.suspects == std::vector<int>{2});
+}
+
+TEST_CASE("a run is an outlier only against a healthy run of its kind seen before") {
+    RankStillnessModel m;
+    double t = 0;
+    for (int i = 0; i < 30; ++i) m.observe(round_of(t += 0.4), 4);
+    bool outlier = false;
+    for (int i = 0; i < 100; ++i)
+        for (const auto& a : m.observe(round_of(t += 0.4, {1}, StillKind::spinning), 4)) outlier |= a.outlier;
+    CHECK_FALSE(outlier);  // 40 s, but nothing to compare with: first occurrence
+    m.observe(round_of(t += 0.4), 4);  // it ends: now 39.6 s is the longest healthy spinning run
+    for (int i = 0; i < 3; ++i) m.observe(round_of(t += 0.4, {2}, StillKind::spinning), 4);
+    m.observe(round_of(t += 0.4), 4);
+    REQUIRE(m.longest_healthy(StillKind::spinning) > 39);
+    std::vector<RankAlarm> last;
+    for (int i = 0; i < 1200 && (last.empty() || !last[0].outlier); ++i)
+        last = m.observe(round_of(t += 0.4, {3}, StillKind::spinning), 4);
+    REQUIRE(!last.empty());
+    CHECK(last[0].outlier);
+    CHECK(last[0].duration >= 10 * m.longest_healthy(StillKind::spinning));
+}
