@@ -1,6 +1,7 @@
 #include "mpi_classifier.h"
 
 #include <cctype>
+#include <string>
 
 namespace jobsentry {
 namespace {
@@ -35,6 +36,31 @@ bool is_mpi_function_name(std::string_view name) {
             (ends_with(name, "_") || ends_with(name, "_f08") || ends_with(name, "_f08ts")))
             return true;
     }
+    return false;
+}
+
+bool is_polling_mpi_call(std::string_view name) {
+    std::string core;
+    for (char c : name) core += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    bool prefixed = false;
+    for (std::string_view prefix : {"pmpi_", "mpi_", "ompi_"}) {
+        if (core.compare(0, prefix.size(), prefix) == 0) {
+            core.erase(0, prefix.size());
+            prefixed = true;
+            break;
+        }
+    }
+    if (!prefixed) return false;
+    for (std::string_view suffix : {"_f08ts", "_f08", "_f"}) {
+        if (core.size() > suffix.size() && core.compare(core.size() - suffix.size(), suffix.size(), suffix) == 0) {
+            core.erase(core.size() - suffix.size());
+            break;
+        }
+    }
+    while (!core.empty() && core.back() == '_') core.pop_back();
+    for (std::string_view polling :
+         {"test", "testany", "testall", "testsome", "iprobe", "improbe", "request_get_status", "win_test"})
+        if (core == polling) return true;
     return false;
 }
 

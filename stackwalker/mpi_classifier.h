@@ -17,6 +17,12 @@
 namespace jobsentry {
 
 bool is_mpi_function_name(std::string_view name);
+// An MPI call that returns at once whatever happens (MPI_Test*, MPI_Iprobe,
+// MPI_Improbe, MPI_Request_get_status, MPI_Win_test), in its C, profiling
+// and Fortran forms, and Open MPI's Fortran glue (ompi_testany_f). A rank
+// seen in one such call sample after sample is looping over it: it may be
+// completing requests all along, so it is never evidence of a deadlock.
+bool is_polling_mpi_call(std::string_view name);
 bool is_mpi_library_path(std::string_view path);
 bool stack_in_mpi(const std::vector<Frame>& frames);
 

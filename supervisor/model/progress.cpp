@@ -1,5 +1,7 @@
 #include "progress.h"
 
+#include "mpi_classifier.h"
+
 #include <algorithm>
 #include <sstream>
 
@@ -226,6 +228,22 @@ Verdict judge_verification(const std::vector<RankVerification>& ranks) {
     if (!v.progressed.empty()) {
         v.reason = "rank(s) " + join_ranks(v.progressed) + " made progress";
         return v;
+    }
+    if (stopped.empty() && outside.empty()) {
+        // Every rank waits inside MPI. A rank seen in a polling call
+        // (MPI_Testany, MPI_Iprobe, ...) sample after sample is looping over
+        // it and may complete requests all along: a healthy polling phase
+        // looks exactly like a deadlock to stack samples. Such a job is
+        // judged by the per-rank evidence only (a rank standing still).
+        std::vector<int> polling;
+        for (const auto& [call, members] : by_call)
+            if (is_polling_mpi_call(call)) polling.insert(polling.end(), members.begin(), members.end());
+        if (!polling.empty()) {
+            std::sort(polling.begin(), polling.end());
+            v.reason = "rank(s) " + join_ranks(polling) +
+                       " poll (MPI_Test*/MPI_Iprobe) and may be completing requests: no deadlock is claimed from stacks";
+            return v;
+        }
     }
     v.hang = true;
     if (!stopped.empty()) {

@@ -76,3 +76,17 @@ TEST_CASE("stack_in_mpi: any MPI frame, unnamed frames do not flip it", "[mpi_cl
         CHECK(stack_in_mpi(row.frames) == row.in_mpi);
     }
 }
+
+TEST_CASE("polling MPI calls: the C, profiling and Fortran forms of MPI_Test* and MPI_Iprobe", "[classifier]") {
+    for (const char* name : {"PMPI_Testany", "MPI_Test", "PMPI_Testall", "MPI_Testsome", "PMPI_Iprobe", "MPI_Improbe",
+                             "PMPI_Request_get_status", "MPI_Win_test", "mpi_testany_", "pmpi_iprobe__",
+                             "MPI_TESTANY", "ompi_testany_f", "mpi_test_f08"}) {
+        INFO(name);
+        CHECK(is_polling_mpi_call(name));
+    }
+    for (const char* name : {"PMPI_Wait", "MPI_Waitany", "PMPI_Recv", "MPI_Probe", "PMPI_Allreduce", "mpi_barrier_",
+                             "MPI_Testing_helper", "test", "Testany", "ompi_request_default_test_any", ""}) {
+        INFO(name);
+        CHECK_FALSE(is_polling_mpi_call(name));
+    }
+}

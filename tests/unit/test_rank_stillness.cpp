@@ -241,3 +241,17 @@ TEST_CASE("a run is an outlier only against a healthy run of its kind seen befor
     CHECK(last[0].outlier);
     CHECK(last[0].duration >= 10 * m.longest_healthy(StillKind::spinning));
 }
+
+TEST_CASE("deadlock path: every rank 'waiting' in a polling call is never claimed a deadlock") {
+    std::vector<RankVerification> ranks;
+    for (int r = 0; r < 4; ++r) {
+        RankVerification v = check(r, false, true);
+        v.mpi_call = "PMPI_Testany";
+        ranks.push_back(v);
+    }
+    Verdict v = judge_verification(ranks);
+    CHECK_FALSE(v.hang);
+    CHECK(v.reason.find("poll") != std::string::npos);
+    for (auto& r : ranks) r.mpi_call = "PMPI_Wait";  // blocked in a wait: a deadlock as before
+    CHECK(judge_verification(ranks).hang);
+}
