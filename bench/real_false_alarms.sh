@@ -4,6 +4,7 @@
 # stops all ranks together for 5 s and continues them (a suspended job,
 # never a hang).
 #   bash bench/real_false_alarms.sh [MINUTES] [RUN_SECONDS] [NP]
+# START=K begins K targets further on (to run several at once over different codes).
 . "$(dirname "$0")/common.sh"
 MINUTES=${1:-120}
 RUN=${2:-90}
@@ -16,7 +17,7 @@ total=0 runs=0 alarms=0 cleared=0 samples=0 suspends=0
 echo "| run | target | suspended | seconds | samples | verdict | alarms cleared by verification |"
 echo "|---|---|---|---|---|---|---|"
 while [ "$total" -lt $((MINUTES * 60)) ]; do
-  target=${targets[$((runs % ${#targets[@]}))]}
+  target=${targets[$(((runs + ${START:-0}) % ${#targets[@]}))]}
   runs=$((runs + 1))
   rm -rf "$SCRATCH/run" "$SCRATCH/r.json"; mkdir -p "$SCRATCH/run"
   case $target in

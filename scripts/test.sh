@@ -3,7 +3,7 @@
 # (command-line errors and small runs), mpi (real mpirun jobs: jobsentry watch,
 # rma-check, the checkpoint library), noise (the probe against injected noise)
 # and slurm (the project's one-node cluster, real sbatch/srun jobs with
-# jobsentry.so; root only). About 25 minutes.
+# jobsentry.so; root only). About 30 minutes.
 # Extra arguments go to ctest, e.g. `bash scripts/test.sh -L unit`.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
