@@ -542,8 +542,13 @@ std::string Watcher::watch_spinning_suspects(const Verdict& verdict, const std::
                                              std::map<int, StackSample>& latest) {
     // A suspect outside MPI that gets CPU time may be in an infinite loop or
     // in a long computation that happens to stay in one call chain for the
-    // few verification samples. Watch only those ranks, closely, for a while:
-    // a computation moves to another function, a loop never does.
+    // few verification samples. Watch only those ranks, closely, until each
+    // has run --spin-verify-ms of CPU time in that chain: a computation moves
+    // to another function, a loop never does. CPU time, not wall time: on a
+    // loaded node a 4 s compute phase lasts 20 s of wall time, and a wall-time
+    // window cancelled such a healthy phase (bench/real_false_alarms.sh, three
+    // benches at once). A rank that gets no CPU at all is watched at most ten
+    // times the window in wall time.
     std::vector<RankProcess> spinning;
     for (const auto& c : checks) {
         bool suspect = std::count(verdict.suspects.begin(), verdict.suspects.end(), c.rank) > 0;
@@ -552,8 +557,17 @@ std::string Watcher::watch_spinning_suspects(const Verdict& verdict, const std::
             if (proc.rank == c.rank) spinning.push_back(proc);
     }
     if (spinning.empty() || opt_.spin_verify_ms == 0) return {};
-    const double until = monotonic_now() + opt_.spin_verify_ms / 1000.0;
-    while (monotonic_now() < until) {
+    const double window = opt_.spin_verify_ms / 1000.0;
+    const double until = monotonic_now() + 10 * window;
+    static const double tick = 1.0 / sysconf(_SC_CLK_TCK);
+    std::map<int, uint64_t> cpu_at_start, cpu_now;
+    for (const auto& proc : spinning) cpu_at_start[proc.rank] = cpu_now[proc.rank] = latest[proc.rank].main_cpu_ticks;
+    auto watched_long_enough = [&] {
+        for (const auto& proc : spinning)
+            if ((cpu_now[proc.rank] - cpu_at_start[proc.rank]) * tick < window) return false;
+        return true;
+    };
+    while (monotonic_now() < until && !watched_long_enough()) {
         wait_for_events(monotonic_now() + 0.1);
         reap();
         if (!monitoring_ || ended()) return "the job ended during verification";
@@ -564,6 +578,7 @@ std::string Watcher::watch_spinning_suspects(const Verdict& verdict, const std::
             if (s.status != SampleStatus::ok) continue;
             if (progress_signature(s) != progress_signature(latest[proc.rank]))
                 return "rank " + std::to_string(proc.rank) + " computing outside MPI moved to another function";
+            cpu_now[proc.rank] = std::max(cpu_now[proc.rank], s.main_cpu_ticks);
             if (!s.digest_only) latest[proc.rank] = std::move(s);  // keep the full stack for the report
         }
     }
