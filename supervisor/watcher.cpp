@@ -446,7 +446,19 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
     std::map<int, bool> exited;
     std::map<int, int> timeouts;
     std::map<int, std::string> unreachable;  // ranks whose node agent did not answer
-    for (int round = 0; round < opt_.verify_rounds; ++round) {
+    // On the deadlock path (every rank waiting where it is) the window
+    // lasts at least as long as the stillness that raised the alarm, up to
+    // 60 s: on a starved node a healthy phase without movement stretches
+    // (NWChem, three benches at once, was cancelled after ~3 s of it), and
+    // a deadlock only has to last twice as long to be confirmed.
+    const bool deadlock_path = still_suspects.empty();
+    const double window_start = monotonic_now();
+    const double still_before = progress_seen_ > 0 ? std::min(unix_now() - progress_seen_, 60.0) : 0;
+    int rounds = opt_.verify_rounds;
+    bool changed = false;
+    for (int round = 0; round < rounds; ++round) {
+        if (round == rounds - 1 && deadlock_path && !changed && monotonic_now() - window_start < still_before)
+            ++rounds;  // not yet as long as the stillness before: one more round
         if (round > 0) {
             std::uniform_real_distribution<double> pause(model_.interval() / 4, 3 * model_.interval() / 4);
             wait_for_events(monotonic_now() + pause(rng_));
@@ -455,14 +467,19 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
         }
         // The verdict needs only the digests; the last round brings the
         // full stacks for the report (remote ranks: ~120 bytes, not ~3 kB).
-        const bool full = round == opt_.verify_rounds - 1;
+        const bool full = round == rounds - 1;
         std::map<int, StackSample> round_samples = take_samples(ranks_, full);
         for (const auto& proc : ranks_) {
             StackSample s = std::move(round_samples[proc.rank]);
             if (s.status == SampleStatus::unreachable) unreachable[proc.rank] = s.error;
             if (s.status == SampleStatus::gone) exited[proc.rank] = true;
             if (s.status == SampleStatus::timeout) ++timeouts[proc.rank];
-            if (s.status == SampleStatus::ok) seen[proc.rank].push_back(std::move(s));
+            if (s.status == SampleStatus::ok) {
+                auto& list = seen[proc.rank];
+                if (!list.empty() && progress_signature(list.front()) != progress_signature(s)) changed = true;
+                list.push_back(std::move(s));
+            }
+            if (s.status == SampleStatus::gone) changed = true;
         }
     }
     std::vector<RankVerification> checks;
