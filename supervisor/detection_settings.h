@@ -13,7 +13,7 @@ struct DetectionSettings {
     bool verbose = false;
     uint64_t seed = 0;          // 0: from the clock
     int verify_rounds = 5;
-    int spin_verify_ms = 10000;  // extra watch of suspects that compute outside MPI: CPU time they must spin in one chain
+    int spin_verify_ms = 5000;  // extra watch of suspects that compute outside MPI: CPU time they must spin in one chain
     bool detect = true;         // false: no sampling at all (a supervisor kept only for its job's timer)
 };
 
