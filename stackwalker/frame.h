@@ -33,6 +33,7 @@ struct StackSample {
     std::string error;          // human-readable cause when status != ok
     std::vector<Frame> frames;  // innermost first
     bool in_mpi = false;        // verdict over the frames (see mpi_classifier.h)
+    bool complete = true;       // the unwind reached the thread's entry (see stack_root.h)
     char state = '?';           // /proc/PID/stat state before the sample (R, S, D, T, ...)
     uint64_t cpu_ticks = 0;     // utime + stime of the whole process, clock ticks
     uint64_t main_cpu_ticks = 0;  // of its main thread alone (the one sampled)

@@ -17,6 +17,7 @@
 #include "clock.h"
 #include "mpi_classifier.h"
 #include "proc_files.h"
+#include "stack_root.h"
 #include "symbolizer.h"
 
 namespace jobsentry {
@@ -222,6 +223,7 @@ StackSample StackWalker::sample(pid_t pid, uint64_t start_time) {
     out.cost_seconds = monotonic_now() - begin;
     if (!unwound || out.frames.empty()) return fail(SampleStatus::error, "libunwind could not start the unwind");
     out.in_mpi = stack_in_mpi(out.frames);
+    out.complete = reaches_thread_root(out.frames);
     out.status = SampleStatus::ok;
     return out;
 }

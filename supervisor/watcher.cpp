@@ -13,6 +13,7 @@
 #include <iostream>
 #include <map>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "clock.h"
@@ -85,6 +86,9 @@ private:
     bool ended() const { return job_.over(); }
     nlohmann::json evidence() const;
     nlohmann::json rank_runs_json() const;
+    // A sample whose unwind stopped short although the rank's unwinds reach
+    // their entry is no evidence (stack_root.h): it is marked failed.
+    void reject_astray_unwind(int rank, StackSample& s);
 
     DetectionSettings opt_;
     WatchedJob& job_;
@@ -118,6 +122,7 @@ private:
     bool suspended_ = false;     // the last round found every rank stopped
     std::vector<RankAlarm> last_rank_runs_;
     std::map<int, int> sample_failures_;  // per rank, for bounded logging
+    std::set<int> complete_unwinds_;      // ranks whose unwinds have reached their thread's entry
     bool no_ranks_warned_ = false;
 
     std::map<int, StackSample> last_sample_;  // per rank
@@ -300,6 +305,7 @@ void Watcher::sample_round() {
         const RankProcess& proc = visited[i];
         const bool visitor = i >= fixed;
         StackSample s = std::move(samples[proc.rank]);
+        reject_astray_unwind(proc.rank, s);
         if (s.status == SampleStatus::denied) {
             stop_monitoring("ptrace of rank " + std::to_string(proc.rank) + " (pid " + std::to_string(proc.pid) +
                             ") was refused: " + s.error + ". " + ptrace_requirements());
@@ -415,6 +421,16 @@ void Watcher::sample_round() {
     }
 }
 
+void Watcher::reject_astray_unwind(int rank, StackSample& s) {
+    if (s.status != SampleStatus::ok) return;
+    if (s.complete) {
+        complete_unwinds_.insert(rank);
+    } else if (complete_unwinds_.count(rank)) {
+        s.status = SampleStatus::error;
+        s.error = "the unwind stopped short of the thread's entry";
+    }
+}
+
 std::vector<int> Watcher::rank_alarms(const std::vector<RankRoundSample>& round) {
     // Bonferroni over every rank that may be tested: the monitored ones each
     // round, the others in turn as visitors.
@@ -469,18 +485,26 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
         // full stacks for the report (remote ranks: ~120 bytes, not ~3 kB).
         const bool full = round == rounds - 1;
         std::map<int, StackSample> round_samples = take_samples(ranks_, full);
+        std::ostringstream detail;
         for (const auto& proc : ranks_) {
             StackSample s = std::move(round_samples[proc.rank]);
+            reject_astray_unwind(proc.rank, s);
             if (s.status == SampleStatus::unreachable) unreachable[proc.rank] = s.error;
             if (s.status == SampleStatus::gone) exited[proc.rank] = true;
             if (s.status == SampleStatus::timeout) ++timeouts[proc.rank];
             if (s.status == SampleStatus::ok) {
                 auto& list = seen[proc.rank];
                 if (!list.empty() && progress_signature(list.front()) != progress_signature(s)) changed = true;
+                if (opt_.verbose)
+                    detail << " r" << proc.rank << ':' << s.state << ':' << outermost_mpi_call(s) << '#' << std::hex
+                           << (progress_signature(s) & 0xffff) << std::dec;
                 list.push_back(std::move(s));
+            } else if (opt_.verbose) {
+                detail << " r" << proc.rank << ':' << to_string(s.status);
             }
             if (s.status == SampleStatus::gone) changed = true;
         }
+        if (opt_.verbose) log("verification round " + std::to_string(round + 1) + "/" + std::to_string(rounds) + ":" + detail.str());
     }
     std::vector<RankVerification> checks;
     std::map<int, StackSample> latest;
@@ -591,6 +615,7 @@ std::string Watcher::watch_spinning_suspects(const Verdict& verdict, const std::
         std::map<int, StackSample> watched = take_samples(spinning, false);
         for (const auto& proc : spinning) {
             StackSample s = std::move(watched[proc.rank]);
+            reject_astray_unwind(proc.rank, s);
             if (s.status == SampleStatus::gone) return "rank " + std::to_string(proc.rank) + " exited";
             if (s.status != SampleStatus::ok) continue;
             if (progress_signature(s) != progress_signature(latest[proc.rank]))

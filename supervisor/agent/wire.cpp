@@ -112,6 +112,7 @@ nlohmann::json sample_json(int rank, const StackSample& s, bool full) {
     nlohmann::json j{{"rank", rank},
                      {"status", kStatuses[static_cast<int>(c.status)]},
                      {"in_mpi", c.in_mpi},
+                     {"complete", c.complete},
                      {"state", std::string(1, c.state)},
                      {"cpu", c.cpu_ticks},
                      {"main_cpu", c.main_cpu_ticks},
@@ -148,6 +149,14 @@ std::optional<StackSample> sample_from_json(const nlohmann::json& j, int* rank, 
     if (j.contains("main_cpu") && !get_uint<uint64_t>(j, "main_cpu", UINT64_MAX, &s.main_cpu_ticks)) {
         *error = "malformed sample";
         return std::nullopt;
+    }
+    // Likewise no "complete": its samples are taken as complete, as before.
+    if (auto it = j.find("complete"); it != j.end()) {
+        if (!it->is_boolean()) {
+            *error = "malformed sample";
+            return std::nullopt;
+        }
+        s.complete = it->get<bool>();
     }
     bool known = false;
     for (size_t i = 0; i < std::size(kStatuses); ++i)

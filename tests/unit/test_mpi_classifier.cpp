@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "mpi_classifier.h"
+#include "stack_root.h"
 
 using namespace jobsentry;
 
@@ -89,4 +90,19 @@ TEST_CASE("polling MPI calls: the C, profiling and Fortran forms of MPI_Test* an
         INFO(name);
         CHECK_FALSE(is_polling_mpi_call(name));
     }
+}
+
+TEST_CASE("an unwind is complete when it reaches its thread's entry", "[stack_root]") {
+    auto chain = [](std::vector<const char*> outward) {
+        std::vector<Frame> frames;
+        for (const char* name : outward) frames.push_back(Frame{0x1000, name, "/usr/lib/libc.so.6", false});
+        return frames;
+    };
+    CHECK(reaches_thread_root(chain({"__sched_yield", "PMPI_Sendrecv", "main", "", "__libc_start_main", "_start"})));
+    CHECK(reaches_thread_root(chain({"compute", "", "", "__libc_start_main", ""})));  // stripped: _start unnamed
+    CHECK(reaches_thread_root(chain({"poll", "progress_thread", "start_thread", "clone3"})));
+    // Open MPI polling over TCP, one sample in ~2,000: the vDSO with a wrong caller.
+    CHECK_FALSE(reaches_thread_root(chain({"__vdso_clock_gettime", "clock_gettime", ""})));
+    CHECK_FALSE(reaches_thread_root(chain({"_start", "a", "b", "c", "d"})));  // _start innermost is no root
+    CHECK_FALSE(reaches_thread_root({}));
 }

@@ -90,6 +90,23 @@ TEST_CASE("a compact sample carries the digests the model needs, not the frames"
     CHECK(outermost_mpi_call(*back) == "PMPI_Allreduce");
 }
 
+TEST_CASE("whether the unwind was complete crosses the wire; an earlier agent's samples count as complete") {
+    StackSample astray = sample_in_allreduce();
+    astray.complete = false;
+    int rank = -1;
+    std::string error;
+    nlohmann::json j = wire::sample_json(3, astray, false);
+    auto back = wire::sample_from_json(j, &rank, &error);
+    REQUIRE(back);
+    CHECK_FALSE(back->complete);
+    j.erase("complete");
+    back = wire::sample_from_json(j, &rank, &error);
+    REQUIRE(back);
+    CHECK(back->complete);
+    j["complete"] = "yes";
+    CHECK(!wire::sample_from_json(j, &rank, &error));
+}
+
 TEST_CASE("a full sample brings its frames back") {
     const StackSample full = sample_in_allreduce();
     int rank = -1;
