@@ -9,6 +9,8 @@ extern "C" {
 #include <slurm/slurm_errno.h>
 }
 
+#include "slurm_compat.h"
+
 #include <cstdlib>
 #include <vector>
 
@@ -16,7 +18,7 @@ namespace jobsentry {
 namespace {
 
 std::string last_error(const char* what) {
-    return std::string(what) + ": " + slurm_strerror(slurm_get_errno());
+    return std::string(what) + ": " + slurm_strerror(slurm_compat::last_errno());
 }
 
 }  // namespace
@@ -44,7 +46,7 @@ std::optional<SlurmJobInfo> slurm_job_info(uint32_t job_id, std::string* error) 
         info.restart_count = j.restart_cnt;
         info.num_nodes = j.num_nodes;
         if (j.nodes) {
-            if (hostlist_t list = slurm_hostlist_create(j.nodes)) {
+            if (slurm_compat::Hostlist list = slurm_hostlist_create(j.nodes)) {
                 while (char* host = slurm_hostlist_shift(list)) {
                     if (info.nodes.size() < 100000) info.nodes.emplace_back(host);
                     free(host);
@@ -86,7 +88,7 @@ std::string slurm_node_address(const std::string& node, std::string* error) {
 std::string slurm_set_admin_comment(uint32_t job_id, const std::string& comment) {
     job_desc_msg_t desc;
     slurm_init_job_desc_msg(&desc);
-    desc.job_id = job_id;
+    slurm_compat::set_job_id(&desc, job_id);
     std::vector<char> text(comment.begin(), comment.end());
     text.push_back('\0');
     desc.admin_comment = text.data();
