@@ -1,6 +1,6 @@
 // Options of `jobsentry ckpt advise` and the --iter-file format: what is
 // accepted, and that every refusal names the value.
-#include <catch2/catch.hpp>
+#include "catch_compat.hpp"
 
 #include "advise_options.h"
 

@@ -2,7 +2,7 @@
 // before any credential is checked. A connection that stays silent never
 // blocks the leader; garbage is refused at once; nodes whose agent never
 // came are reported as unseen, so that no hang is confirmed without them.
-#include <catch2/catch.hpp>
+#include "catch_compat.hpp"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

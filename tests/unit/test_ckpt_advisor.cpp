@@ -1,6 +1,6 @@
 // CheckpointAdvisor (the decision of jobsentry_ckpt_should_checkpoint) and
 // its configuration from the job's environment.
-#include <catch2/catch.hpp>
+#include "catch_compat.hpp"
 
 #include <algorithm>
 #include <cmath>

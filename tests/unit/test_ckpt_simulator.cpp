@@ -1,7 +1,7 @@
 // The failure simulator: its makespans agree with the closed form T_λ, its
 // failure count with the rate, and (seeded, 10 000 runs) it ranks the
 // strategies as the slides' figures do (slides 21, 23, 24).
-#include <catch2/catch.hpp>
+#include "catch_compat.hpp"
 
 #include <cmath>
 

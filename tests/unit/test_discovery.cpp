@@ -1,5 +1,5 @@
 // Rank discovery (pure part): rank variables in an environment block, descendants in a pid tree.
-#include <catch2/catch.hpp>
+#include "catch_compat.hpp"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 // The stack graph beside a report: X.dot always, X.svg drawn by the real
 // Graphviz (install-deps.sh installs it: its absence is a failure here), a
 // stuck renderer killed, and the report naming what was written.
-#include <catch2/catch.hpp>
+#include "catch_compat.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>

@@ -1,5 +1,5 @@
 // Empirical CDF: cdf and quantile with ties, p = 1 and the 1e-9 value tolerance.
-#include <catch2/catch.hpp>
+#include "catch_compat.hpp"
 
 #include "model/ecdf.h"
 

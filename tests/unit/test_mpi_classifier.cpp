@@ -1,5 +1,5 @@
 // MPI classifier: function names, library paths and the stack verdict.
-#include <catch2/catch.hpp>
+#include "catch_compat.hpp"
 
 #include "mpi_classifier.h"
 #include "stack_root.h"

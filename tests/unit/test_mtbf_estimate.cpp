@@ -1,5 +1,5 @@
 // The per-node MTBF from Slurm's node events (sacctmgr list event).
-#include <catch2/catch.hpp>
+#include "catch_compat.hpp"
 
 #include "mtbf_estimate.h"
 

@@ -1,6 +1,6 @@
 // The pure parts of multi-node jobs: the leader–agent wire format and its
 // bounds, the hello check, the port sequence, node names from cgroups.
-#include <catch2/catch.hpp>
+#include "catch_compat.hpp"
 
 #include "agent/wire.h"
 #include "job_cgroup.h"

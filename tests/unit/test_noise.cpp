@@ -1,6 +1,6 @@
 // The probe's pure parts: detour statistics, histogram bins, the --cpus list,
 // the report formats and the options of `jobsentry noise`.
-#include <catch2/catch.hpp>
+#include "catch_compat.hpp"
 
 #include <sstream>
 

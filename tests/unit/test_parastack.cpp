@@ -1,5 +1,5 @@
 // ParaStack model: sample-size levels, learning, jittered delay, hang after k suspicions, streaks, interval doubling.
-#include <catch2/catch.hpp>
+#include "catch_compat.hpp"
 
 #include <cmath>
 #include <random>

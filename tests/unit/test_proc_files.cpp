@@ -1,5 +1,5 @@
 // /proc/PID/stat parsing: awkward comm names, CPU ticks, start time and malformed text.
-#include <catch2/catch.hpp>
+#include "catch_compat.hpp"
 
 #include <unistd.h>
 

@@ -1,5 +1,5 @@
 // Progress evidence: signatures, per-rank activity classification, S_out and verification verdicts.
-#include <catch2/catch.hpp>
+#include "catch_compat.hpp"
 
 #include "model/progress.h"
 

@@ -1,8 +1,9 @@
 // Per-rank evidence (rank_stillness.h) and the verification of its alarms
 // (judge_still_verification): polling peers, stopped/asleep/spinning ranks,
 // suspended jobs, the "outlast the longest healthy run" bar.
-#include <catch2/catch.hpp>
+#include "catch_compat.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "model/progress.h"

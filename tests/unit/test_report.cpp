@@ -1,5 +1,5 @@
 // Hang report: JSON keys, the .txt path, and writing files without following planted symlinks.
-#include <catch2/catch.hpp>
+#include "catch_compat.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>

@@ -1,6 +1,6 @@
 // Happens-before and the compatibility tables of the RMA checker on
 // hand-built traces (rmacheck/analysis/happens_before.h, checker.h).
-#include <catch2/catch.hpp>
+#include "catch_compat.hpp"
 
 #include "checker.h"
 

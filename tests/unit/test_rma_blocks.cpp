@@ -1,5 +1,5 @@
 // Datatype flattening arithmetic of the RMA checker (rmacheck/blocks.h).
-#include <catch2/catch.hpp>
+#include "catch_compat.hpp"
 
 #include "blocks.h"
 

@@ -1,5 +1,5 @@
 // Options of `jobsentry rma-check` (rmacheck/rma_commands.h): table of accepted and refused command lines.
-#include <catch2/catch.hpp>
+#include "catch_compat.hpp"
 
 #include "rma_commands.h"
 

@@ -1,6 +1,6 @@
 // Trace file parsing of the RMA checker: good records, and every kind of damage
 // named by file and offset (rmacheck/analysis/trace_reader.h).
-#include <catch2/catch.hpp>
+#include "catch_compat.hpp"
 
 #include "trace_reader.h"
 

@@ -1,5 +1,5 @@
 // Wald–Wolfowitz runs test: the ParaStack slide example, exact probabilities, edge sequences.
-#include <catch2/catch.hpp>
+#include "catch_compat.hpp"
 
 #include <numeric>
 #include <vector>

@@ -1,6 +1,6 @@
 // SignalSchedule: when the supervisor sends the checkpoint signal (W_th or
 // P_YD after the last checkpoint's end; a guess when that end is unknown).
-#include <catch2/catch.hpp>
+#include "catch_compat.hpp"
 
 #include "signal_schedule.h"
 #include "young_daly.h"

@@ -2,7 +2,7 @@
 // them and works small cases by hand): binomial tree, dissemination (with the
 // slides' delta), linear scatter and gather, for several P and s, in the
 // parameter regimes where each form is exact.
-#include <catch2/catch.hpp>
+#include "catch_compat.hpp"
 
 #include <algorithm>
 

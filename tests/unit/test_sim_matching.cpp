@@ -1,6 +1,6 @@
 // MPI matching in the simulator: any-source, tags, the unexpected queue,
 // rendezvous, irequires, and deadlocks named.
-#include <catch2/catch.hpp>
+#include "catch_compat.hpp"
 
 #include <sstream>
 

@@ -1,7 +1,7 @@
 // Noise injection: the trace arithmetic (Noise::advance), a single detour
 // propagating through a dissemination barrier, and the mean slowdown of
 // periodic noise on a case computed by hand (docs/simulator.md).
-#include <catch2/catch.hpp>
+#include "catch_compat.hpp"
 
 #include <sstream>
 

@@ -1,6 +1,6 @@
 // Parsers of the simulator: GOAL files and noise traces name file, line and
 // what was expected; `jobsentry simulate` options and their errors.
-#include <catch2/catch.hpp>
+#include "catch_compat.hpp"
 
 #include <sstream>
 

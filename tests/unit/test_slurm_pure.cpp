@@ -1,5 +1,5 @@
 // The pure parts of the Slurm mode: cgroup files, annotations, options.
-#include <catch2/catch.hpp>
+#include "catch_compat.hpp"
 
 #include "annotation.h"
 #include "job_cgroup.h"

@@ -1,5 +1,5 @@
 // Stack tree: merging stacks into a prefix tree, its text/JSON forms and rank-set formatting.
-#include <catch2/catch.hpp>
+#include "catch_compat.hpp"
 
 #include "model/stack_tree.h"
 

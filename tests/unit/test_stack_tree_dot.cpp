@@ -1,5 +1,5 @@
 // The stack tree as DOT: structure, rank sets in labels, the odd branch's colour, escaping and length bounds.
-#include <catch2/catch.hpp>
+#include "catch_compat.hpp"
 
 #include <regex>
 

@@ -1,5 +1,5 @@
 // `jobsentry watch` option parsing: defaults, where the command starts, and every error message.
-#include <catch2/catch.hpp>
+#include "catch_compat.hpp"
 
 #include "watch_options.h"
 

@@ -1,7 +1,7 @@
 // The Young/Daly arithmetic against the tables of Du et al. (ICPP 2020,
 // /work/shared/papers/young-daly-stochastic-slides.txt, slides 22 and 24):
 // n = 1000, μ_D = 50, C = R = 5, D = 1, p_fail = 1e-2, λ = −ln(1−p_fail)/(μ_D+C).
-#include <catch2/catch.hpp>
+#include "catch_compat.hpp"
 
 #include <cmath>
 #include <random>
