@@ -588,8 +588,11 @@ std::string Watcher::watch_spinning_suspects(const Verdict& verdict, const std::
     // to another function, a loop never does. CPU time, not wall time: on a
     // loaded node a 4 s compute phase lasts 20 s of wall time, and a wall-time
     // window cancelled such a healthy phase (bench/real_false_alarms.sh, three
-    // benches at once). A rank that gets no CPU at all is watched at most ten
-    // times the window in wall time.
+    // benches at once). A rank starved of CPU is watched at most ten times
+    // the window in wall time; if it has not run the window by then, nothing
+    // is known and the alarm is cleared (its run must grow further): three
+    // benches at once gave a healthy dgemm_phase rank 4 s of CPU in 50 s,
+    // and confirming then cancelled a 2-4 s compute phase.
     std::vector<RankProcess> spinning;
     for (const auto& c : checks) {
         bool suspect = std::count(verdict.suspects.begin(), verdict.suspects.end(), c.rank) > 0;
@@ -622,6 +625,17 @@ std::string Watcher::watch_spinning_suspects(const Verdict& verdict, const std::
                 return "rank " + std::to_string(proc.rank) + " computing outside MPI moved to another function";
             cpu_now[proc.rank] = std::max(cpu_now[proc.rank], s.main_cpu_ticks);
             if (!s.digest_only) latest[proc.rank] = std::move(s);  // keep the full stack for the report
+        }
+    }
+    for (const auto& proc : spinning) {
+        const double ran = (cpu_now[proc.rank] - cpu_at_start[proc.rank]) * tick;
+        if (ran < window) {
+            std::ostringstream why;
+            why.precision(3);
+            why << "rank " << proc.rank << " ran only " << ran << " s of CPU time in " << 10 * window
+                << " s of watching (--spin-verify-ms asks " << window
+                << " s): too little to tell an endless loop from a long computation";
+            return why.str();
         }
     }
     return {};
