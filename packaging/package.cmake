@@ -37,6 +37,7 @@ see /etc/slurm/plugstack.conf.d/jobsentry.conf.")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION admin)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "clang")  # jobsentry-mpicc (rma-check --precise) compiles with it
 set(CPACK_STRIP_FILES ON)  # the supervisor reads the ranks' symbols, never its own
 if(JOBSENTRY_SLURM_SERIES)
   set(CPACK_DEBIAN_PACKAGE_RELEASE "1+slurm${JOBSENTRY_SLURM_SERIES}")

@@ -1,19 +1,31 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages jobsentry needs to build and test. Idempotent:
+# Installs the Debian packages jobsentry needs to build and test (Debian 12;
+# the build set also on Debian 13). Idempotent:
 # only missing packages are installed, so a second run costs a dpkg query.
 set -euo pipefail
 
-packages=(
-  build-essential cmake pkg-config
+# `build`: what building the tree and its packages needs (scripts/package.sh,
+# also inside the Debian 13 root); `all` (default): and what the tests run.
+build_packages=(
+  build-essential cmake pkg-config dpkg-dev file
   catch2 libboost-dev libboost-program-options-dev nlohmann-json3-dev
   libunwind-dev libdw-dev libhwloc-dev
   openmpi-bin libopenmpi-dev gfortran
-  python3 clang
+  python3 libslurm-dev libmunge-dev
+  clang
+)
+test_packages=(
   elfutils procps jq util-linux bc rt-tests strace
   graphviz
-  slurm-wlm slurmctld slurmd slurmdbd libslurm-dev munge libmunge-dev mariadb-server mariadb-client
+  slurm-wlm slurmctld slurmd slurmdbd munge mariadb-server mariadb-client
   passwd
+  debootstrap
 )
+case "${1:-all}" in
+  build) packages=("${build_packages[@]}") ;;
+  all) packages=("${build_packages[@]}" "${test_packages[@]}") ;;
+  *) echo "install-deps: '$1' is not a set; accepted: build, all" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do

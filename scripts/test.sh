@@ -3,11 +3,19 @@
 # (command-line errors and small runs), mpi (real mpirun jobs: jobsentry watch,
 # rma-check, the checkpoint library), noise (the probe against injected noise)
 # and slurm (the project's one-node cluster, real sbatch/srun jobs with
-# jobsentry.so; root only). About 30 minutes.
+# jobsentry.so; root only), package (the .deb installed with apt); then the
+# Debian 13 stage (scripts/test-debian13.sh). About 40 minutes.
 # Extra arguments go to ctest, e.g. `bash scripts/test.sh -L unit`.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 bash "$top/scripts/build.sh"
 bash "$top/scripts/install-apps.sh"   # the real MPI applications of the mpi and slurm tests (tests/apps)
 cd "$top/build"
-ctest --output-on-failure --timeout 600 "$@"
+rc=0
+ctest --output-on-failure --timeout 600 "$@" || rc=$?
+# Then Debian 13 (Slurm 24.11, Open MPI 5) in a root of its own, unless a
+# subset was asked for: about 7 minutes (scripts/test-debian13.sh).
+if [ $# -eq 0 ]; then
+  bash "$top/scripts/test-debian13.sh" || rc=1
+fi
+exit $rc

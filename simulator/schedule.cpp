@@ -34,7 +34,7 @@ std::uint32_t ScheduleBuilder::calc(std::uint32_t rank, std::uint64_t ns) { retu
 void ScheduleBuilder::edge(std::uint32_t later, std::uint32_t earlier, bool at_start) {
     Op& op = s_.ops.at(later);
     if (op.deps() == Op::kDepsMask) throw std::length_error("schedule: too many dependencies of one operation");
-    s_.ops.at(earlier);  // range check
+    if (earlier >= s_.ops.size()) throw std::out_of_range("schedule: dependency on an unknown operation");
     ++op.deps_kind;
     edges_.push_back((static_cast<std::uint64_t>(earlier | (at_start ? kStartEdge : 0)) << 32) | later);
 }

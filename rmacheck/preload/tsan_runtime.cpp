@@ -7,6 +7,7 @@
 // access's own source line.
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "guard.h"
 #include "hooks.h"
@@ -44,6 +45,23 @@ JS_TSAN_ACCESS(8)
 JS_TSAN_ACCESS(16)
 void __tsan_read_range(void* a, unsigned long n) noexcept { access(a, n, false, __builtin_return_address(0)); }
 void __tsan_write_range(void* a, unsigned long n) noexcept { access(a, n, true, __builtin_return_address(0)); }
+// clang 17 and later (Debian 13's clang 19) call these for memset/memcpy/
+// memmove (builtins included) instead of libc's, which the real runtime
+// intercepts: record the accesses, then do the work.
+__attribute__((visibility("default"))) void* __tsan_memset(void* d, int c, size_t n) noexcept {
+    access(d, n, true, __builtin_return_address(0));
+    return std::memset(d, c, n);
+}
+__attribute__((visibility("default"))) void* __tsan_memcpy(void* d, const void* s, size_t n) noexcept {
+    access(s, n, false, __builtin_return_address(0));
+    access(d, n, true, __builtin_return_address(0));
+    return std::memcpy(d, s, n);
+}
+__attribute__((visibility("default"))) void* __tsan_memmove(void* d, const void* s, size_t n) noexcept {
+    access(s, n, false, __builtin_return_address(0));
+    access(d, n, true, __builtin_return_address(0));
+    return std::memmove(d, s, n);
+}
 void __tsan_vptr_update(void**, void*) noexcept {}
 void __tsan_vptr_read(void**) noexcept {}
 void __tsan_ignore_thread_begin() noexcept {}

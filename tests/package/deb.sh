@@ -4,6 +4,8 @@
 # plugin in Slurm's PluginDir, a plugstack example that enables nothing),
 # catch a hang with the installed binary, then remove it while a supervisor
 # of the package runs: no process, no plugin left; purge takes the conffile.
+# Also run inside the Debian 13 root (scripts/test-debian13.sh), with
+# PACKAGE_BUILD naming the build tree to package.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -17,7 +19,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-deb=$(bash "$top/scripts/package.sh" "$top/build-deb" 2>"$work/build.log") || { tail -20 "$work/build.log"; fail "scripts/package.sh failed"; }
+deb=$(bash "$top/scripts/package.sh" "${PACKAGE_BUILD:-$top/build-deb}" 2>"$work/build.log") || { tail -20 "$work/build.log"; fail "scripts/package.sh failed"; }
 v=$(awk '$2 == "SLURM_VERSION_NUMBER" { print $3 }' /usr/include/slurm/slurm_version.h)
 series=$((v >> 16)).$(printf %02d $(((v >> 8) & 255)))
 [[ "$(basename "$deb")" == jobsentry_*+slurm"$series"_*.deb ]] || fail "$deb is not named for Slurm $series"
@@ -39,7 +41,7 @@ grep -q '^#optional jobsentry.so' /etc/slurm/plugstack.conf.d/jobsentry.conf || 
 # The installed binary at work: a rank asleep outside MPI is caught.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1
 /usr/bin/jobsentry watch --report "$work/r.json" -- \
-  mpirun -np 4 "$HANGPROG" --seconds 120 --hang sleep --hang-after 5 >"$work/watch.log" 2>&1 || true
+  mpirun --oversubscribe -np 4 "$HANGPROG" --seconds 120 --hang sleep --hang-after 5 >"$work/watch.log" 2>&1 || true
 [ "$(jq -r .verdict "$work/r.json" 2>/dev/null)" = hang ] || { tail -20 "$work/watch.log"; fail "the installed jobsentry did not catch the hang"; }
 
 # Remove while a supervisor of the package runs: prerm ends it.
