@@ -223,7 +223,8 @@ StackSample StackWalker::sample(pid_t pid, uint64_t start_time) {
     out.cost_seconds = monotonic_now() - begin;
     if (!unwound || out.frames.empty()) return fail(SampleStatus::error, "libunwind could not start the unwind");
     out.in_mpi = stack_in_mpi(out.frames);
-    out.complete = reaches_thread_root(out.frames);
+    // A stack cut at max_frames is deep, not astray: its outer frames are unknown.
+    out.complete = out.frames.size() >= static_cast<size_t>(options_.max_frames) || reaches_thread_root(out.frames);
     out.status = SampleStatus::ok;
     return out;
 }

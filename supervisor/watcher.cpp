@@ -22,6 +22,7 @@
 #include "model/parastack.h"
 #include "model/progress.h"
 #include "model/rank_stillness.h"
+#include "model/unwind_filter.h"
 #include "proc_files.h"
 #include "report.h"
 #include "stack_walker.h"
@@ -86,8 +87,8 @@ private:
     bool ended() const { return job_.over(); }
     nlohmann::json evidence() const;
     nlohmann::json rank_runs_json() const;
-    // A sample whose unwind stopped short although the rank's unwinds reach
-    // their entry is no evidence (stack_root.h): it is marked failed.
+    // A sample whose unwind went astray is no evidence (unwind_filter.h):
+    // it is marked failed.
     void reject_astray_unwind(int rank, StackSample& s);
 
     DetectionSettings opt_;
@@ -122,7 +123,7 @@ private:
     bool suspended_ = false;     // the last round found every rank stopped
     std::vector<RankAlarm> last_rank_runs_;
     std::map<int, int> sample_failures_;  // per rank, for bounded logging
-    std::set<int> complete_unwinds_;      // ranks whose unwinds have reached their thread's entry
+    UnwindFilter unwinds_;                // which unwinds went astray
     bool no_ranks_warned_ = false;
 
     std::map<int, StackSample> last_sample_;  // per rank
@@ -422,13 +423,9 @@ void Watcher::sample_round() {
 }
 
 void Watcher::reject_astray_unwind(int rank, StackSample& s) {
-    if (s.status != SampleStatus::ok) return;
-    if (s.complete) {
-        complete_unwinds_.insert(rank);
-    } else if (complete_unwinds_.count(rank)) {
-        s.status = SampleStatus::error;
-        s.error = "the unwind stopped short of the thread's entry";
-    }
+    if (s.status != SampleStatus::ok || unwinds_.accept(rank, s.complete, progress_signature(s))) return;
+    s.status = SampleStatus::error;
+    s.error = "the unwind stopped short of the thread's entry";
 }
 
 std::vector<int> Watcher::rank_alarms(const std::vector<RankRoundSample>& round) {
@@ -461,7 +458,7 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
     std::map<int, std::vector<StackSample>> seen;
     std::map<int, bool> exited;
     std::map<int, int> timeouts;
-    std::map<int, std::string> unreachable;  // ranks whose node agent did not answer
+    std::map<int, std::string> failed;  // why a rank's latest sample failed (its node agent is lost, the unwind...)
     // On the deadlock path (every rank waiting where it is) the window
     // lasts at least as long as the stillness that raised the alarm, up to
     // 60 s: on a starved node a healthy phase without movement stretches
@@ -489,7 +486,9 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
         for (const auto& proc : ranks_) {
             StackSample s = std::move(round_samples[proc.rank]);
             reject_astray_unwind(proc.rank, s);
-            if (s.status == SampleStatus::unreachable) unreachable[proc.rank] = s.error;
+            if (s.status == SampleStatus::unreachable || s.status == SampleStatus::error ||
+                s.status == SampleStatus::denied)
+                failed[proc.rank] = s.error.empty() ? to_string(s.status) : s.error;
             if (s.status == SampleStatus::gone) exited[proc.rank] = true;
             if (s.status == SampleStatus::timeout) ++timeouts[proc.rank];
             if (s.status == SampleStatus::ok) {
@@ -542,13 +541,18 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
         checks.push_back(v);
     }
     Verdict verdict = still_suspects.empty() ? judge_verification(checks) : judge_still_verification(checks, still_suspects);
-    if (verdict.hang && !unreachable.empty()) {
-        // Ranks we cannot see may be the ones making progress: a lost node
-        // agent must never turn into a hang by itself.
+    // Ranks never seen in the window (node agent lost, every unwind failed,
+    // a debugger attached) may be the ones making progress: what cannot be
+    // seen never turns into a hang by itself. A rank that would not stop at
+    // all (D) was seen: it is a suspect of its own.
+    std::map<int, std::string> unseen_ranks;
+    for (const auto& [rank, why] : failed)
+        if (seen[rank].empty() && !exited[rank] && timeouts[rank] == 0) unseen_ranks[rank] = why;
+    if (verdict.hang && !unseen_ranks.empty()) {
         verdict.hang = false;
-        verdict.reason = "rank " + std::to_string(unreachable.begin()->first) + " cannot be verified (" +
-                         unreachable.begin()->second + ")";
-        if (unreachable.size() > 1) verdict.reason += " and " + std::to_string(unreachable.size() - 1) + " more";
+        verdict.reason = "rank " + std::to_string(unseen_ranks.begin()->first) + " cannot be verified (" +
+                         unseen_ranks.begin()->second + ")";
+        if (unseen_ranks.size() > 1) verdict.reason += " and " + std::to_string(unseen_ranks.size() - 1) + " more";
     }
     if (verdict.hang) {  // likewise a node whose ranks are not even known
         const std::string unseen = job_.unseen_part();
