@@ -112,7 +112,8 @@ std::string rma_check_help() {
     text << "Usage: jobsentry rma-check [options] -- mpirun -np N ./app [args]\n\n"
          << "Runs the command with the MPI RMA checker preloaded into its ranks, then reports every pair of\n"
          << "conflicting concurrent accesses. Exit status: the command's, or " << kRacesFound
-         << " when it succeeded but races were found.\n\n"
+         << " when it succeeded but races were found, or 1 when it succeeded but no rank wrote a trace\n"
+         << "(nothing was checked: e.g. an MPICH program; this release checks Open MPI programs).\n\n"
          << check_spec(&o);
     return text.str();
 }
@@ -174,6 +175,9 @@ int run_rma_check(const std::vector<std::string>& args) {
     std::cerr << "jobsentry[rma-check]: traces in " << dir.string() << '\n';
     print_analysis(a, std::cerr, std::cerr);
     if (!write_report(a, o.report, "jobsentry rma-check")) return status ? status : 1;
+    // No rank wrote a trace (a program of another MPI, one that never called
+    // MPI_Init, ...): nothing was checked, which must not read as "no race".
+    if (a.traces.empty()) return status ? status : 1;
     if (status == 0 && !a.findings.empty()) return kRacesFound;
     return status;
 }

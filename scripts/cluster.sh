@@ -22,6 +22,11 @@
 #                                   (`optional PATH ARGS`); new jobs use it, no restart.
 #   cluster.sh plugin --remove      delete that file.
 #
+# Environment: CLUSTER_MULTI=0 leaves out n1..n4 (no bridge, no namespaces: slurmctld at
+# 127.0.0.1); CLUSTER_PORT_BASE=P puts slurmctld, slurmd and slurmdbd on P, P+1, P+2
+# (default 6817, Slurm's own). The Debian 13 stage runs a cluster in its root with both
+# (CLUSTER_MULTI=0 CLUSTER_PORT_BASE=6917). MariaDB never listens on the network.
+#
 # Logs: /var/log/jobsentry-cluster/{slurmctld,slurmd-<node>,slurmdbd,mariadb,munged}.log
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,7 +45,14 @@ TIMEOUT=${CLUSTER_TIMEOUT:-60}   # seconds to wait for each daemon
 
 host=$(hostname -s)
 # The namespace nodes: name, namespace, address (the bridge holds 10.77.0.1/24).
-NS_NODES=(n1 n2 n3 n4)
+case ${CLUSTER_MULTI:-1} in
+  1) NS_NODES=(n1 n2 n3 n4) CTLD_ADDR=10.77.0.1 ;;
+  0) NS_NODES=() CTLD_ADDR=127.0.0.1 ;;
+  *) echo "cluster: error: CLUSTER_MULTI='$CLUSTER_MULTI': accepted are 1 (nodes n1..n4, the default) and 0" >&2; exit 2 ;;
+esac
+PORT_BASE=${CLUSTER_PORT_BASE:-6817}
+[[ $PORT_BASE =~ ^[0-9]+$ ]] && [ "$PORT_BASE" -ge 1024 ] && [ "$PORT_BASE" -le 65000 ] ||
+  { echo "cluster: error: CLUSTER_PORT_BASE='$PORT_BASE': a port from 1024 to 65000 is accepted" >&2; exit 2; }
 BRIDGE=jsbr0
 BRIDGE_ADDR=10.77.0.1
 addr_of() { echo "10.77.0.1${1#n}"; }                # n1 -> 10.77.0.11
@@ -90,8 +102,18 @@ pid_of() {
   return 1
 }
 
-# pids of processes whose command (comm) is one of the names
-pids_named() { local n; for n in "$@"; do pgrep -x "$n" || true; done; }
+# pids of processes whose command (comm) is one of the names and whose root directory is
+# ours: a cluster in a chroot (the Debian 13 stage) never touches the host's daemons
+pids_named() {
+  local n p me
+  me=$(stat -L -c %d:%i /proc/self/root)
+  for n in "$@"; do
+    for p in $(pgrep -x "$n"); do
+      [ "$(stat -L -c %d:%i "/proc/$p/root" 2>/dev/null)" = "$me" ] && echo "$p"
+    done
+  done
+  return 0
+}
 
 # wait up to $1 seconds until the command $2... succeeds; its output goes to $CHECK_OUT
 wait_for() {
@@ -153,7 +175,16 @@ all_idle()   { local n; for n in "${ALL_NODES[@]}"; do node_idle "$n" || return 
 # --------------------------------------------------------------------------- configuration
 render() { # template -> stdout
   sed -e "s|@HOST@|$host|g" -e "s|@LOGDIR@|$LOGDIR|g" -e "s|@STATEDIR@|$STATEDIR|g" \
-      -e "s|@RUNDIR@|$RUNDIR|g" -e "s|@DBPASS@|${dbpass:-}|g" "$1"
+      -e "s|@RUNDIR@|$RUNDIR|g" -e "s|@DBPASS@|${dbpass:-}|g" -e "s|@CTLD_ADDR@|$CTLD_ADDR|g" \
+      -e "s|@CTLD_PORT@|$PORT_BASE|g" -e "s|@SLURMD_PORT@|$((PORT_BASE + 1))|g" -e "s|@DBD_PORT@|$((PORT_BASE + 2))|g" "$1"
+}
+
+# slurm.conf's lines for the namespace nodes and their partition
+ns_node_lines() {
+  [ ${#NS_NODES[@]} -gt 0 ] || return 0
+  local n
+  for n in "${NS_NODES[@]}"; do echo "NodeName=$n NodeAddr=$(addr_of "$n") CPUs=16 RealMemory=1000 State=UNKNOWN"; done
+  echo "PartitionName=multi Nodes=$(IFS=,; echo "${NS_NODES[*]}") MaxTime=INFINITE State=UP"
 }
 
 # install $1 (a rendered temp file) as $2 with owner $3 and mode $4; return 0 if it changed
@@ -199,7 +230,7 @@ write_config() {
   dbpass=$(cat "$STATEDIR/db-password")
 
   local tmp
-  tmp=$(mktemp); render "$top/etc/slurm/slurm.conf" >"$tmp"
+  tmp=$(mktemp); { render "$top/etc/slurm/slurm.conf"; ns_node_lines; } >"$tmp"
   install_conf "$tmp" "$SLURM_ETC/slurm.conf" root:root 644 && conf_changed_slurm=1
   tmp=$(mktemp); render "$top/etc/slurm/cgroup.conf" >"$tmp"
   install_conf "$tmp" "$SLURM_ETC/cgroup.conf" root:root 644 && conf_changed_slurm=1
@@ -279,7 +310,7 @@ start_mariadb() {
   say "starting MariaDB"
   mark_logs "$LOGDIR/mariadb.log"
   # Debian's 50-mysqld_safe.cnf logs to syslog, which does not exist here: log to a file
-  setsid mysqld_safe --skip-syslog --log-error="$LOGDIR/mariadb.log" --innodb-lock-wait-timeout=900 \
+  setsid mysqld_safe --skip-syslog --skip-networking --log-error="$LOGDIR/mariadb.log" --innodb-lock-wait-timeout=900 \
     </dev/null >>"$LOGDIR/mariadb.log" 2>&1 &
   local safe_pid=$!
   echo "$safe_pid" >"$RUNDIR/mysqld_safe.pid"
@@ -394,7 +425,7 @@ cmd_up() {
   local t0=$SECONDS
   bash "$top/scripts/install-deps.sh"
   write_config
-  setup_network
+  [ ${#NS_NODES[@]} -eq 0 ] || setup_network
   start_munge
   start_mariadb
   setup_database
@@ -421,7 +452,7 @@ cmd_up() {
       sleep 0.5
     done
   done
-  say "up in $((SECONDS - t0))s: cluster $CLUSTER, nodes ${ALL_NODES[*]}, partitions debug ($host) and multi (${NS_NODES[*]}), logs in $LOGDIR"
+  say "up in $((SECONDS - t0))s: cluster $CLUSTER, Slurm $(scontrol --version | awk '{print $2}'), nodes ${ALL_NODES[*]}, partitions debug ($host)$([ ${#NS_NODES[@]} -eq 0 ] || echo " and multi (${NS_NODES[*]})"), ports $PORT_BASE-$((PORT_BASE + 2)), logs in $LOGDIR"
   sinfo
 }
 
@@ -437,7 +468,8 @@ cmd_down() {
       # shellcheck disable=SC2086
       scancel $jobs 2>/dev/null || true
       # shellcheck disable=SC2016
-      wait_for 30 sh -c '[ -z "$(squeue -h -o %A 2>/dev/null)" ] && ! pgrep -x slurmstepd && ! pgrep -x slurmstepd-wlm' || true
+      steps_gone() { [ -z "$(squeue -h -o %A 2>/dev/null)" ] && [ -z "$(pids_named slurmstepd slurmstepd-wlm)" ]; }
+      wait_for 30 steps_gone || true
     fi
   fi
   local n
@@ -462,7 +494,7 @@ cmd_down() {
   fi
   rm -f "$RUNDIR/mysqld_safe.pid"
   if pid=$(pid_of "$MUNGED_PID" munged); then stop_pid munged "$pid"; fi
-  remove_network
+  [ ${#NS_NODES[@]} -eq 0 ] || remove_network
   say "down"
 }
 

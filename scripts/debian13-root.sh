@@ -39,9 +39,30 @@ host_mirror() {
   done
 }
 
+# Every process whose root is $ROOT (daemons a command there left running,
+# e.g. after a failure): TERM, then KILL 5 s later, so the mounts can go.
+stop_root_processes() {
+  local p pids=() real
+  real=$(readlink -f "$ROOT")
+  for p in /proc/[0-9]*; do
+    [ "$(readlink "$p/root" 2>/dev/null)" = "$real" ] && pids+=("${p#/proc/}")
+  done
+  [ ${#pids[@]} -gt 0 ] || return 0
+  say "stopping ${#pids[@]} process(es) left in $ROOT: ${pids[*]}"
+  kill -TERM "${pids[@]}" 2>/dev/null || true
+  for _ in $(seq 25); do
+    sleep 0.2
+    local alive=0
+    for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
+    [ $alive -eq 1 ] || return 0
+  done
+  kill -KILL "${pids[@]}" 2>/dev/null || true
+}
+
 mounted=()
 unmount_all() {
   local i
+  [ ${#mounted[@]} -eq 0 ] || stop_root_processes
   for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do umount -R "${mounted[$i]}" 2>/dev/null || umount -l "${mounted[$i]}" || true; done
   mounted=()
 }
@@ -94,6 +115,7 @@ case "${1:-}" in
   create) create ;;
   run) shift; [ $# -gt 0 ] || die "run needs a command"; run "$@" ;;
   destroy)
+    [ ! -d "$ROOT" ] || stop_root_processes
     for d in dev sys proc; do ! mountpoint -q "$ROOT/$d" || umount -R "$ROOT/$d"; done
     grep -q " $ROOT/" /proc/mounts && die "something is still mounted under $ROOT: not deleting it"
     rm -rf --one-file-system "$ROOT" "$ROOT.partial" "$ROOT.log" ;;

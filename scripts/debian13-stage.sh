@@ -1,14 +1,42 @@
 #!/usr/bin/env bash
 # Inside the Debian 13 root (scripts/test-debian13.sh runs it): one build with
-# the tests and the package, the package test, the unit and cli labels.
+# the tests and the package; the package test; the unit and cli labels; a
+# subset of the mpi label (Open MPI 5 and MPICH 4.2); then a Slurm 24.11 cluster with
+# accounting in this root, on ports of its own (scripts/cluster.sh with
+# CLUSTER_MULTI=0 CLUSTER_PORT_BASE=6917), the site path on it
+# (tests/package/site_slurm.sh) and a subset of the slurm label against the
+# installed package (JOBSENTRY_PACKAGED=1). The cluster is always stopped.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
+step() { echo "== $* ($(date +%T))"; }
 apt-get update -qq
-bash /src/scripts/install-deps.sh build >/dev/null
-apt-get install -y -qq --no-install-recommends jq procps graphviz strace >/dev/null  # what the unit and cli tests call
+step "packages"
+bash /src/scripts/install-deps.sh all >/dev/null
 grep -E '^(PRETTY_NAME)=' /etc/os-release
-echo "Slurm $(dpkg-query -W -f='${Version}' libslurm-dev), Open MPI $(dpkg-query -W -f='${Version}' libopenmpi-dev), GCC $(gcc -dumpversion)"
+echo "Slurm $(dpkg-query -W -f='${Version}' libslurm-dev), Open MPI $(dpkg-query -W -f='${Version}' libopenmpi-dev)," \
+  "MPICH $(dpkg-query -W -f='${Version}' libmpich-dev), GCC $(gcc -dumpversion)"
+step "build and package test"
 JOBSENTRY_BUILD_TESTS=ON PACKAGE_BUILD=/root/build HANGPROG=/root/build/tests/programs/hangprog \
   bash /src/tests/package/deb.sh
 cd /root/build
-ctest --output-on-failure -L 'unit|cli'
+deb=$(ls /root/build/jobsentry_*.deb)
+rc=0
+step "unit, cli and mpi labels"
+ctest --output-on-failure -L 'unit|cli' || rc=1
+# The mpi cases that run here too, chosen to stay within the test command's
+# time: a rank asleep and a deadlock under Open MPI 5's mpirun (PRRTE), a
+# polling program hang-free, the checkpoint library, rma-check; the same under
+# MPICH 4.2's Hydra (rma-check: refused plainly). The others repeat these on
+# Debian 12 or need the applications of scripts/install-apps.sh.
+ctest --output-on-failure -R '^(mpi_hang_sleep|mpi_hang_deadlock|mpi_real_no_hang_random_access|mpi_ckpt_restart|rma_put_put|mpi_mpich_hang_sleep|mpi_mpich_real_no_hang_random_access|mpi_mpich_ckpt_restart|rma_mpich_refused)$' || rc=1
+
+step "Slurm: the site path and the slurm label against the installed package"
+export CLUSTER_MULTI=0 CLUSTER_PORT_BASE=6917
+trap 'bash /src/scripts/cluster.sh down >/dev/null 2>&1 || true' EXIT
+bash /src/scripts/cluster.sh up | grep '^cluster: up'
+HANGPROG=/root/build/tests/programs/hangprog bash /src/tests/package/site_slurm.sh "$deb" || rc=1
+# Open MPI 5 under srun (PMIx), MPICH under mpiexec (Hydra over srun) and
+# under srun --mpi=pmi2, and the plugin's refusals of bad options.
+JOBSENTRY_PACKAGED=1 ctest --output-on-failure \
+  -R '^(slurm_bad_input|slurm_hang_sleep_srun|slurm_hang_sleep_mpich|slurm_hang_deadlock_srun_pmi2)$' || rc=1
+exit $rc

@@ -11,6 +11,7 @@ build_packages=(
   catch2 libboost-dev libboost-program-options-dev nlohmann-json3-dev
   libunwind-dev libdw-dev libhwloc-dev
   openmpi-bin libopenmpi-dev gfortran
+  mpich libmpich-dev
   python3 libslurm-dev libmunge-dev
   clang
 )

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -21,6 +22,7 @@
 
 #include "datatypes.h"
 #include "finalize_analysis.h"
+#include "mpi_identity.h"
 #include "state.h"
 #include "protect.h"
 #include "trace_writer.h"
@@ -83,6 +85,18 @@ std::vector<uint32_t>& local_sizes() {
 __attribute__((constructor)) void on_load() {
     const char* dir = std::getenv("JOBSENTRY_RMA_TRACE_DIR");
     g_enabled = dir && *dir;
+    if (!g_enabled) return;
+    const std::string foreign = foreign_mpi_library();
+    if (foreign.empty()) return;
+    g_enabled = false;  // every wrapper goes straight to PMPI: the program runs as without us
+    const char* rank = std::getenv("PMI_RANK");
+    if (!rank) rank = std::getenv("OMPI_COMM_WORLD_RANK");
+    if (!rank || std::strcmp(rank, "0") == 0)  // one line per job, not one per rank
+        std::fprintf(stderr,
+                     "jobsentry rma-check: this program runs %s, but this libjobsentry-rmacheck.so is built for %s: "
+                     "its RMA accesses are not checked (no trace is written). This release checks programs of %s "
+                     "only (docs/rmacheck.md).\n",
+                     foreign.c_str(), built_for_mpi(), built_for_mpi());
 }
 
 }  // namespace

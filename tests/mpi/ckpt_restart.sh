@@ -9,7 +9,7 @@ ITER=200
 run_app() {  # run_app DIR [ENV...]: the job, 4 ranks
   local dir=$1; shift
   mkdir -p "$dir"
-  env "$@" mpirun --oversubscribe -np "$NP" "$CKPT_APP" --iterations "$ITER" --sleep-ms 20 --dir "$dir"
+  env "$@" "${MPIEXEC[@]}" "$CKPT_APP" --iterations "$ITER" --sleep-ms 20 --dir "$dir"
 }
 latest() { [ -f "$1/latest" ] && od -An -t d8 "$1/latest" | tr -d ' ' || echo -1; }
 yd=(JOBSENTRY_MTBF=20s JOBSENTRY_NODES=1 JOBSENTRY_CKPT_COST=2ms)

@@ -5,7 +5,7 @@
 RANK=1
 mkdir -p "$WORK/pids"
 (
-  sleep 25
+  sleep 15
   for _ in $(seq 100); do [ -s "$WORK/pids/rank.$RANK" ] && break; sleep 0.1; done
   kill -STOP "$(cat "$WORK/pids/rank.$RANK")"
 ) &

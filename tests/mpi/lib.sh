@@ -22,7 +22,8 @@ cleanup() {
   local bg
   bg=$(jobs -p)
   [ -n "$bg" ] && kill $bg 2>/dev/null || true
-  for name in jobsentry mpirun "$(basename "$HANGPROG")"; do
+  # prterun: Open MPI 5 execs it from mpirun; mpiexec.hydra: MPICH's
+  for name in jobsentry mpirun prterun mpiexec.hydra hydra_pmi_proxy "$(basename "$HANGPROG")"; do
     tagged_pids "$name" | xargs -r kill -KILL 2>/dev/null || true
   done
   rm -rf "$WORK"
@@ -35,6 +36,14 @@ if [ "$(id -u)" -eq 0 ]; then
 fi
 # Keep Open MPI on shared memory: no network needed.
 export OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1
+# The MPI the test runs under: Open MPI's mpirun (the default), or MPICH's
+# Hydra (MPI_IMPL=mpich; HANGPROG and the other programs then are their
+# builds against MPICH, tests/programs/CMakeLists.txt).
+case ${MPI_IMPL:-openmpi} in
+  openmpi) MPIEXEC=(mpirun --oversubscribe -np "$NP") ;;
+  mpich) MPIEXEC=(mpiexec.mpich -n "$NP") ;;
+  *) echo "MPI_IMPL='$MPI_IMPL': accepted are openmpi and mpich" >&2; exit 1 ;;
+esac
 
 fail() { echo "FAIL: $*" >&2; [ -f "$WORK/watch.err" ] && tail -120 "$WORK/watch.err" >&2; exit 1; }
 pass() { echo "PASS: $*"; }
@@ -49,7 +58,7 @@ run_watch() {
   # --verbose: every sample in watch.err, which fail() shows. The time limit
   # (under CTest's) makes a missed hang fail here, with that evidence.
   timeout --kill-after=5 "${WATCH_LIMIT:-150}" "$JOBSENTRY" watch --verbose --report "$WORK/report.json" \
-    "${opts[@]}" -- mpirun --oversubscribe -np "$NP" "$HANGPROG" "$@" >"$WORK/watch.out" 2>"$WORK/watch.err" ||
+    "${opts[@]}" -- "${MPIEXEC[@]}" "$HANGPROG" "$@" >"$WORK/watch.out" 2>"$WORK/watch.err" ||
     status=$?
   [ "$status" -ne 124 ] || fail "jobsentry watch still ran after ${WATCH_LIMIT:-150} s"
   [ "$status" -eq "$expected" ] || fail "jobsentry watch exited $status, expected $expected"

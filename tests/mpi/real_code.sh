@@ -29,9 +29,11 @@ preload=()
 [ -n "${JOBSENTRY_INJECT:-}" ] && preload=(env "LD_PRELOAD=$INJECT_LIB")
 case $TARGET in
   app:*) cmd=("${preload[@]}" bash "$APPS/launch.sh" "${TARGET#app:}" "$WORK/run" "$NP" "$RUN") ;;
-  *) cmd=("${preload[@]}" mpirun --oversubscribe -np "$NP")
-     [ -n "${JOBSENTRY_INJECT:-}" ] && cmd+=(-x LD_PRELOAD -x JOBSENTRY_INJECT -x JOBSENTRY_INJECT_MARK)
-     cmd+=("$PROGRAMS/$TARGET" --seconds "$RUN" --pid-dir "$WORK/pids") ;;
+  *) cmd=("${preload[@]}" "${MPIEXEC[@]}")
+     if [ -n "${JOBSENTRY_INJECT:-}" ] && [ "${MPI_IMPL:-openmpi}" = openmpi ]; then
+       cmd+=(-x LD_PRELOAD -x JOBSENTRY_INJECT -x JOBSENTRY_INJECT_MARK)
+     fi  # Hydra passes the whole environment on
+     cmd+=("$PROGRAMS/$TARGET$([ "${MPI_IMPL:-openmpi}" = openmpi ] || echo "_$MPI_IMPL")" --seconds "$RUN" --pid-dir "$WORK/pids") ;;
 esac
 
 # Every process of this test carries the tag: sweep them all on exit, the

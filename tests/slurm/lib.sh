@@ -7,10 +7,11 @@ set -euo pipefail
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 TEST_USER=jsuser
 OTHER_USER=jsother
-INSTALL=/opt/jobsentry-test        # where setup.sh put the plugin and binaries
+INSTALL=/opt/jobsentry-test        # where setup.sh put the test programs (and this build's plugin and binaries)
+. "$SRC/tests/slurm/installed.sh"   # JOBSENTRY_BIN, PLUGIN_SO, RMA_SO: this build's, or the package's
 SUPERVISOR_LOGS=/var/log/jobsentry-test
-PLUGIN_ARGS_DEFAULT=("supervisor=$INSTALL/jobsentry" "log_dir=$SUPERVISOR_LOGS" "state_dir=/run/jobsentry-test"
-                     "log_samples=yes" "rma_lib=$INSTALL/libjobsentry-rmacheck.so")  # every sample in the supervisor log, for failures
+PLUGIN_ARGS_DEFAULT=("supervisor=$JOBSENTRY_BIN" "log_dir=$SUPERVISOR_LOGS" "state_dir=/run/jobsentry-test"
+                     "log_samples=yes" "rma_lib=$RMA_SO")  # every sample in the supervisor log, for failures
 HOME_DIR=$(getent passwd "$TEST_USER" | cut -d: -f6)
 WORK=$(runuser -u "$TEST_USER" -- mktemp -d "$HOME_DIR/e2e.XXXXXX")
 JOBS_FILE=$(mktemp /tmp/jobsentry-e2e-jobs.XXXXXX)  # submit runs in $(...): a file, not an array
@@ -40,7 +41,7 @@ pass() { echo "PASS: $*"; }
 
 # use_plugin [ARGS...]: the plugstack.conf line of jobsentry.so, default arguments first.
 use_plugin() {
-  bash "$SRC/scripts/cluster.sh" plugin "$INSTALL/jobsentry.so" "${PLUGIN_ARGS_DEFAULT[@]}" "$@" >/dev/null
+  bash "$SRC/scripts/cluster.sh" plugin "$PLUGIN_SO" "${PLUGIN_ARGS_DEFAULT[@]}" "$@" >/dev/null
 }
 
 as_user() { runuser -u "$TEST_USER" -- "$@"; }

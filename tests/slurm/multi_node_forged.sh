@@ -21,7 +21,7 @@ chmod 0755 "$FORGE"
 cp /bin/sleep "$FORGE/forged"
 chmod 0755 "$FORGE/forged"
 runuser -u "$OTHER_USER" -- env -i "${environment[@]}" "$FORGE/forged" 300 >/dev/null 2>&1 &
-runuser -u "$OTHER_USER" -- "$INSTALL/jobsentry" agent --job-id "$id" --node-index 1 >"$FORGE/agent.log" 2>&1 &
+runuser -u "$OTHER_USER" -- "$JOBSENTRY_BIN" agent --job-id "$id" --node-index 1 >"$FORGE/agent.log" 2>&1 &
 other_uid=$(id -u "$OTHER_USER")
 wait_log "$id" 60 "refused a node agent connection: credential of uid $other_uid"
 port=$(supervisor_log "$id" | sed -n 's/.*node agents reach it on port \([0-9]*\).*/\1/p' | head -n 1)
