@@ -103,7 +103,10 @@ create() {
 run() {
   [ -x "$ROOT/usr/bin/apt-get" ] || die "no root at $ROOT: bash scripts/debian13-root.sh create"
   mount_all
+  # The root shares the host's network: its names too (MPICH's Hydra proxies
+  # connect back to mpiexec by the host's name).
   cp /etc/resolv.conf "$ROOT/etc/resolv.conf" 2>/dev/null || true
+  cp /etc/hosts "$ROOT/etc/hosts"
   # The tree as it is (not only what is committed), without build output.
   rm -rf "$ROOT/src"; mkdir -p "$ROOT/src"
   tar -C "$top" --exclude=./build --exclude=./build-deb --exclude=./.git --exclude=./bench-out -cf - . | tar -C "$ROOT/src" -xf -

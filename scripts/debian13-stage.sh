@@ -32,7 +32,9 @@ ctest --output-on-failure -R '^(mpi_hang_sleep|mpi_hang_deadlock|mpi_real_no_han
 
 step "Slurm: the site path and the slurm label against the installed package"
 export CLUSTER_MULTI=0 CLUSTER_PORT_BASE=6917
-trap 'bash /src/scripts/cluster.sh down >/dev/null 2>&1 || true' EXIT
+# The slurm tests rewrite the package's plugstack conffile (scripts/cluster.sh
+# plugin): the package goes with the cluster.
+trap 'bash /src/scripts/cluster.sh down >/dev/null 2>&1 || true; apt-get purge -y -qq jobsentry >/dev/null 2>&1 || true' EXIT
 bash /src/scripts/cluster.sh up | grep '^cluster: up'
 HANGPROG=/root/build/tests/programs/hangprog bash /src/tests/package/site_slurm.sh "$deb" || rc=1
 # Open MPI 5 under srun (PMIx), MPICH under mpiexec (Hydra over srun) and

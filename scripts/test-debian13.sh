@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The Debian 13 stage of the test command (issue #16): in the root of
-# scripts/debian13-root.sh (Slurm 24.11, Open MPI 5.0, Catch2 3, GCC 14),
-# build the tree with its tests and its package in one build, then the
-# package test (apt install, a hang caught by the installed binary with
-# Open MPI 5, removal with a supervisor running, purge), then the unit and
-# cli labels. Every failure line starts with "debian13:". About 6 minutes.
-# Not yet here: the mpi and slurm labels and MPICH (docs/porting-debian13.md).
+# scripts/debian13-root.sh (Slurm 24.11, Open MPI 5.0, MPICH 4.2, Catch2 3,
+# GCC 14), build the tree with its tests and its package in one build, the
+# package test, the unit and cli labels, a subset of the mpi label under both
+# MPIs, then a Slurm 24.11 cluster in the root: the site path and a subset of
+# the slurm label against the installed package (scripts/debian13-stage.sh).
+# Every failure line starts with "debian13:". About 5 minutes with the root
+# and its build already there, about 12 on a fresh machine.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 start=$(date +%s)

@@ -25,6 +25,9 @@ series=$((v >> 16)).$(printf %02d $(((v >> 8) & 255)))
 [[ "$(basename "$deb")" == jobsentry_*+slurm"$series"_*.deb ]] || fail "$deb is not named for Slurm $series"
 dpkg-deb -f "$deb" Depends | grep -q "slurmd (>= $series~)" || fail "$deb does not depend on slurmd $series"
 
+# A first install: a package left by an earlier run (whose conffile the
+# slurm tests may have rewritten or deleted) is purged first.
+dpkg -s jobsentry >/dev/null 2>&1 && { apt-get purge -y -qq jobsentry >/dev/null 2>&1 || fail "apt purge of an earlier jobsentry failed"; }
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$deb" >"$work/apt.log" 2>&1 ||
   { cat "$work/apt.log"; fail "apt install $deb failed"; }
 plugin=/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/slurm-wlm/jobsentry.so

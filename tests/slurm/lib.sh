@@ -51,7 +51,9 @@ job_script() {
   local name=$1; shift
   {
     echo '#!/bin/bash'
-    echo 'export OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1'
+    # The node declares more CPUs than the machine has: let mpirun place more
+    # ranks than cores, in Open MPI 4.1 (OMPI_MCA_...) and 5 (PRRTE's PRTE_MCA_...).
+    echo 'export OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1 PRTE_MCA_rmaps_default_mapping_policy=:oversubscribe'
     printf '%s\n' "$@"
   } >"$WORK/$name"
   chown "$TEST_USER:" "$WORK/$name"
