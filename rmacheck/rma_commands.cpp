@@ -17,6 +17,7 @@
 #include <boost/program_options.hpp>
 
 #include "launcher.h"
+#include "program_mpi.h"
 #include "report.h"
 
 namespace po = boost::program_options;
@@ -35,7 +36,10 @@ po::options_description check_spec(RmaCheckOptions* o) {
         "and origin buffers is seen (default: mode 1, page protection of origin buffers, no recompiling)")(
         "report", po::value(&o->report), "also write the findings as JSON to this file")(
         "trace-dir", po::value(&o->trace_dir)->default_value(o->trace_dir),
-        "directory for the per-rank traces (created; old rank-*.jsrma files in it are removed)");
+        "directory for the per-rank traces (created; old rank-*.jsrma files in it are removed)")(
+        "mpi", po::value(&o->mpi)->default_value(o->mpi),
+        "the program's MPI, which picks the preload module: openmpi, mpich, or auto (the first file of the "
+        "command linked with an MPI library, else the launcher's name; Open MPI when neither says)");
     return desc;
 }
 
@@ -45,14 +49,15 @@ std::string self_dir() {
     return ec ? "." : exe.parent_path().string();
 }
 
-// The preload module: $JOBSENTRY_RMACHECK_LIB, else next to jobsentry (installed: ../lib, build tree).
-std::string find_preload() {
+// The preload module for an MPI: $JOBSENTRY_RMACHECK_LIB, else next to jobsentry
+// (installed: ../lib, build tree).
+std::string find_preload(MpiFlavor mpi) {
     if (const char* env = std::getenv("JOBSENTRY_RMACHECK_LIB")) return env;
+    const std::string name = mpi == MpiFlavor::mpich ? "libjobsentry-rmacheck-mpich.so" : "libjobsentry-rmacheck.so";
     std::string dir = self_dir();
-    for (const char* rel : {"/libjobsentry-rmacheck.so", "/../lib/libjobsentry-rmacheck.so",
-                            "/../rmacheck/libjobsentry-rmacheck.so"}) {
+    for (const char* rel : {"/", "/../lib/", "/../rmacheck/"}) {
         std::error_code ec;
-        auto p = std::filesystem::weakly_canonical(dir + rel, ec);
+        auto p = std::filesystem::weakly_canonical(dir + rel + name, ec);
         if (!ec && std::filesystem::exists(p)) return p.string();
     }
     return "";
@@ -101,6 +106,8 @@ RmaCheckParse parse_rma_check_options(const std::vector<std::string>& args) {
     }
     if (out.options.command.empty())
         out.error = "no program given; usage: jobsentry rma-check [options] -- mpirun -np 4 ./app";
+    else if (out.options.mpi != "auto" && !parse_mpi_flavor(out.options.mpi))
+        out.error = "--mpi '" + out.options.mpi + "': accepted are auto, openmpi and mpich";
     else if (out.options.trace_dir.empty())
         out.error = "--trace-dir must not be empty";
     return out;
@@ -113,7 +120,7 @@ std::string rma_check_help() {
          << "Runs the command with the MPI RMA checker preloaded into its ranks, then reports every pair of\n"
          << "conflicting concurrent accesses. Exit status: the command's, or " << kRacesFound
          << " when it succeeded but races were found, or 1 when it succeeded but no rank wrote a trace\n"
-         << "(nothing was checked: e.g. an MPICH program; this release checks Open MPI programs).\n\n"
+         << "(nothing was checked: e.g. --mpi named another MPI than the program's).\n\n"
          << check_spec(&o);
     return text.str();
 }
@@ -129,10 +136,21 @@ int run_rma_check(const std::vector<std::string>& args) {
         return 2;
     }
     const RmaCheckOptions& o = parsed.options;
-    std::string preload = find_preload();
+    MpiFlavor mpi = MpiFlavor::open_mpi;
+    if (o.mpi == "auto") {
+        ProgramMpi found = detect_program_mpi(o.command);
+        if (found.flavor) mpi = *found.flavor;
+        std::cerr << "jobsentry rma-check: checking an " << (mpi == MpiFlavor::mpich ? "MPICH" : "Open MPI")
+                  << " program (" << (found.flavor ? found.why : "no file of the command names its MPI: the default")
+                  << "; --mpi sets it)\n";
+    } else {
+        mpi = *parse_mpi_flavor(o.mpi);
+    }
+    std::string preload = find_preload(mpi);
     if (preload.empty()) {
-        std::cerr << "jobsentry rma-check: cannot find libjobsentry-rmacheck.so next to jobsentry; set "
-                     "JOBSENTRY_RMACHECK_LIB to its path\n";
+        std::cerr << "jobsentry rma-check: cannot find "
+                  << (mpi == MpiFlavor::mpich ? "libjobsentry-rmacheck-mpich.so" : "libjobsentry-rmacheck.so")
+                  << " next to jobsentry; set JOBSENTRY_RMACHECK_LIB to its path\n";
         return 2;
     }
     std::error_code ec;

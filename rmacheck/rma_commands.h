@@ -11,6 +11,7 @@ struct RmaCheckOptions {
     bool precise = false;
     std::string report;                           // JSON report file; empty: none
     std::string trace_dir = "jobsentry-rma-traces";
+    std::string mpi = "auto";                     // which module to preload: auto, openmpi, mpich
     std::vector<std::string> command;
 };
 

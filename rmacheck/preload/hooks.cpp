@@ -93,10 +93,10 @@ __attribute__((constructor)) void on_load() {
     if (!rank) rank = std::getenv("OMPI_COMM_WORLD_RANK");
     if (!rank || std::strcmp(rank, "0") == 0)  // one line per job, not one per rank
         std::fprintf(stderr,
-                     "jobsentry rma-check: this program runs %s, but this libjobsentry-rmacheck.so is built for %s: "
-                     "its RMA accesses are not checked (no trace is written). This release checks programs of %s "
-                     "only (docs/rmacheck.md).\n",
-                     foreign.c_str(), built_for_mpi(), built_for_mpi());
+                     "jobsentry rma-check: this program runs %s, but the preloaded %s is built for %s: "
+                     "its RMA accesses are not checked (no trace is written). Run rma-check with --mpi %s "
+                     "(or without --mpi) for this program (docs/rmacheck.md).\n",
+                     foreign.c_str(), module_file_name(), built_for_mpi(), foreign_mpi_flavor());
 }
 
 }  // namespace

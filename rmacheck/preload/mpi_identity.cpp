@@ -11,9 +11,13 @@ namespace {
 
 #if defined(OPEN_MPI)
 constexpr const char* kBuiltFor = "Open MPI";
+constexpr const char* kModule = "libjobsentry-rmacheck.so";
+constexpr const char* kForeignFlavor = "mpich";
 constexpr const char* kForeignPrefixes[] = {"libmpich.so", "libmpi.so.12"};  // MPICH, and its libmpi alias
 #elif defined(MPICH_VERSION)
 constexpr const char* kBuiltFor = "MPICH";
+constexpr const char* kModule = "libjobsentry-rmacheck-mpich.so";
+constexpr const char* kForeignFlavor = "openmpi";
 constexpr const char* kForeignPrefixes[] = {"libmpi.so.40", "libopen-pal.so"};  // Open MPI 4 and 5
 #else
 #error "rmacheck is built against Open MPI or MPICH"
@@ -35,6 +39,8 @@ int find_foreign(struct dl_phdr_info* info, size_t, void* data) {
 }  // namespace
 
 const char* built_for_mpi() { return kBuiltFor; }
+const char* module_file_name() { return kModule; }
+const char* foreign_mpi_flavor() { return kForeignFlavor; }
 
 std::string foreign_mpi_library() {
     std::string found;

@@ -1,6 +1,8 @@
 # One RMA checker case: runs the program's racy and fixed variants under
 # `jobsentry rma-check` (real mpirun) and checks the findings.
 #   rma_case.sh NAME NP [--precise]
+# MPI_IMPL=mpich runs the MPICH build of the program (NAME_mpich, by
+# mpicc.mpich) under mpiexec.mpich, with rma-check left to find the MPI itself.
 # The racy run must exit 4 and name both accesses as file:line (the lines are
 # looked up in the source by the markers below, so edits do not break the
 # test); the fixed run must exit 0 with no finding.
@@ -12,6 +14,10 @@ name=$1 np=$2
 shift 2
 prog=$PROGDIR/rma_$name
 [ "${1:-}" = --precise ] && prog=${prog}_precise
+launch=(mpirun --oversubscribe -np "$np")
+if [ "${MPI_IMPL:-openmpi}" = mpich ]; then
+  prog=${prog}_mpich launch=(mpiexec.mpich -n "$np")
+fi
 WORK=$(mktemp -d /tmp/jobsentry-rma-test.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 if [ "$(id -u)" -eq 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
@@ -25,9 +31,13 @@ run() {  # run VARIANT EXPECTED_STATUS [rma-check options]
   local variant=$1 expected=$2 status=0
   shift 2
   timeout 120 "$JOBSENTRY" rma-check "$@" --trace-dir "$WORK/traces-$variant" --report "$WORK/$variant.json" -- \
-    mpirun --oversubscribe -np "$np" "$prog" "$variant" >"$WORK/$variant.out" 2>"$WORK/$variant.err" ||
+    "${launch[@]}" "$prog" "$variant" >"$WORK/$variant.out" 2>"$WORK/$variant.err" ||
     status=$?
   [ "$status" -eq "$expected" ] || fail "$variant run exited $status, expected $expected"
+  if [ "${MPI_IMPL:-openmpi}" = mpich ]; then
+    grep -q "^jobsentry rma-check: checking an MPICH program ($prog is linked with MPICH" "$WORK/$variant.err" ||
+      fail "rma-check did not find that $prog is an MPICH program"
+  fi
 }
 
 expect_line() {  # expect_line REGEX: a finding line of the racy run
@@ -86,4 +96,4 @@ esac
 run fixed 0 "$@"
 grep -q "^RACE" "$WORK/fixed.err" && fail "the race-free twin was reported: $(grep ^RACE "$WORK/fixed.err")"
 jq -e '.races == 0' "$WORK/fixed.json" >/dev/null || fail "the fixed run's JSON report has races"
-echo "PASS: $name $*"
+echo "PASS: $name $* (${MPI_IMPL:-openmpi})"

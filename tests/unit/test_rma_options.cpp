@@ -38,3 +38,11 @@ TEST_CASE("rma-check options: misuse is refused with what is accepted") {
         CHECK(p.error.find(row.message) != std::string::npos);
     }
 }
+
+TEST_CASE("rma-check --mpi: auto by default, openmpi and mpich accepted, anything else refused") {
+    CHECK(parse_rma_check_options({"--", "./app"}).options.mpi == "auto");
+    CHECK(parse_rma_check_options({"--mpi", "mpich", "--", "./app"}).error.empty());
+    CHECK(parse_rma_check_options({"--mpi", "openmpi", "--", "./app"}).error.empty());
+    auto bad = parse_rma_check_options({"--mpi", "intel", "--", "./app"});
+    CHECK(bad.error == "--mpi 'intel': accepted are auto, openmpi and mpich");
+}

@@ -1,0 +1,30 @@
+// Which MPI a command's ranks will run, so that rma-check preloads the module
+// built for it (a PMPI module is bound to one MPI's handles: Open MPI's are
+// pointers, MPICH's integers). Read from the command before it starts: the
+// first file among its words that is linked with an MPI library decides; else
+// the launcher's name (mpiexec.mpich, mpiexec.hydra; mpirun.openmpi, prterun).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace jobsentry {
+
+enum class MpiFlavor { open_mpi, mpich };
+
+const char* mpi_flavor_name(MpiFlavor f);            // "openmpi" or "mpich", as --mpi takes them
+std::optional<MpiFlavor> parse_mpi_flavor(const std::string& word);  // "openmpi", "mpich"
+
+// Pure rules: an executable's DT_NEEDED names, a launcher's file name.
+std::optional<MpiFlavor> mpi_of_needed(const std::vector<std::string>& needed);
+std::optional<MpiFlavor> mpi_of_launcher(const std::string& basename);
+
+// What a program's words say: `why` tells which file decided it and how.
+struct ProgramMpi {
+    std::optional<MpiFlavor> flavor;
+    std::string why;
+};
+ProgramMpi detect_program_mpi(const std::vector<std::string>& command);
+
+}  // namespace jobsentry
