@@ -21,12 +21,6 @@ struct Event {
 
 constexpr std::uint32_t kNil = 0xffffffffu;
 
-double thread_cpu_seconds() {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
 struct QueueNode {      // an entry of a posted or unexpected queue
     Time nic_done;      // unexpected messages: when the receiving NIC took the first byte
     std::uint32_t op;   // recv op (posted) or send op (unexpected)
@@ -334,6 +328,12 @@ private:
 };
 
 }  // namespace
+
+double thread_cpu_seconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
 
 SimResult simulate(Schedule& schedule, const LogGOPS& params, const Noise& noise) {
     return Engine(schedule, params, noise).run();

@@ -13,6 +13,7 @@ namespace jobsentry::sim {
 namespace {
 
 struct Raw {
+    std::string model = "jobsentry";
     double L, o, g, G, O;
     long long S, procs, bytes, seed;
 };
@@ -29,7 +30,8 @@ po::options_description describe(SimulateParse& p, Raw& raw) {
         ("collective", po::value(&r.collective)->default_value(r.collective), ("collective to simulate: " + names).c_str())
         ("procs", po::value(&raw.procs)->default_value(r.procs), "number of processes P, 2..2147483647")
         ("bytes", po::value(&raw.bytes)->default_value(static_cast<long long>(r.bytes)), "message size s in bytes, >= 1")
-        ("goal", po::value(&r.goal_file), "simulate this GOAL schedule file instead of --collective/--procs/--bytes")
+        ("goal", po::value(&r.goal_file), "simulate this GOAL schedule file (schedgen's newline form or the ';' form) instead of --collective/--procs/--bytes")
+        ("model", po::value(&raw.model)->default_value(raw.model), "timing rules: jobsentry (the project's, see docs/simulator.md) or loggopsim (LogGOPSim's own: the receiver's CPU busy o + max((s-1)O, (s-1)G) per message, rendezvous without a handshake)")
         ("noise-trace", po::value(&r.noise_trace), "noise trace (start_ns<TAB>duration_ns lines, as jobsentry noise --trace-dir writes) injected into o, O and calc")
         ("cosched", po::bool_switch(&r.cosched), "all processes read the trace from the same offset (co-scheduled noise); default: a random offset each")
         ("seed", po::value(&raw.seed)->default_value(static_cast<long long>(r.seed)), "seed of the per-process trace offsets, >= 0")
@@ -70,6 +72,9 @@ std::string check(const Raw& raw, SimulationRequest& r) {
             return (e << "--" << name << " " << v << ": accepted values are 0..1e15 ns", e.str());
     if (raw.seed < 0) return (e << "--seed " << raw.seed << ": accepted values are 0 or more", e.str());
     if (raw.S < 0) return (e << "--S " << raw.S << ": accepted values are 0 or more bytes", e.str());
+    if (raw.model != "jobsentry" && raw.model != "loggopsim")
+        return (e << "--model " << raw.model << ": unknown; accepted values are jobsentry, loggopsim", e.str());
+    r.model = raw.model == "loggopsim" ? Model::loggopsim : Model::jobsentry;
     if (r.goal_file.empty()) {
         if (raw.procs < 2 || raw.procs > 0x7fffffff)
             return (e << "--procs " << raw.procs << ": accepted values are 2..2147483647", e.str());

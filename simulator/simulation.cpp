@@ -7,6 +7,7 @@
 #include "collectives.h"
 #include "engine.h"
 #include "goal_reader.h"
+#include "loggopsim_engine.h"
 #include "noise.h"
 
 namespace jobsentry::sim {
@@ -30,9 +31,11 @@ SimulationReport run_simulation(const SimulationRequest& req) {
     rep.procs = schedule.num_ranks;
     rep.messages = schedule.messages();
 
-    SimResult quiet = simulate(schedule, req.params);
+    auto run = req.model == Model::loggopsim ? simulate_loggopsim : simulate;
+    rep.model = req.model == Model::loggopsim ? "loggopsim" : "jobsentry";
+    SimResult quiet = run(schedule, req.params, Noise());
     if (!quiet.error.empty()) throw std::runtime_error(rep.schedule + ": " + quiet.error);
-    SimResult noisy = noise.active() ? simulate(schedule, req.params, noise) : quiet;
+    SimResult noisy = noise.active() ? run(schedule, req.params, noise) : quiet;
     if (!noisy.error.empty()) throw std::runtime_error(rep.schedule + ": " + noisy.error);
     rep.makespan = noisy.makespan;
     rep.noise_free_makespan = quiet.makespan;
@@ -45,6 +48,7 @@ SimulationReport run_simulation(const SimulationRequest& req) {
 
 nlohmann::json to_json(const SimulationReport& r) {
     return {{"schedule", r.schedule},
+            {"model", r.model},
             {"procs", r.procs},
             {"messages", r.messages},
             {"makespan_ns", r.makespan},
@@ -59,6 +63,7 @@ nlohmann::json to_json(const SimulationReport& r) {
 std::string to_text(const SimulationReport& r) {
     std::ostringstream out;
     out << "schedule             " << r.schedule << " (" << r.messages << " messages)\n"
+        << "model                " << r.model << "\n"
         << "makespan             " << r.makespan << " ns\n"
         << "noise-free makespan  " << r.noise_free_makespan << " ns\n"
         << "slowdown             " << r.slowdown << "\n"

@@ -11,6 +11,10 @@
 
 namespace jobsentry::sim {
 
+// Whose timing rules: the project's (docs/simulator.md, "The model") or
+// LogGOPSim's own (loggopsim_engine.h; "The two models").
+enum class Model { jobsentry, loggopsim };
+
 struct SimulationRequest {
     std::string collective = "dissemination";
     std::uint32_t procs = 16384;
@@ -20,10 +24,12 @@ struct SimulationRequest {
     bool cosched = false;
     std::uint64_t seed = 1;
     LogGOPS params;
+    Model model = Model::jobsentry;
 };
 
 struct SimulationReport {
     std::string schedule;          // "dissemination, 16384 processes, 8 bytes" or the GOAL file
+    std::string model;             // "jobsentry" or "loggopsim"
     std::uint32_t procs = 0;
     std::uint64_t messages = 0;
     Time makespan = 0;

@@ -160,10 +160,11 @@ TEST_CASE("simulate options: defaults and values", "[simulator][options]") {
     CHECK(p.request.params.G == 2.5);
     CHECK(p.request.params.O == 1.0);
     CHECK(p.request.params.S == 65536);
+    CHECK(p.request.model == Model::jobsentry);
     CHECK_FALSE(p.json);
     p = parse_simulate_options({"--collective", "allreduce-ring", "--procs", "64", "--bytes", "1024", "--L", "10",
                                 "--o", "1", "--g", "2", "--G", "0.5", "--O", "0.25", "--S", "0", "--cosched", "--json",
-                                "--seed", "9", "--noise-trace", "t.tsv"});
+                                "--seed", "9", "--noise-trace", "t.tsv", "--model", "loggopsim"});
     REQUIRE(p.error.empty());
     CHECK(p.request.collective == "allreduce-ring");
     CHECK(p.request.procs == 64);
@@ -177,7 +178,9 @@ TEST_CASE("simulate options: defaults and values", "[simulator][options]") {
     CHECK(p.request.cosched);
     CHECK(p.request.seed == 9);
     CHECK(p.request.noise_trace == "t.tsv");
+    CHECK(p.request.model == Model::loggopsim);
     CHECK(p.json);
+    CHECK(parse_simulate_options({"--collective", "schedgen:linear_alltoall"}).error.empty());
     CHECK(parse_simulate_options({"--help"}).help);
     CHECK_THAT(simulate_help(), Catch::Contains("--noise-trace") && Catch::Contains("(=5300)") && Catch::Contains("dissemination"));
 }
@@ -197,6 +200,7 @@ TEST_CASE("simulate options: bad values name the option and what is accepted", "
              Row{{"--seed", "-1"}, "--seed -1: accepted values are 0 or more"},
              Row{{"--predict"}, "--predict: needs --noise-trace FILE"},
              Row{{"--collective", "tree"}, "--collective tree: unknown; accepted values are binomial-bcast, binomial-reduce, dissemination"},
+             Row{{"--model", "logp"}, "--model logp: unknown; accepted values are jobsentry, loggopsim"},
              Row{{"--frobnicate"}, "unrecognised option '--frobnicate'"},
              Row{{"--procs", "many"}, "the argument ('many') for option '--procs' is invalid"},
          }) {
