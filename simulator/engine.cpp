@@ -135,7 +135,8 @@ private:
     Time& nic_recv_free(std::uint32_t send) {
         const Op& o = s_.ops[send];
         auto dest = static_cast<std::uint32_t>(o.peer);
-        return nics_.empty() ? ranks_[dest].nic_recv_free : nics_[(std::uint64_t{dest} * s_.nics + s_.nic(send)) * 2 + 1];
+        return nics_.empty() ? ranks_[dest].nic_recv_free
+                             : nics_[(std::uint64_t{dest} * s_.nics + s_.nic(send)) * 2 + 1];
     }
 
     void started(std::uint32_t op, Time t) { release(op, t, true); }
@@ -260,9 +261,10 @@ private:
         std::uint32_t prev = kNil;
         for (std::uint32_t i = list.head; i != kNil; prev = i, i = pool_[i].next) {
             const Op& e = s_.ops[pool_[i].op];
-            bool match = (e.tag == tag || e.tag == kAnyTag || tag == kAnyTag) && (entries_are_sends ? (source == kAnySource ||
-                                                               static_cast<std::int32_t>(e.rank) == source)
-                                                            : (e.peer == kAnySource || e.peer == source));
+            bool tag_ok = e.tag == tag || e.tag == kAnyTag || tag == kAnyTag;
+            bool source_ok = entries_are_sends ? (source == kAnySource || static_cast<std::int32_t>(e.rank) == source)
+                                               : (e.peer == kAnySource || e.peer == source);
+            bool match = tag_ok && source_ok;
             if (!match) continue;
             (prev == kNil ? list.head : pool_[prev].next) = pool_[i].next;
             if (list.tail == i) list.tail = prev;

@@ -81,7 +81,8 @@ private:
                 if (!is_verb(verb)) sc_.fail(verb, "send, recv or calc");
                 std::uint32_t id = op(b, rank, sc_.next());
                 if (!labels_.define(label, id))
-                    sc_.fail({TokenKind::word, label, t.line}, "a label not used before in rank " + std::to_string(rank));
+                    sc_.fail({TokenKind::word, label, t.line},
+                             "a label not used before in rank " + std::to_string(rank));
             } else if (is_word(after, "requires") || is_word(after, "irequires")) {
                 dependency(b, label, after.text == "irequires");
             } else {
@@ -145,7 +146,8 @@ private:
                            : send ? b.send(rank, static_cast<std::uint32_t>(peer), size, tag)
                                   : b.recv(rank, peer, size, tag);
         b.place(id, cpu, nic);
-        end_statement(calc ? "'cpu', 'nic', ';' or the end of the line" : "'tag', 'cpu', 'nic', ';' or the end of the line");
+        end_statement(calc ? "'cpu', 'nic', ';' or the end of the line"
+                           : "'tag', 'cpu', 'nic', ';' or the end of the line");
         return id;
     }
 

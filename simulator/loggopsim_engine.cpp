@@ -54,9 +54,7 @@ public:
         for (Time t : nexto_) r_.makespan = std::max(r_.makespan, t);  // LogGOPSim reports the last CPU time
         r_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         r_.cpu_seconds = thread_cpu_seconds() - cpu0;
-        if (done_ != s_.ops.size())
-            r_.error = "the schedule deadlocked: " + std::to_string(s_.ops.size() - done_) +
-                       " operations never completed (LogGOPSim model)";
+        if (done_ != s_.ops.size()) describe_deadlock();
         return r_;
     }
 
@@ -185,6 +183,20 @@ private:
     }
 
     static constexpr std::uint32_t kNone = 0xffffffffu;
+
+    void describe_deadlock() {
+        std::string example;
+        for (std::uint32_t r = 0; r < posted_.size() && example.empty(); ++r) {
+            if (posted_[r].empty()) continue;
+            const Op& op = s_.ops[posted_[r].front()];
+            example = "; e.g. rank " + std::to_string(r) + " waits for a message from " +
+                      (op.peer == kAnySource ? std::string("any source") : "rank " + std::to_string(op.peer)) +
+                      " with tag " + std::to_string(op.tag);
+        }
+        if (example.empty()) example = " (a dependency cycle or an unreceived rendezvous send)";
+        r_.error = "the schedule deadlocked (LogGOPSim model): " + std::to_string(s_.ops.size() - done_) +
+                   " operations never completed" + example;
+    }
 
     template <class Match>
     std::uint32_t take(std::list<std::uint32_t>& list, Match match) {

@@ -121,6 +121,8 @@ SimulateParse parse_simulate_options(const std::vector<std::string>& args) {
     p.error = check(raw, p.request);
     if (p.error.empty() && p.predict && p.request.noise_trace.empty())
         p.error = "--predict: needs --noise-trace FILE (the trace whose slowdowns to predict)";
+    if (p.error.empty() && p.predict && p.request.model != Model::jobsentry)
+        p.error = "--predict: predicts with the project's model only; accepted: --model jobsentry (the default)";
     return p;
 }
 

@@ -118,3 +118,11 @@ TEST_CASE("models: LogGOPSim receives on the CPU numbered as the send's cpu", "[
     CHECK(t.loggopsim == 1010);
     CHECK(t.jobsentry == 1000);
 }
+
+TEST_CASE("models: a deadlock is named under the LogGOPSim model too", "[simulator][loggopsim]") {
+    std::istringstream in("num_ranks 2\nrank 0 {\nsend 1b to 1 tag 0\n}\nrank 1 {\nrecv 1b from 0 tag 1\n}\n");
+    Schedule s = read_goal(in, "dl.goal");
+    CHECK_THAT(simulate_loggopsim(s, small_params(8)).error,
+               Catch::Contains("deadlocked (LogGOPSim model): 1 operations never completed; e.g. rank 1 waits for a "
+                               "message from rank 0 with tag 1"));
+}

@@ -200,6 +200,8 @@ TEST_CASE("simulate options: bad values name the option and what is accepted", "
              Row{{"--seed", "-1"}, "--seed -1: accepted values are 0 or more"},
              Row{{"--predict"}, "--predict: needs --noise-trace FILE"},
              Row{{"--collective", "tree"}, "--collective tree: unknown; accepted values are binomial-bcast, binomial-reduce, dissemination"},
+             Row{{"--predict", "--noise-trace", "t.tsv", "--model", "loggopsim"},
+                 "--predict: predicts with the project's model only; accepted: --model jobsentry"},
              Row{{"--model", "logp"}, "--model logp: unknown; accepted values are jobsentry, loggopsim"},
              Row{{"--frobnicate"}, "unrecognised option '--frobnicate'"},
              Row{{"--procs", "many"}, "the argument ('many') for option '--procs' is invalid"},
