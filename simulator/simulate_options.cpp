@@ -41,6 +41,7 @@ po::options_description describe(SimulateParse& p, Raw& raw) {
         ("G", po::value(&raw.G)->default_value(d.G), "NIC gap G per byte")
         ("O", po::value(&raw.O)->default_value(d.O), "CPU overhead O per byte")
         ("S", po::value(&raw.S)->default_value(static_cast<long long>(d.S)), "eager limit S in bytes: larger messages use rendezvous")
+        ("write-goal", po::value(&p.write_goal), "write the schedule (--collective or --goal) to this file as GOAL text in schedgen's form, and exit without simulating")
         ("predict", po::bool_switch(&p.predict), "with --noise-trace: print (JSON) the predicted slowdown of a dissemination barrier and a recursive-doubling allreduce of --bytes at 1024, 16384 and 1048576 processes (takes a minute and ~2 GiB)")
         ("json", po::bool_switch(&p.json), "print the result as JSON");
     // clang-format on
@@ -121,6 +122,8 @@ SimulateParse parse_simulate_options(const std::vector<std::string>& args) {
     p.error = check(raw, p.request);
     if (p.error.empty() && p.predict && p.request.noise_trace.empty())
         p.error = "--predict: needs --noise-trace FILE (the trace whose slowdowns to predict)";
+    if (p.error.empty() && p.predict && !p.write_goal.empty())
+        p.error = "--write-goal: writes the schedule of --collective or --goal; not accepted with --predict";
     if (p.error.empty() && p.predict && p.request.model != Model::jobsentry)
         p.error = "--predict: predicts with the project's model only; accepted: --model jobsentry (the default)";
     return p;

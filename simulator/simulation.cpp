@@ -12,18 +12,20 @@
 
 namespace jobsentry::sim {
 
+Schedule make_schedule(const SimulationRequest& req, std::string& description) {
+    if (!req.goal_file.empty()) {
+        description = "GOAL " + req.goal_file;
+        return read_goal_file(req.goal_file);
+    }
+    description = req.collective + ", " + std::to_string(req.procs) + " processes, " + std::to_string(req.bytes) +
+                  " bytes";
+    return make_collective(req.collective, req.procs, req.bytes);
+}
+
 SimulationReport run_simulation(const SimulationRequest& req) {
     SimulationReport rep;
     auto t0 = std::chrono::steady_clock::now();
-    Schedule schedule;
-    if (!req.goal_file.empty()) {
-        schedule = read_goal_file(req.goal_file);
-        rep.schedule = "GOAL " + req.goal_file;
-    } else {
-        schedule = make_collective(req.collective, req.procs, req.bytes);
-        rep.schedule = req.collective + ", " + std::to_string(req.procs) + " processes, " +
-                       std::to_string(req.bytes) + " bytes";
-    }
+    Schedule schedule = make_schedule(req, rep.schedule);
     // The trace is read before simulating so that a bad file fails at once.
     Noise noise;
     if (!req.noise_trace.empty()) noise = Noise(read_noise_trace_file(req.noise_trace), req.seed, req.cosched);

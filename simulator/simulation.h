@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "params.h"
+#include "schedule.h"
 
 namespace jobsentry::sim {
 
@@ -40,6 +41,10 @@ struct SimulationReport {
     double events_per_wall_second = 0;  // per second of wall time (lower when the machine is shared)
     double build_seconds = 0;      // building or reading the schedule
 };
+
+// The request's schedule (its collective or GOAL file) and a description of
+// it ("dissemination, 16384 processes, 8 bytes" or "GOAL FILE"). Throws as below.
+Schedule make_schedule(const SimulationRequest& request, std::string& description);
 
 // Throws std::invalid_argument (bad request: unknown collective, P < 2) or
 // std::runtime_error (unreadable or malformed file, deadlocked schedule).

@@ -70,6 +70,17 @@ done
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["makespan_ns"] == 303970, r' "$WORK/ref.json" \
   || fail "schedgen:gather under --model loggopsim: not LogGOPSim's 303970 ns"
 
+# --write-goal writes the schedule as GOAL text (schedgen's form) that --goal reads back to the same makespan.
+"$JOBSENTRY" simulate --collective schedgen:binomialtreereduce --procs 1000 --bytes 1024 --write-goal "$WORK/w.goal" \
+  2>/dev/null || fail "--write-goal failed"
+grep -q '^l1 requires l2$' "$WORK/w.goal" || fail "--write-goal: no requires line in schedgen's form"
+for src in "--collective schedgen:binomialtreereduce --procs 1000 --bytes 1024" "--goal $WORK/w.goal"; do
+  # shellcheck disable=SC2086
+  "$JOBSENTRY" simulate $src --model loggopsim --L 2500 --o 1500 --g 1000 --G 6 --O 0 --S 65535 --json
+done >"$WORK/both.json" || fail "--write-goal round trip failed"
+python3 -c 'import json,sys; t=sys.stdin.read().replace("}\n{","}\n\n{").split("\n\n"); a,b=[json.loads(x) for x in t]; assert a["makespan_ns"] == b["makespan_ns"] == 112380, (a, b)' \
+  <"$WORK/both.json" || fail "--write-goal round trip: makespans differ from LogGOPSim's 112380 ns"
+
 # Good run: dissemination, P = 1000, 1 byte, L=100 o=10: 10 rounds of 2o + L.
 "$JOBSENTRY" simulate --collective dissemination --procs 1000 --bytes 1 --L 100 --o 10 --g 5 --json >"$WORK/r.json" \
   || fail "good run failed"

@@ -202,6 +202,8 @@ TEST_CASE("simulate options: bad values name the option and what is accepted", "
              Row{{"--collective", "tree"}, "--collective tree: unknown; accepted values are binomial-bcast, binomial-reduce, dissemination"},
              Row{{"--predict", "--noise-trace", "t.tsv", "--model", "loggopsim"},
                  "--predict: predicts with the project's model only; accepted: --model jobsentry"},
+             Row{{"--predict", "--noise-trace", "t.tsv", "--write-goal", "x.goal"},
+                 "--write-goal: writes the schedule of --collective or --goal; not accepted with --predict"},
              Row{{"--model", "logp"}, "--model logp: unknown; accepted values are jobsentry, loggopsim"},
              Row{{"--frobnicate"}, "unrecognised option '--frobnicate'"},
              Row{{"--procs", "many"}, "the argument ('many') for option '--procs' is invalid"},
