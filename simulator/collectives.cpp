@@ -1,17 +1,13 @@
 #include "collectives.h"
 
+#include "schedgen_patterns.h"
+
 #include <stdexcept>
 
 namespace jobsentry::sim {
 namespace {
 
 constexpr std::uint32_t kNone = 0xffffffffu;
-
-std::uint32_t ceil_log2(std::uint32_t p) {
-    std::uint32_t k = 0;
-    while ((std::uint64_t{1} << k) < p) ++k;
-    return k;
-}
 
 // Rank r's rounds of exchanges: in round k send to to(k) and receive from
 // from(k) with tag k (the receive posted once the send has started, as after
@@ -143,12 +139,7 @@ Schedule gather_linear(std::uint32_t P, std::uint64_t s) {
     return b.finish();
 }
 
-struct Generator {
-    const char* name;
-    Schedule (*make)(std::uint32_t, std::uint64_t);
-};
-
-const Generator kGenerators[] = {
+const CollectiveGenerator kGenerators[] = {
     {"binomial-bcast", binomial_bcast},     {"binomial-reduce", binomial_reduce}, {"dissemination", dissemination},
     {"allreduce-recdbl", allreduce_recdbl}, {"allreduce-ring", allreduce_ring},   {"scatter-linear", scatter_linear},
     {"gather-linear", gather_linear},
@@ -160,6 +151,7 @@ const std::vector<std::string>& collective_names() {
     static const std::vector<std::string> names = [] {
         std::vector<std::string> v;
         for (const auto& g : kGenerators) v.push_back(g.name);
+        for (const auto& g : schedgen_patterns()) v.push_back(g.name);
         return v;
     }();
     return names;
@@ -168,6 +160,8 @@ const std::vector<std::string>& collective_names() {
 Schedule make_collective(const std::string& name, std::uint32_t procs, std::uint64_t bytes) {
     if (procs < 2) throw std::invalid_argument("--procs " + std::to_string(procs) + ": at least 2 processes");
     for (const auto& g : kGenerators)
+        if (name == g.name) return g.make(procs, bytes);
+    for (const auto& g : schedgen_patterns())
         if (name == g.name) return g.make(procs, bytes);
     std::string list;
     for (const auto& n : collective_names()) list += (list.empty() ? "" : ", ") + n;

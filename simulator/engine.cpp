@@ -21,12 +21,6 @@ struct Event {
 
 constexpr std::uint32_t kNil = 0xffffffffu;
 
-double thread_cpu_seconds() {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
 struct QueueNode {      // an entry of a posted or unexpected queue
     Time nic_done;      // unexpected messages: when the receiving NIC took the first byte
     std::uint32_t op;   // recv op (posted) or send op (unexpected)
@@ -44,7 +38,12 @@ struct RankState {
 
 class Engine {
 public:
-    Engine(Schedule& s, const LogGOPS& p, const Noise& n) : s_(s), p_(p), noise_(n), ranks_(s.num_ranks) {}
+    Engine(Schedule& s, const LogGOPS& p, const Noise& n) : s_(s), p_(p), noise_(n), ranks_(s.num_ranks) {
+        if (!s.placement.empty()) {  // several CPUs or NICs per rank (GOAL's cpu N / nic N)
+            cpus_.assign(std::uint64_t{s.num_ranks} * s.cpus, 0);
+            nics_.assign(std::uint64_t{s.num_ranks} * s.nics * 2, 0);
+        }
+    }
 
     SimResult run() {
         auto t0 = std::chrono::steady_clock::now();
@@ -121,6 +120,25 @@ private:
             else q_.push({next.ready_at, e & ~kStartEdge, kReady});
         }
     }
+    // The free times of the CPU and the NICs an op uses: the rank state's own
+    // unless the schedule places ops on several. A message travels between NICs
+    // of the send's number (its `nic N`); a receive's CPU work runs on its `cpu N`.
+    Time& cpu_free(std::uint32_t op) {
+        const Op& o = s_.ops[op];
+        return cpus_.empty() ? ranks_[o.rank].cpu_free : cpus_[std::uint64_t{o.rank} * s_.cpus + s_.cpu(op)];
+    }
+    Time& nic_send_free(std::uint32_t send) {
+        const Op& o = s_.ops[send];
+        return nics_.empty() ? ranks_[o.rank].nic_send_free
+                             : nics_[(std::uint64_t{o.rank} * s_.nics + s_.nic(send)) * 2];
+    }
+    Time& nic_recv_free(std::uint32_t send) {
+        const Op& o = s_.ops[send];
+        auto dest = static_cast<std::uint32_t>(o.peer);
+        return nics_.empty() ? ranks_[dest].nic_recv_free
+                             : nics_[(std::uint64_t{dest} * s_.nics + s_.nic(send)) * 2 + 1];
+    }
+
     void started(std::uint32_t op, Time t) { release(op, t, true); }
     void completed(std::uint32_t op, Time t) {
         ++done_;
@@ -133,27 +151,29 @@ private:
         RankState& r = ranks_[op.rank];
         switch (op.kind()) {
             case OpKind::calc: {
-                Time start = std::max(now, r.cpu_free);
-                r.cpu_free = noise_.advance(op.rank, start, op.size);
+                Time& cpu = cpu_free(id);
+                Time start = std::max(now, cpu);
+                cpu = noise_.advance(op.rank, start, op.size);
                 started(id, start);
-                completed(id, r.cpu_free);
+                completed(id, cpu);
                 break;
             }
             case OpKind::send: {
-                Time start = std::max({now, r.cpu_free, r.nic_send_free});
+                Time &cpu = cpu_free(id), &nic = nic_send_free(id);
+                Time start = std::max({now, cpu, nic});
                 started(id, start);
                 if (op.size <= p_.S) {
                     // CPU: o + (s-1)O; NIC: g + (s-1)G; the first byte is on the wire after o.
                     Time first_byte = noise_.advance(op.rank, start, p_.o);
-                    r.cpu_free = noise_.advance(op.rank, first_byte, p_.bytes_O(op.size));
-                    r.nic_send_free = start + p_.nic(op.size);
+                    cpu = noise_.advance(op.rank, first_byte, p_.bytes_O(op.size));
+                    nic = start + p_.nic(op.size);
                     q_.push({first_byte + p_.L, id, kEager});
-                    completed(id, r.cpu_free);
+                    completed(id, cpu);
                 } else {
                     // Rendezvous: a request-to-send (o, g); the data goes when the clear-to-send arrives.
-                    r.cpu_free = noise_.advance(op.rank, start, p_.o);
-                    r.nic_send_free = start + p_.g;
-                    q_.push({r.cpu_free + p_.L, id, kRts});
+                    cpu = noise_.advance(op.rank, start, p_.o);
+                    nic = start + p_.g;
+                    q_.push({cpu + p_.L, id, kRts});
                 }
                 break;
             }
@@ -176,8 +196,9 @@ private:
     void arrive(std::uint32_t send, Time now, bool rts) {
         const Op& s = s_.ops[send];
         RankState& r = ranks_[s.peer];
-        Time nic = std::max(now, r.nic_recv_free);
-        r.nic_recv_free = nic + (rts ? p_.g : p_.nic(s.size));
+        Time& nic_free = nic_recv_free(send);
+        Time nic = std::max(now, nic_free);
+        nic_free = nic + (rts ? p_.g : p_.nic(s.size));
         std::uint32_t recv = take(r.posted, static_cast<std::int32_t>(s.rank), s.tag, false);
         if (recv == kNil) {
             ++r_.unexpected;
@@ -193,40 +214,40 @@ private:
     // o + (s-1)O, not before the last byte ((s-1)G later) plus o.
     void receive(std::uint32_t recv, std::uint32_t send, Time now, Time nic) {
         const Op& op = s_.ops[recv];
-        RankState& r = ranks_[op.rank];
+        Time& cpu = cpu_free(recv);
         std::uint64_t size = s_.ops[send].size;
-        Time start = std::max({now, r.cpu_free, nic});
+        Time start = std::max({now, cpu, nic});
         Time end = std::max(noise_.advance(op.rank, start, p_.cpu(size)), nic + p_.bytes_G(size) + p_.o);
-        r.cpu_free = end;
+        cpu = end;
         ++r_.messages;
         completed(recv, end);
     }
 
     // Rendezvous: the receiver matched a request and answers clear-to-send (o, then L).
     void reply(std::uint32_t recv, std::uint32_t send, Time now, Time nic) {
-        RankState& r = ranks_[s_.ops[recv].rank];
-        Time start = std::max({now, r.cpu_free, nic});
-        r.cpu_free = noise_.advance(s_.ops[recv].rank, start, p_.o);
+        Time& cpu = cpu_free(recv);
+        Time start = std::max({now, cpu, nic});
+        cpu = noise_.advance(s_.ops[recv].rank, start, p_.o);
         rendezvous_[send] = recv;
-        q_.push({r.cpu_free + p_.L, send, kCts});
+        q_.push({cpu + p_.L, send, kCts});
     }
 
     void clear_to_send(std::uint32_t send, Time now) {
         const Op& op = s_.ops[send];
-        RankState& r = ranks_[op.rank];
-        Time start = std::max({now, r.cpu_free, r.nic_send_free});
+        Time &cpu = cpu_free(send), &nic = nic_send_free(send);
+        Time start = std::max({now, cpu, nic});
         Time first_byte = noise_.advance(op.rank, start, p_.o);
-        r.cpu_free = noise_.advance(op.rank, first_byte, p_.bytes_O(op.size));
-        r.nic_send_free = start + p_.nic(op.size);
+        cpu = noise_.advance(op.rank, first_byte, p_.bytes_O(op.size));
+        nic = start + p_.nic(op.size);
         q_.push({first_byte + p_.L, send, kData});
-        completed(send, r.cpu_free);
+        completed(send, cpu);
     }
 
     void data(std::uint32_t send, Time now) {
         const Op& s = s_.ops[send];
-        RankState& r = ranks_[s.peer];
-        Time nic = std::max(now, r.nic_recv_free);
-        r.nic_recv_free = nic + p_.nic(s.size);
+        Time& nic_free = nic_recv_free(send);
+        Time nic = std::max(now, nic_free);
+        nic_free = nic + p_.nic(s.size);
         auto it = rendezvous_.find(send);
         std::uint32_t recv = it->second;
         rendezvous_.erase(it);
@@ -240,9 +261,10 @@ private:
         std::uint32_t prev = kNil;
         for (std::uint32_t i = list.head; i != kNil; prev = i, i = pool_[i].next) {
             const Op& e = s_.ops[pool_[i].op];
-            bool match = e.tag == tag && (entries_are_sends ? (source == kAnySource ||
-                                                               static_cast<std::int32_t>(e.rank) == source)
-                                                            : (e.peer == kAnySource || e.peer == source));
+            bool tag_ok = e.tag == tag || e.tag == kAnyTag || tag == kAnyTag;
+            bool source_ok = entries_are_sends ? (source == kAnySource || static_cast<std::int32_t>(e.rank) == source)
+                                               : (e.peer == kAnySource || e.peer == source);
+            bool match = tag_ok && source_ok;
             if (!match) continue;
             (prev == kNil ? list.head : pool_[prev].next) = pool_[i].next;
             if (list.tail == i) list.tail = prev;
@@ -294,6 +316,7 @@ private:
     const LogGOPS& p_;
     const Noise& noise_;
     BigVector<RankState> ranks_;
+    BigVector<Time> cpus_, nics_;  // placed schedules only: per (rank, cpu); per (rank, nic) send, receive
     BigVector<QueueNode> pool_;
     std::uint32_t free_ = kNil;
     Time taken_nic_done_ = 0;
@@ -307,6 +330,12 @@ private:
 };
 
 }  // namespace
+
+double thread_cpu_seconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
 
 SimResult simulate(Schedule& schedule, const LogGOPS& params, const Noise& noise) {
     return Engine(schedule, params, noise).run();

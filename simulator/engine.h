@@ -28,4 +28,7 @@ struct SimResult {
 // schedule can be simulated several times (noise-free, then with noise).
 SimResult simulate(Schedule& schedule, const LogGOPS& params, const Noise& noise = Noise());
 
+// CPU time of the calling thread (the event loops' rate is per CPU second).
+double thread_cpu_seconds();
+
 }  // namespace jobsentry::sim

@@ -1,170 +1,222 @@
 #include "goal_reader.h"
 
-#include <cctype>
 #include <fstream>
-#include <sstream>
 #include <stdexcept>
-#include <unordered_map>
 #include <vector>
+
+#include "goal_labels.h"
+#include "goal_scanner.h"
 
 namespace jobsentry::sim {
 namespace {
 
-struct Token {
-    std::string text;  // empty at the end of the input
-    size_t line;
-};
+bool is_word(const GoalToken& t, std::string_view w) { return t.kind == TokenKind::word && t.text == w; }
+bool is_punct(const GoalToken& t, char c) { return t.kind == TokenKind::punct && t.text[0] == c; }
+bool is_verb(const GoalToken& t) { return is_word(t, "send") || is_word(t, "recv") || is_word(t, "calc"); }
 
-class Lexer {
-public:
-    Lexer(std::istream& in, std::string name) : name_(std::move(name)) {
-        std::string line;
-        size_t n = 0;
-        while (std::getline(in, line)) {
-            ++n;
-            size_t cut = std::min(line.find("//"), line.find('#'));
-            if (cut != std::string::npos) line.resize(cut);
-            std::string word;
-            for (char c : line) {
-                bool punct = c == ';' || c == ':' || c == '{' || c == '}';
-                if (std::isspace(static_cast<unsigned char>(c)) || punct) {
-                    if (!word.empty()) tokens_.push_back({word, n});
-                    word.clear();
-                    if (punct) tokens_.push_back({std::string(1, c), n});
-                } else {
-                    word += c;
-                }
-            }
-            if (!word.empty()) tokens_.push_back({word, n});
-        }
-        end_line_ = n;
-    }
-
-    const Token& peek() {
-        static const Token end{"", 0};
-        return pos_ < tokens_.size() ? tokens_[pos_] : end;
-    }
-    Token next() {
-        Token t = peek();
-        if (t.text.empty()) t.line = end_line_;
-        ++pos_;
-        return t;
-    }
-    [[noreturn]] void fail(const Token& at, const std::string& expected) const {
-        throw std::runtime_error(name_ + ":" + std::to_string(at.text.empty() ? end_line_ : at.line) +
-                                 ": expected " + expected + ", found " +
-                                 (at.text.empty() ? std::string("the end of the file") : "'" + at.text + "'"));
-    }
-    void expect(const std::string& word, const std::string& what = "") {
-        Token t = next();
-        if (t.text != word) fail(t, what.empty() ? "'" + word + "'" : what);
-    }
-    std::uint64_t number(const std::string& what, bool bytes_suffix = false) {
-        Token t = next();
-        std::string s = t.text;
-        if (bytes_suffix && !s.empty() && s.back() == 'b') s.pop_back();
-        if (s.empty() || s.size() > 19 || s.find_first_not_of("0123456789") != std::string::npos) fail(t, what);
-        return std::stoull(s);
-    }
-
-private:
-    std::string name_;
-    std::vector<Token> tokens_;
-    size_t pos_ = 0;
-    size_t end_line_ = 0;
-};
-
-struct Dependency {
-    Token later, earlier;
+// A dependency that names a label defined later in the block: resolved at '}'.
+struct PendingDependency {
+    std::string later, earlier;
+    std::uint64_t line;
     bool at_start;
 };
 
-void read_rank(Lexer& lx, ScheduleBuilder& b, std::uint32_t rank, std::uint32_t num_ranks) {
-    std::unordered_map<std::string, std::uint32_t> labels;
-    std::vector<Dependency> deps;
-    const std::string rank_range = "a rank 0.." + std::to_string(num_ranks - 1);
-    for (;;) {
-        Token label = lx.next();
-        if (label.text == "}") break;
-        if (label.text.empty() || label.text == ";" || label.text == ":" || label.text == "{")
-            lx.fail(label, "a label (as in 'l1: send 8b to 1 tag 0;') or '}'");
-        Token t = lx.next();
-        if (t.text == "requires" || t.text == "irequires") {
-            deps.push_back({label, lx.next(), t.text == "irequires"});
-            if (deps.back().earlier.text.empty() || deps.back().earlier.text == ";")
-                lx.fail(deps.back().earlier, "a label after '" + t.text + "'");
-            lx.expect(";");
-            continue;
+class GoalReader {
+public:
+    GoalReader(std::istream& in, const std::string& name, std::uint64_t expected_ops)
+        : sc_(in, name), expected_ops_(expected_ops) {}
+
+    Schedule read() {
+        if (!is_word(sc_.peek_past_line_ends(), "num_ranks")) sc_.fail(sc_.peek(), "'num_ranks N' at the start");
+        sc_.next();
+        GoalToken t = sc_.peek_past_line_ends();
+        std::uint64_t n = number(sc_.next(), "the number of ranks (2 or more)");
+        if (n < 2 || n > 0x7fffffff) sc_.fail(t, "the number of ranks (2 or more)");
+        num_ranks_ = static_cast<std::uint32_t>(n);
+        rank_range_ = "a rank 0.." + std::to_string(n - 1);
+        source_range_ = rank_range_ + " or 'any'";
+        ScheduleBuilder b(num_ranks_, expected_ops_);
+        std::vector<bool> seen(n);
+        while (sc_.peek_past_line_ends().kind != TokenKind::end) {
+            if (!is_word(sc_.peek(), "rank")) sc_.fail(sc_.peek(), "'rank R {'");
+            sc_.next();
+            GoalToken r = sc_.next();
+            std::uint64_t rank = number(r, rank_range_);
+            if (rank >= n) sc_.fail(r, rank_range_);
+            if (seen[rank])
+                sc_.fail(r, "a rank without a block so far (rank " + std::to_string(rank) + " has one already)");
+            seen[rank] = true;
+            if (!is_punct(sc_.peek_past_line_ends(), '{')) sc_.fail(sc_.peek(), "'{'");
+            sc_.next();
+            read_rank(b, static_cast<std::uint32_t>(rank));
         }
-        if (t.text != ":") lx.fail(t, "':' after the label, or 'requires'/'irequires'");
-        if (labels.count(label.text)) lx.fail(label, "a label not used before in rank " + std::to_string(rank));
-        Token verb = lx.next();
-        std::uint32_t id;
-        if (verb.text == "send" || verb.text == "recv") {
-            bool send = verb.text == "send";
-            std::uint64_t size = lx.number("a size in bytes (as in '8b')", true);
-            lx.expect(send ? "to" : "from");
-            Token peer = lx.next();
-            std::int64_t p;
-            if (!send && (peer.text == "any" || peer.text == "-1")) {
-                p = kAnySource;
+        return b.finish();
+    }
+
+private:
+    // Statements end with ';' or the end of the line (or the block's '}').
+    void read_rank(ScheduleBuilder& b, std::uint32_t rank) {
+        labels_.clear();
+        pending_.clear();
+        for (;;) {
+            GoalToken t = sc_.peek_past_line_ends();
+            if (is_punct(t, ';')) {
+                sc_.next();
+                continue;
+            }
+            if (is_punct(t, '}')) {
+                sc_.next();
+                break;
+            }
+            if (t.kind != TokenKind::word)
+                sc_.fail(t, "a statement (as in 'l1: send 8b to 1 tag 0' or 'l2 requires l1') or '}'");
+            if (is_verb(t)) {
+                op(b, rank, sc_.next());
+                continue;
+            }
+            std::string label(sc_.next().text);
+            GoalToken after = sc_.next();
+            if (is_punct(after, ':')) {
+                GoalToken verb = sc_.peek_past_line_ends();
+                if (!is_verb(verb)) sc_.fail(verb, "send, recv or calc");
+                std::uint32_t id = op(b, rank, sc_.next());
+                if (!labels_.define(label, id))
+                    sc_.fail({TokenKind::word, label, t.line},
+                             "a label not used before in rank " + std::to_string(rank));
+            } else if (is_word(after, "requires") || is_word(after, "irequires")) {
+                dependency(b, label, after.text == "irequires");
             } else {
-                if (peer.text.empty() || peer.text.find_first_not_of("0123456789") != std::string::npos ||
-                    peer.text.size() > 10 || std::stoull(peer.text) >= num_ranks)
-                    lx.fail(peer, rank_range + (send ? "" : " or 'any'"));
-                p = static_cast<std::int64_t>(std::stoull(peer.text));
+                sc_.fail(after, "':' after the label, or 'requires'/'irequires'");
             }
-            std::int32_t tag = 0;
-            if (lx.peek().text == "tag") {
-                lx.next();
-                std::uint64_t v = lx.number("a tag 0..2147483647");
-                if (v > 0x7fffffff) lx.fail(Token{std::to_string(v), lx.peek().line}, "a tag 0..2147483647");
-                tag = static_cast<std::int32_t>(v);
-            }
-            id = send ? b.send(rank, static_cast<std::uint32_t>(p), size, tag)
-                      : b.recv(rank, static_cast<std::int32_t>(p), size, tag);
-        } else if (verb.text == "calc") {
-            id = b.calc(rank, lx.number("a computation time in nanoseconds"));
-        } else {
-            lx.fail(verb, "send, recv or calc");
         }
-        lx.expect(";", "';' after the operation (cpu/nic placement is not supported)");
-        labels.emplace(label.text, id);
+        for (const PendingDependency& d : pending_) {
+            std::uint32_t later = labels_.find(d.later), earlier = labels_.find(d.earlier);
+            const std::string& missing = later == GoalLabels::kMissing ? d.later : d.earlier;
+            if (later == GoalLabels::kMissing || earlier == GoalLabels::kMissing)
+                sc_.fail({TokenKind::word, missing, d.line}, "a label defined in rank " + std::to_string(rank));
+            d.at_start ? b.after_start(later, earlier) : b.after_end(later, earlier);
+        }
     }
-    for (const Dependency& d : deps) {
-        auto later = labels.find(d.later.text), earlier = labels.find(d.earlier.text);
-        if (later == labels.end()) lx.fail(d.later, "a label defined in rank " + std::to_string(rank));
-        if (earlier == labels.end()) lx.fail(d.earlier, "a label defined in rank " + std::to_string(rank));
-        d.at_start ? b.after_start(later->second, earlier->second) : b.after_end(later->second, earlier->second);
+
+    void dependency(ScheduleBuilder& b, const std::string& later, bool at_start) {
+        GoalToken e = sc_.peek_past_line_ends();
+        if (e.kind != TokenKind::word) sc_.fail(e, at_start ? "a label after 'irequires'" : "a label after 'requires'");
+        sc_.next();
+        std::uint32_t l = labels_.find(later), r = labels_.find(e.text);
+        if (l != GoalLabels::kMissing && r != GoalLabels::kMissing) {
+            at_start ? b.after_start(l, r) : b.after_end(l, r);
+        } else {
+            pending_.push_back({later, std::string(e.text), e.line, at_start});
+        }
+        end_statement("';' or the end of the line");
     }
-}
+
+    // send SIZE to PEER [tag T] [cpu C] [nic N] | recv SIZE from PEER ... | calc NS [cpu C] [nic N]
+    std::uint32_t op(ScheduleBuilder& b, std::uint32_t rank, const GoalToken& verb) {
+        bool calc = verb.text == "calc", send = verb.text == "send";
+        std::uint64_t size;
+        std::int32_t peer = 0, tag = 0;
+        if (calc) {
+            size = number(required(), "a computation time in nanoseconds");
+        } else {
+            size = number(required(), "a size in bytes (as in '8b')", true);
+            if (is_word(sc_.peek(), "b")) sc_.next();  // LogGOPSim also reads '8 b'
+            GoalToken dir = required();
+            if (!is_word(dir, send ? "to" : "from")) sc_.fail(dir, send ? "'to'" : "'from'");
+            peer = this->peer(required(), send);
+        }
+        std::uint8_t cpu = 0, nic = 0;
+        for (;;) {
+            const GoalToken& t = sc_.peek();
+            if (!calc && is_word(t, "tag")) {
+                sc_.next();
+                tag = this->tag(required());
+            } else if (is_word(t, "cpu") || is_word(t, "nic")) {
+                bool is_cpu = t.text == "cpu";
+                sc_.next();
+                GoalToken v = required();
+                std::uint64_t n = number(v, "a number 0..255");
+                if (n > 255) sc_.fail(v, "a number 0..255");
+                (is_cpu ? cpu : nic) = static_cast<std::uint8_t>(n);
+            } else {
+                break;
+            }
+        }
+        std::uint32_t id = calc   ? b.calc(rank, size)
+                           : send ? b.send(rank, static_cast<std::uint32_t>(peer), size, tag)
+                                  : b.recv(rank, peer, size, tag);
+        b.place(id, cpu, nic);
+        end_statement(calc ? "'cpu', 'nic', ';' or the end of the line"
+                           : "'tag', 'cpu', 'nic', ';' or the end of the line");
+        return id;
+    }
+
+    std::int32_t tag(const GoalToken& t) {
+        if (t.text == "-1" || t.text == "any") return kAnyTag;
+        std::uint64_t v = number(t, "a tag 0..2147483647 or -1 (any tag)");
+        if (v > 0x7fffffff) sc_.fail(t, "a tag 0..2147483647 or -1 (any tag)");
+        return static_cast<std::int32_t>(v);
+    }
+
+    std::int32_t peer(const GoalToken& t, bool send) {
+        if (!send && (t.text == "any" || t.text == "-1")) return kAnySource;
+        const std::string& what = send ? rank_range_ : source_range_;
+        std::uint64_t p = number(t, what);
+        if (p >= num_ranks_) sc_.fail(t, what);
+        return static_cast<std::int32_t>(p);
+    }
+
+    // The next token, which may be on a later line (the project's free form).
+    GoalToken required() {
+        sc_.peek_past_line_ends();
+        return sc_.next();
+    }
+
+    void end_statement(const char* expected) {
+        const GoalToken& t = sc_.peek();
+        if (is_punct(t, ';') || t.kind == TokenKind::line_end) {
+            sc_.next();
+        } else if (!is_punct(t, '}') && t.kind != TokenKind::end) {
+            sc_.fail(t, expected);
+        }
+    }
+
+    template <class What>
+    std::uint64_t number(const GoalToken& t, const What& what, bool bytes_suffix = false) {
+        std::string_view s = t.text;
+        if (bytes_suffix && !s.empty() && s.back() == 'b') s.remove_suffix(1);
+        if (t.kind != TokenKind::word || s.empty() || s.size() > 19) sc_.fail(t, what);
+        std::uint64_t v = 0;
+        for (char c : s) {
+            if (c < '0' || c > '9') sc_.fail(t, what);
+            v = v * 10 + static_cast<std::uint64_t>(c - '0');
+        }
+        return v;
+    }
+
+    GoalScanner sc_;
+    std::uint64_t expected_ops_;
+    std::uint32_t num_ranks_ = 0;
+    std::string rank_range_, source_range_;  // "a rank 0..N-1" (and " or 'any'"), built once
+    GoalLabels labels_;
+    std::vector<PendingDependency> pending_;
+};
 
 }  // namespace
 
-Schedule read_goal(std::istream& in, const std::string& name) {
-    Lexer lx(in, name);
-    lx.expect("num_ranks", "'num_ranks N' at the start");
-    std::uint64_t n = lx.number("the number of ranks (2 or more)");
-    if (n < 2 || n > 0x7fffffff) lx.fail(Token{std::to_string(n), 1}, "the number of ranks (2 or more)");
-    ScheduleBuilder b(static_cast<std::uint32_t>(n));
-    std::vector<bool> seen(n);
-    while (!lx.peek().text.empty()) {
-        lx.expect("rank", "'rank R {'");
-        Token r = lx.peek();
-        std::uint64_t rank = lx.number("a rank 0.." + std::to_string(n - 1));
-        if (rank >= n) lx.fail(r, "a rank 0.." + std::to_string(n - 1));
-        if (seen[rank]) lx.fail(r, "a rank without a block so far (rank " + r.text + " has one already)");
-        seen[rank] = true;
-        lx.expect("{");
-        read_rank(lx, b, static_cast<std::uint32_t>(rank), static_cast<std::uint32_t>(n));
-    }
-    return b.finish();
+Schedule read_goal(std::istream& in, const std::string& name, std::uint64_t expected_ops) {
+    return GoalReader(in, name, expected_ops).read();
 }
 
 Schedule read_goal_file(const std::string& path) {
-    std::ifstream in(path);
+    std::ifstream in;
+    in.rdbuf()->pubsetbuf(nullptr, 0);  // unbuffered: the scanner's chunks are read straight from the file
+    in.open(path, std::ios::binary | std::ios::ate);
     if (!in) throw std::runtime_error(path + ": cannot open the GOAL file");
-    return read_goal(in, path);
+    // About 35 bytes of text per op in schedgen's files: reserve, do not regrow.
+    std::uint64_t expected_ops = static_cast<std::uint64_t>(in.tellg()) / 35;
+    in.seekg(0);
+    return read_goal(in, path, expected_ops);
 }
 
 }  // namespace jobsentry::sim

@@ -1,5 +1,6 @@
 #include "schedule.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace jobsentry::sim {
@@ -20,6 +21,7 @@ std::uint32_t ScheduleBuilder::add(OpKind kind, std::uint32_t rank, std::int32_t
                                    std::int32_t tag) {
     if (s_.ops.size() >= 0x7fffffffu) throw std::length_error("schedule: more than 2^31 operations");
     s_.ops.push_back(Op{size, 0, peer, tag, rank, static_cast<std::uint32_t>(kind) << 30});
+    if (!s_.placement.empty()) s_.placement.push_back(0);
     return static_cast<std::uint32_t>(s_.ops.size() - 1);
 }
 
@@ -30,6 +32,15 @@ std::uint32_t ScheduleBuilder::recv(std::uint32_t rank, std::int32_t from, std::
     return add(OpKind::recv, rank, from, bytes, tag);
 }
 std::uint32_t ScheduleBuilder::calc(std::uint32_t rank, std::uint64_t ns) { return add(OpKind::calc, rank, 0, ns, 0); }
+
+void ScheduleBuilder::place(std::uint32_t op, std::uint8_t cpu, std::uint8_t nic) {
+    if (op >= s_.ops.size()) throw std::out_of_range("schedule: placement of an unknown operation");
+    if (cpu == 0 && nic == 0 && s_.placement.empty()) return;
+    if (s_.placement.empty()) s_.placement.assign(s_.ops.size(), 0);  // the first placed op
+    s_.placement[op] = static_cast<std::uint16_t>(cpu | nic << 8);
+    s_.cpus = std::max<std::uint32_t>(s_.cpus, cpu + 1u);
+    s_.nics = std::max<std::uint32_t>(s_.nics, nic + 1u);
+}
 
 void ScheduleBuilder::edge(std::uint32_t later, std::uint32_t earlier, bool at_start) {
     Op& op = s_.ops.at(later);

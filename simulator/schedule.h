@@ -15,6 +15,7 @@ namespace jobsentry::sim {
 enum class OpKind : std::uint8_t { send = 0, recv = 1, calc = 2 };
 
 constexpr std::int32_t kAnySource = -1;
+constexpr std::int32_t kAnyTag = -1;  // a receive with this tag takes any tag (GOAL's `tag -1`)
 
 struct Op {
     std::uint64_t size;        // bytes (send, recv) or nanoseconds (calc)
@@ -38,8 +39,14 @@ struct Schedule {
     BigVector<Op> ops;
     BigVector<std::uint32_t> succ_begin;  // ops.size() + 1 offsets into succ
     BigVector<std::uint32_t> succ;        // op index, | kStartEdge for irequires
+    // GOAL's `cpu N` / `nic N`: which of a rank's CPUs and NICs an op uses.
+    // Empty while every op uses CPU 0 and NIC 0; else cpu | nic << 8 per op.
+    BigVector<std::uint16_t> placement;
+    std::uint32_t cpus = 1, nics = 1;     // per rank: the highest index used + 1
 
     std::uint64_t messages() const;
+    std::uint32_t cpu(std::uint32_t op) const { return placement.empty() ? 0 : placement[op] & 0xffu; }
+    std::uint32_t nic(std::uint32_t op) const { return placement.empty() ? 0 : placement[op] >> 8; }
 };
 
 // Builds a Schedule: ops are added in any order, each with the ops it depends
@@ -50,6 +57,8 @@ public:
     std::uint32_t send(std::uint32_t rank, std::uint32_t to, std::uint64_t bytes, std::int32_t tag);
     std::uint32_t recv(std::uint32_t rank, std::int32_t from, std::uint64_t bytes, std::int32_t tag);
     std::uint32_t calc(std::uint32_t rank, std::uint64_t ns);
+    // Runs `op` on the rank's CPU `cpu` and NIC `nic` (0 unless placed).
+    void place(std::uint32_t op, std::uint8_t cpu, std::uint8_t nic);
     // `later` may start only after `earlier` completes (requires) or starts (irequires).
     void after_end(std::uint32_t later, std::uint32_t earlier) { edge(later, earlier, false); }
     void after_start(std::uint32_t later, std::uint32_t earlier) { edge(later, earlier, true); }

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "goal_writer.h"
 #include "noise.h"
 #include "predict.h"
 #include "simulate_options.h"
@@ -29,6 +30,12 @@ int run_simulate(const std::vector<std::string>& args) {
             opt.cosched = parsed.request.cosched;
             std::cout << sim::predict_noise_slowdown(sim::read_noise_trace_file(parsed.request.noise_trace), opt).dump(2)
                       << '\n';
+            return 0;
+        }
+        if (!parsed.write_goal.empty()) {
+            std::string description;
+            sim::write_goal_file(sim::make_schedule(parsed.request, description), parsed.write_goal);
+            std::cerr << "jobsentry simulate: wrote " << description << " to " << parsed.write_goal << '\n';
             return 0;
         }
         sim::SimulationReport report = sim::run_simulation(parsed.request);

@@ -13,6 +13,7 @@ namespace jobsentry::sim {
 namespace {
 
 struct Raw {
+    std::string model = "jobsentry";
     double L, o, g, G, O;
     long long S, procs, bytes, seed;
 };
@@ -29,7 +30,8 @@ po::options_description describe(SimulateParse& p, Raw& raw) {
         ("collective", po::value(&r.collective)->default_value(r.collective), ("collective to simulate: " + names).c_str())
         ("procs", po::value(&raw.procs)->default_value(r.procs), "number of processes P, 2..2147483647")
         ("bytes", po::value(&raw.bytes)->default_value(static_cast<long long>(r.bytes)), "message size s in bytes, >= 1")
-        ("goal", po::value(&r.goal_file), "simulate this GOAL schedule file instead of --collective/--procs/--bytes")
+        ("goal", po::value(&r.goal_file), "simulate this GOAL schedule file (schedgen's newline form or the ';' form) instead of --collective/--procs/--bytes")
+        ("model", po::value(&raw.model)->default_value(raw.model), "timing rules: jobsentry (the project's, see docs/simulator.md) or loggopsim (LogGOPSim's own: the receiver's CPU busy o + max((s-1)O, (s-1)G) per message, rendezvous without a handshake)")
         ("noise-trace", po::value(&r.noise_trace), "noise trace (start_ns<TAB>duration_ns lines, as jobsentry noise --trace-dir writes) injected into o, O and calc")
         ("cosched", po::bool_switch(&r.cosched), "all processes read the trace from the same offset (co-scheduled noise); default: a random offset each")
         ("seed", po::value(&raw.seed)->default_value(static_cast<long long>(r.seed)), "seed of the per-process trace offsets, >= 0")
@@ -39,6 +41,7 @@ po::options_description describe(SimulateParse& p, Raw& raw) {
         ("G", po::value(&raw.G)->default_value(d.G), "NIC gap G per byte")
         ("O", po::value(&raw.O)->default_value(d.O), "CPU overhead O per byte")
         ("S", po::value(&raw.S)->default_value(static_cast<long long>(d.S)), "eager limit S in bytes: larger messages use rendezvous")
+        ("write-goal", po::value(&p.write_goal), "write the schedule (--collective or --goal) to this file as GOAL text in schedgen's form, and exit without simulating")
         ("predict", po::bool_switch(&p.predict), "with --noise-trace: print (JSON) the predicted slowdown of a dissemination barrier and a recursive-doubling allreduce of --bytes at 1024, 16384 and 1048576 processes (takes a minute and ~2 GiB)")
         ("json", po::bool_switch(&p.json), "print the result as JSON");
     // clang-format on
@@ -70,6 +73,9 @@ std::string check(const Raw& raw, SimulationRequest& r) {
             return (e << "--" << name << " " << v << ": accepted values are 0..1e15 ns", e.str());
     if (raw.seed < 0) return (e << "--seed " << raw.seed << ": accepted values are 0 or more", e.str());
     if (raw.S < 0) return (e << "--S " << raw.S << ": accepted values are 0 or more bytes", e.str());
+    if (raw.model != "jobsentry" && raw.model != "loggopsim")
+        return (e << "--model " << raw.model << ": unknown; accepted values are jobsentry, loggopsim", e.str());
+    r.model = raw.model == "loggopsim" ? Model::loggopsim : Model::jobsentry;
     if (r.goal_file.empty()) {
         if (raw.procs < 2 || raw.procs > 0x7fffffff)
             return (e << "--procs " << raw.procs << ": accepted values are 2..2147483647", e.str());
@@ -116,6 +122,10 @@ SimulateParse parse_simulate_options(const std::vector<std::string>& args) {
     p.error = check(raw, p.request);
     if (p.error.empty() && p.predict && p.request.noise_trace.empty())
         p.error = "--predict: needs --noise-trace FILE (the trace whose slowdowns to predict)";
+    if (p.error.empty() && p.predict && !p.write_goal.empty())
+        p.error = "--write-goal: writes the schedule of --collective or --goal; not accepted with --predict";
+    if (p.error.empty() && p.predict && p.request.model != Model::jobsentry)
+        p.error = "--predict: predicts with the project's model only; accepted: --model jobsentry (the default)";
     return p;
 }
 

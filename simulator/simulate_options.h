@@ -13,6 +13,7 @@ struct SimulateParse {
     SimulationRequest request;
     bool json = false;
     bool predict = false;  // --predict: barrier and allreduce slowdowns at 1k, 16k, 1M (predict.h)
+    std::string write_goal;  // --write-goal FILE: write the schedule as GOAL text instead of simulating
     bool help = false;
     std::string error;  // non-empty: what was wrong and what is accepted
 };

@@ -7,22 +7,25 @@
 #include "collectives.h"
 #include "engine.h"
 #include "goal_reader.h"
+#include "loggopsim_engine.h"
 #include "noise.h"
 
 namespace jobsentry::sim {
 
+Schedule make_schedule(const SimulationRequest& req, std::string& description) {
+    if (!req.goal_file.empty()) {
+        description = "GOAL " + req.goal_file;
+        return read_goal_file(req.goal_file);
+    }
+    description = req.collective + ", " + std::to_string(req.procs) + " processes, " + std::to_string(req.bytes) +
+                  " bytes";
+    return make_collective(req.collective, req.procs, req.bytes);
+}
+
 SimulationReport run_simulation(const SimulationRequest& req) {
     SimulationReport rep;
     auto t0 = std::chrono::steady_clock::now();
-    Schedule schedule;
-    if (!req.goal_file.empty()) {
-        schedule = read_goal_file(req.goal_file);
-        rep.schedule = "GOAL " + req.goal_file;
-    } else {
-        schedule = make_collective(req.collective, req.procs, req.bytes);
-        rep.schedule = req.collective + ", " + std::to_string(req.procs) + " processes, " +
-                       std::to_string(req.bytes) + " bytes";
-    }
+    Schedule schedule = make_schedule(req, rep.schedule);
     // The trace is read before simulating so that a bad file fails at once.
     Noise noise;
     if (!req.noise_trace.empty()) noise = Noise(read_noise_trace_file(req.noise_trace), req.seed, req.cosched);
@@ -30,9 +33,11 @@ SimulationReport run_simulation(const SimulationRequest& req) {
     rep.procs = schedule.num_ranks;
     rep.messages = schedule.messages();
 
-    SimResult quiet = simulate(schedule, req.params);
+    auto run = req.model == Model::loggopsim ? simulate_loggopsim : simulate;
+    rep.model = req.model == Model::loggopsim ? "loggopsim" : "jobsentry";
+    SimResult quiet = run(schedule, req.params, Noise());
     if (!quiet.error.empty()) throw std::runtime_error(rep.schedule + ": " + quiet.error);
-    SimResult noisy = noise.active() ? simulate(schedule, req.params, noise) : quiet;
+    SimResult noisy = noise.active() ? run(schedule, req.params, noise) : quiet;
     if (!noisy.error.empty()) throw std::runtime_error(rep.schedule + ": " + noisy.error);
     rep.makespan = noisy.makespan;
     rep.noise_free_makespan = quiet.makespan;
@@ -45,6 +50,7 @@ SimulationReport run_simulation(const SimulationRequest& req) {
 
 nlohmann::json to_json(const SimulationReport& r) {
     return {{"schedule", r.schedule},
+            {"model", r.model},
             {"procs", r.procs},
             {"messages", r.messages},
             {"makespan_ns", r.makespan},
@@ -59,6 +65,7 @@ nlohmann::json to_json(const SimulationReport& r) {
 std::string to_text(const SimulationReport& r) {
     std::ostringstream out;
     out << "schedule             " << r.schedule << " (" << r.messages << " messages)\n"
+        << "model                " << r.model << "\n"
         << "makespan             " << r.makespan << " ns\n"
         << "noise-free makespan  " << r.noise_free_makespan << " ns\n"
         << "slowdown             " << r.slowdown << "\n"

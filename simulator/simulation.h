@@ -8,8 +8,13 @@
 #include <nlohmann/json.hpp>
 
 #include "params.h"
+#include "schedule.h"
 
 namespace jobsentry::sim {
+
+// Whose timing rules: the project's (docs/simulator.md, "The model") or
+// LogGOPSim's own (loggopsim_engine.h; "The two models").
+enum class Model { jobsentry, loggopsim };
 
 struct SimulationRequest {
     std::string collective = "dissemination";
@@ -20,10 +25,12 @@ struct SimulationRequest {
     bool cosched = false;
     std::uint64_t seed = 1;
     LogGOPS params;
+    Model model = Model::jobsentry;
 };
 
 struct SimulationReport {
     std::string schedule;          // "dissemination, 16384 processes, 8 bytes" or the GOAL file
+    std::string model;             // "jobsentry" or "loggopsim"
     std::uint32_t procs = 0;
     std::uint64_t messages = 0;
     Time makespan = 0;
@@ -34,6 +41,10 @@ struct SimulationReport {
     double events_per_wall_second = 0;  // per second of wall time (lower when the machine is shared)
     double build_seconds = 0;      // building or reading the schedule
 };
+
+// The request's schedule (its collective or GOAL file) and a description of
+// it ("dissemination, 16384 processes, 8 bytes" or "GOAL FILE"). Throws as below.
+Schedule make_schedule(const SimulationRequest& request, std::string& description);
 
 // Throws std::invalid_argument (bad request: unknown collective, P < 2) or
 // std::runtime_error (unreadable or malformed file, deadlocked schedule).

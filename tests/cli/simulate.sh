@@ -27,6 +27,9 @@ expect_error "cannot open the noise trace" --procs 8 --noise-trace "$WORK/missin
 printf 'num_ranks 2\nrank 0 { s: send 1b to 1 tag 0; }\nrank 1 { r: recv 1b from 0 tag 1; }\n' >"$WORK/dl.goal"
 expect_error "deadlocked.*rank 1 waits for a message from rank 0 with tag 1" --goal "$WORK/dl.goal"
 expect_error "--seed -1: accepted values are 0 or more" --seed -1
+expect_error "--model logp: unknown; accepted values are jobsentry, loggopsim" --model logp
+printf 'num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 0 cpu 1 l2\n}\n' >"$WORK/junk.goal"
+expect_error "junk.goal:3: expected 'tag', 'cpu', 'nic', ';' or the end of the line, found 'l2'" --goal "$WORK/junk.goal"
 
 # Good GOAL run (the issue's example): rank 0's send reaches rank 3 at o + L and is received by 2o + L;
 # rank 3's calc follows: 2o + L + 5 = 125 with L=100 o=10.
@@ -38,6 +41,45 @@ GOAL
 "$JOBSENTRY" simulate --goal "$WORK/ok.goal" --L 100 --o 10 --g 5 --O 0 --G 0 --json >"$WORK/g.json" || fail "GOAL run failed"
 python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["makespan_ns"] == 125 and r["procs"] == 4, r' "$WORK/g.json" \
   || fail "GOAL run: wrong makespan"
+
+# schedgen's newline form with placement, under both models: rank 1 computes 1000 on CPU 1; the message
+# from rank 0's CPU 1 is received on rank 1's CPU 0 by 2o + L = 120 (the project's model), or waits for
+# rank 1's CPU 1 (the send's number, LogGOPSim's model) until 1000 and takes o: 1010.
+cat >"$WORK/schedgen.goal" <<'GOAL'
+num_ranks 2
+
+rank 0 {
+l1: send 1b to 1 tag 0 cpu 1 nic 0
+}
+
+rank 1 {
+/* schedgen-style comment */
+l1: calc 1000 cpu 1
+l2: recv 1b from 0 tag 0 cpu 0
+}
+GOAL
+for model in jobsentry:1000 loggopsim:1010; do
+  "$JOBSENTRY" simulate --goal "$WORK/schedgen.goal" --model "${model%%:*}" --L 100 --o 10 --g 5 --O 0 --G 0 --json \
+    >"$WORK/m.json" || fail "schedgen GOAL run (${model%%:*}) failed"
+  python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["makespan_ns"] == int(sys.argv[2]) and r["model"] == sys.argv[3], r' \
+    "$WORK/m.json" "${model##*:}" "${model%%:*}" || fail "schedgen GOAL run (${model%%:*}): wrong makespan"
+done
+# A row of the issue's table from the command line: schedgen's gather, P = 100, 256 bytes, as LogGOPSim gives it.
+"$JOBSENTRY" simulate --collective schedgen:gather --procs 100 --bytes 256 --model loggopsim \
+  --L 2500 --o 1500 --g 1000 --G 6 --O 0 --S 65535 --json >"$WORK/ref.json" || fail "schedgen:gather run failed"
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["makespan_ns"] == 303970, r' "$WORK/ref.json" \
+  || fail "schedgen:gather under --model loggopsim: not LogGOPSim's 303970 ns"
+
+# --write-goal writes the schedule as GOAL text (schedgen's form) that --goal reads back to the same makespan.
+"$JOBSENTRY" simulate --collective schedgen:binomialtreereduce --procs 1000 --bytes 1024 --write-goal "$WORK/w.goal" \
+  2>/dev/null || fail "--write-goal failed"
+grep -q '^l1 requires l2$' "$WORK/w.goal" || fail "--write-goal: no requires line in schedgen's form"
+for src in "--collective schedgen:binomialtreereduce --procs 1000 --bytes 1024" "--goal $WORK/w.goal"; do
+  # shellcheck disable=SC2086
+  "$JOBSENTRY" simulate $src --model loggopsim --L 2500 --o 1500 --g 1000 --G 6 --O 0 --S 65535 --json
+done >"$WORK/both.json" || fail "--write-goal round trip failed"
+python3 -c 'import json,sys; t=sys.stdin.read().replace("}\n{","}\n\n{").split("\n\n"); a,b=[json.loads(x) for x in t]; assert a["makespan_ns"] == b["makespan_ns"] == 112380, (a, b)' \
+  <"$WORK/both.json" || fail "--write-goal round trip: makespans differ from LogGOPSim's 112380 ns"
 
 # Good run: dissemination, P = 1000, 1 byte, L=100 o=10: 10 rounds of 2o + L.
 "$JOBSENTRY" simulate --collective dissemination --procs 1000 --bytes 1 --L 100 --o 10 --g 5 --json >"$WORK/r.json" \

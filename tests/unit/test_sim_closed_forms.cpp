@@ -21,12 +21,6 @@ Time run(const std::string& name, std::uint32_t P, std::uint64_t s, const LogGOP
     return r.makespan;
 }
 
-std::uint64_t ceil_log2(std::uint64_t P) {
-    std::uint64_t k = 0;
-    while ((1ull << k) < P) ++k;
-    return k;
-}
-
 LogGOPS params(Time L, Time o, Time g, double G, double O) { return test_params(L, o, g, G, O, 1u << 30); }
 
 // (s-1)O and (s-1)G of the closed forms.

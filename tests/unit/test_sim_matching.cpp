@@ -77,3 +77,21 @@ TEST_CASE("matching: irequires starts after the other op starts, requires after 
         "rank 1 { r: recv 1b from 0 tag 0; }\n");
     CHECK(c.makespan == 10 + 1000);  // the calc follows the send's o, not its completion
 }
+
+TEST_CASE("placement: ops on different CPUs and NICs of a rank overlap", "[simulator][matching][goal]") {
+    // L=100 o=10 g=5, 1-byte messages. One CPU: the second send waits for o,
+    // arrives at 10 + 110 and is received by 130. Two CPUs and NICs on both
+    // ranks: both messages are received by 2o + L = 120.
+    const char* one = "num_ranks 2\nrank 0 {\na: send 1b to 1\nb: send 1b to 1\n}\n"
+                      "rank 1 {\nc: recv 1b from 0\nd: recv 1b from 0\n}\n";
+    const char* two = "num_ranks 2\nrank 0 {\na: send 1b to 1 cpu 0 nic 0\nb: send 1b to 1 cpu 1 nic 1\n}\n"
+                      "rank 1 {\nc: recv 1b from 0 cpu 0\nd: recv 1b from 0 cpu 1\n}\n";
+    CHECK(run_goal(one).makespan == 130);
+    CHECK(run_goal(two).makespan == 120);
+}
+
+TEST_CASE("matching: tag -1 receives any tag", "[simulator][matching][goal]") {
+    SimResult r = run_goal("num_ranks 2\nrank 0 { a: send 1b to 1 tag 7; }\nrank 1 { b: recv 1b from 0 tag -1; }\n");
+    CHECK(r.error.empty());
+    CHECK(r.makespan == 120);
+}

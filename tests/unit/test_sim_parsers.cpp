@@ -32,6 +32,62 @@ rank 1 { a: send 1b to 3 tag 2; }
     CHECK(r.messages == 2);
 }
 
+TEST_CASE("GOAL: schedgen's dialect: line ends, unlabeled ops, cpu/nic, any tag, block comments", "[simulator][goal]") {
+    std::istringstream in(R"(num_ranks 3
+
+rank 0 {
+/* written by schedgen */
+l1: send 8b to 1 tag 5 cpu 1 nic 2
+l2: calc 100 cpu 1
+l2 requires l1
+send 4 b to 2 tag 0
+}
+
+rank 1 {
+l1: recv 8b from 0 tag -1
+l3: calc 10
+l3 irequires l1
+}
+rank 2 { r: recv 4b from -1 tag 0 nic 1; }
+)");
+    Schedule s = read_goal(in, "schedgen.goal");
+    REQUIRE(s.ops.size() == 6);
+    CHECK(s.messages() == 2);
+    CHECK(s.cpus == 2);
+    CHECK(s.nics == 3);
+    CHECK(s.cpu(0) == 1);
+    CHECK(s.nic(0) == 2);
+    CHECK(s.ops[0].tag == 5);
+    CHECK(s.cpu(1) == 1);
+    CHECK(s.nic(1) == 0);
+    CHECK(s.ops[2].size == 4);
+    CHECK(s.ops[3].tag == kAnyTag);
+    CHECK(s.ops[5].peer == kAnySource);
+    CHECK(s.nic(5) == 1);
+    CHECK(s.succ_begin[1] - s.succ_begin[0] == 1);  // l2 requires l1
+    CHECK(s.succ[s.succ_begin[0]] == 1);
+    CHECK(s.succ[s.succ_begin[3]] == (4u | kStartEdge));  // l3 irequires l1
+}
+
+TEST_CASE("GOAL: both statement ends in one file, and a schedule without placement stores none",
+          "[simulator][goal]") {
+    std::istringstream in("num_ranks 2\nrank 0 { a: send 1b to 1; b: calc 3\nb requires a\n}\n"
+                          "rank 1 {\n  x: recv 1b\n     from 0 tag 0;\n}\n");
+    Schedule s = read_goal(in, "mixed.goal");
+    CHECK(s.ops.size() == 3);
+    CHECK(s.placement.empty());
+    CHECK(s.cpus == 1);
+    CHECK(s.nics == 1);
+}
+
+TEST_CASE("GOAL: lines are counted across the reader's 4 MiB chunks", "[simulator][goal]") {
+    std::string text = "num_ranks 2\n/*";
+    for (int i = 0; i < 300000; ++i) text += " a comment line that is long enough\n";  // ~10 MiB
+    text += "*/\nrank 0 {\nl1: sned 1b to 1\n}\n";  // the comment ends on line 300002
+    std::istringstream in(text);
+    CHECK_THROWS_WITH(read_goal(in, "big.goal"), Catch::StartsWith("big.goal:300004: expected send, recv or calc, found 'sned'"));
+}
+
 TEST_CASE("GOAL: errors name the file, the line and what was expected", "[simulator][goal]") {
     struct Row {
         const char* text;
@@ -43,12 +99,19 @@ TEST_CASE("GOAL: errors name the file, the line and what was expected", "[simula
              Row{"num_ranks 2\nrank 0 {\n l1: sned 8b to 1;\n}", "bad.goal:3: expected send, recv or calc, found 'sned'"},
              Row{"num_ranks 2\nrank 0 {\n l1: send 8b to 5 tag 0;\n}", "bad.goal:3: expected a rank 0..1, found '5'"},
              Row{"num_ranks 2\nrank 0 {\n l1: send 8x to 1;\n}", "bad.goal:3: expected a size in bytes (as in '8b'), found '8x'"},
-             Row{"num_ranks 2\nrank 0 {\n l1: send 8b to 1 tag 0\n}", "bad.goal:4: expected ';' after the operation"},
+             Row{"num_ranks 2\nrank 0 {\n l1: send 8b to 1 tag 0 l2\n}",
+                 "bad.goal:3: expected 'tag', 'cpu', 'nic', ';' or the end of the line, found 'l2'"},
+             Row{"num_ranks 2\nrank 0 {\n l1: calc 5 tag 1\n}", "bad.goal:3: expected 'cpu', 'nic', ';' or the end of the line, found 'tag'"},
+             Row{"num_ranks 2\nrank 0 {\n l1: send 8b to 1 cpu 256\n}", "bad.goal:3: expected a number 0..255, found '256'"},
+             Row{"num_ranks 2\nrank 0 {\n l1: send 8b to 1 nic\n}", "bad.goal:4: expected a number 0..255, found '}'"},
+             Row{"num_ranks 2\nrank 0 {\n l2 requires l1 l3\n}", "bad.goal:3: expected ';' or the end of the line, found 'l3'"},
+             Row{"num_ranks 2\nrank 0 {\n/* open\n l1: calc 5\n}", "bad.goal:3: expected '*/' to close the comment that starts here, found '/*'"},
+             Row{"num_ranks 2\nrank 0 {\n l1 calc 5\n}", "bad.goal:3: expected ':' after the label, or 'requires'/'irequires', found 'calc'"},
              Row{"num_ranks 2\nrank 0 {\n l1: calc 5;\n l1 requires l9;\n}", "bad.goal:4: expected a label defined in rank 0, found 'l9'"},
-             Row{"num_ranks 2\nrank 0 {\n l1: calc 5;\n", "bad.goal:3: expected a label (as in 'l1: send 8b to 1 tag 0;') or '}', found the end of the file"},
+             Row{"num_ranks 2\nrank 0 {\n l1: calc 5;\n", "bad.goal:3: expected a statement (as in 'l1: send 8b to 1 tag 0' or 'l2 requires l1') or '}', found the end of the file"},
              Row{"num_ranks 2\nrank 0 { }\nrank 0 { }", "bad.goal:3: expected a rank without a block so far"},
              Row{"num_ranks 2\nrank 2 { }", "bad.goal:2: expected a rank 0..1, found '2'"},
-             Row{"num_ranks 2\nrank 0 {\n l1: recv 8b from 0 tag x;\n}", "bad.goal:3: expected a tag 0..2147483647, found 'x'"},
+             Row{"num_ranks 2\nrank 0 {\n l1: recv 8b from 0 tag x;\n}", "bad.goal:3: expected a tag 0..2147483647 or -1 (any tag), found 'x'"},
              Row{"num_ranks 2\nrank 0 {\n l1: calc 5;\n l1: calc 6;\n}", "bad.goal:4: expected a label not used before in rank 0, found 'l1'"},
          }) {
         std::istringstream in(row.text);
@@ -97,10 +160,11 @@ TEST_CASE("simulate options: defaults and values", "[simulator][options]") {
     CHECK(p.request.params.G == 2.5);
     CHECK(p.request.params.O == 1.0);
     CHECK(p.request.params.S == 65536);
+    CHECK(p.request.model == Model::jobsentry);
     CHECK_FALSE(p.json);
     p = parse_simulate_options({"--collective", "allreduce-ring", "--procs", "64", "--bytes", "1024", "--L", "10",
                                 "--o", "1", "--g", "2", "--G", "0.5", "--O", "0.25", "--S", "0", "--cosched", "--json",
-                                "--seed", "9", "--noise-trace", "t.tsv"});
+                                "--seed", "9", "--noise-trace", "t.tsv", "--model", "loggopsim"});
     REQUIRE(p.error.empty());
     CHECK(p.request.collective == "allreduce-ring");
     CHECK(p.request.procs == 64);
@@ -114,7 +178,9 @@ TEST_CASE("simulate options: defaults and values", "[simulator][options]") {
     CHECK(p.request.cosched);
     CHECK(p.request.seed == 9);
     CHECK(p.request.noise_trace == "t.tsv");
+    CHECK(p.request.model == Model::loggopsim);
     CHECK(p.json);
+    CHECK(parse_simulate_options({"--collective", "schedgen:linear_alltoall"}).error.empty());
     CHECK(parse_simulate_options({"--help"}).help);
     CHECK_THAT(simulate_help(), Catch::Contains("--noise-trace") && Catch::Contains("(=5300)") && Catch::Contains("dissemination"));
 }
@@ -134,6 +200,11 @@ TEST_CASE("simulate options: bad values name the option and what is accepted", "
              Row{{"--seed", "-1"}, "--seed -1: accepted values are 0 or more"},
              Row{{"--predict"}, "--predict: needs --noise-trace FILE"},
              Row{{"--collective", "tree"}, "--collective tree: unknown; accepted values are binomial-bcast, binomial-reduce, dissemination"},
+             Row{{"--predict", "--noise-trace", "t.tsv", "--model", "loggopsim"},
+                 "--predict: predicts with the project's model only; accepted: --model jobsentry"},
+             Row{{"--predict", "--noise-trace", "t.tsv", "--write-goal", "x.goal"},
+                 "--write-goal: writes the schedule of --collective or --goal; not accepted with --predict"},
+             Row{{"--model", "logp"}, "--model logp: unknown; accepted values are jobsentry, loggopsim"},
              Row{{"--frobnicate"}, "unrecognised option '--frobnicate'"},
              Row{{"--procs", "many"}, "the argument ('many') for option '--procs' is invalid"},
          }) {
