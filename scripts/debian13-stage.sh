@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Inside the Debian 13 root (scripts/test-debian13.sh runs it): one build with
-# the tests and the package; the package test; the unit and cli labels; a
-# subset of the mpi label (Open MPI 5 and MPICH 4.2); then a Slurm 24.11 cluster with
-# accounting in this root, on ports of its own (scripts/cluster.sh with
-# CLUSTER_MULTI=0 CLUSTER_PORT_BASE=6917), the site path on it
-# (tests/package/site_slurm.sh) and a subset of the slurm label against the
-# installed package (JOBSENTRY_PACKAGED=1). The cluster is always stopped.
+# the tests and the package; the package test; the unit and cli labels; then a
+# Slurm 24.11 cluster with accounting in this root, on ports of its own
+# (scripts/cluster.sh with CLUSTER_MULTI=0 CLUSTER_PORT_BASE=6917), the site
+# path on it (tests/package/site_slurm.sh: the package installed), and subsets
+# of the mpi label (Open MPI 5, MPICH 4.2) and of the slurm label against the
+# installed package (JOBSENTRY_PACKAGED=1). The cluster is always stopped and
+# the package purged.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 step() { echo "== $* ($(date +%T))"; }
@@ -21,25 +22,27 @@ JOBSENTRY_BUILD_TESTS=ON PACKAGE_BUILD=/root/build HANGPROG=/root/build/tests/pr
 cd /root/build
 deb=$(ls /root/build/jobsentry_*.deb)
 rc=0
-step "unit, cli and mpi labels"
+step "unit and cli labels"
 ctest --output-on-failure -L 'unit|cli' || rc=1
-# The mpi cases that run here too, chosen to stay within the test command's
-# time: a rank asleep and a deadlock under Open MPI 5's mpirun (PRRTE), a
-# polling program hang-free, the checkpoint library, rma-check; the same under
-# MPICH 4.2's Hydra (rma-check with its MPICH module, and a module of the wrong MPI
-# refused plainly). The others repeat these on
-# Debian 12 or need the applications of scripts/install-apps.sh.
-ctest --output-on-failure -R '^(mpi_hang_sleep|mpi_hang_deadlock|mpi_real_no_hang_random_access|mpi_ckpt_restart|rma_put_put|rma_mpich_put_put|mpi_mpich_hang_sleep|mpi_mpich_real_no_hang_random_access|mpi_mpich_ckpt_restart|rma_mpich_refused)$' || rc=1
 
-step "Slurm: the site path and the slurm label against the installed package"
+step "Slurm cluster; the site path; the mpi and slurm subsets against the installed package"
 export CLUSTER_MULTI=0 CLUSTER_PORT_BASE=6917
 # The slurm tests rewrite the package's plugstack conffile (scripts/cluster.sh
 # plugin): the package goes with the cluster.
 trap 'bash /src/scripts/cluster.sh down >/dev/null 2>&1 || true; apt-get purge -y -qq jobsentry >/dev/null 2>&1 || true' EXIT
 bash /src/scripts/cluster.sh up | grep '^cluster: up'
+# apt install, one plugstack line, a user's sbatch --hang-detect job CANCELLED.
 HANGPROG=/root/build/tests/programs/hangprog bash /src/tests/package/site_slurm.sh "$deb" || rc=1
+export JOBSENTRY_PACKAGED=1  # from here on the tests run /usr/bin/jobsentry and its modules in /usr/lib
+# The mpi cases that run here too, chosen to stay within the test command's
+# time: a rank asleep and a deadlock under Open MPI 5's mpirun (PRRTE), a
+# polling program hang-free, the checkpoint library, rma-check; the same under
+# MPICH 4.2's Hydra (rma-check with its MPICH module, and a module of the wrong
+# MPI refused plainly). The others repeat these on Debian 12 or need the
+# applications of scripts/install-apps.sh.
+ctest --output-on-failure -R '^(mpi_hang_sleep|mpi_hang_deadlock|mpi_real_no_hang_random_access|mpi_ckpt_restart|rma_put_put|rma_mpich_put_put|mpi_mpich_hang_sleep|mpi_mpich_real_no_hang_random_access|mpi_mpich_ckpt_restart|rma_mpich_refused)$' || rc=1
 # Open MPI 5 under srun (PMIx), MPICH under mpiexec (Hydra over srun) and
 # under srun --mpi=pmi2, and the plugin's refusals of bad options.
-JOBSENTRY_PACKAGED=1 ctest --output-on-failure \
+ctest --output-on-failure \
   -R '^(slurm_bad_input|slurm_hang_sleep_srun|slurm_hang_sleep_mpich|slurm_hang_deadlock_srun_pmi2)$' || rc=1
 exit $rc

@@ -2,7 +2,7 @@
 # `jobsentry watch`. Sourced by each test script; every check fails loudly.
 set -euo pipefail
 
-JOBSENTRY=${JOBSENTRY:?set by CTest}
+. "$(dirname "${BASH_SOURCE[0]}")/../jobsentry_under_test.sh"
 HANGPROG=${HANGPROG:?set by CTest}
 NP=${NP:-4}
 WORK=$(mktemp -d /tmp/jobsentry-test.XXXXXX)

@@ -4,7 +4,7 @@
 # --mpi, leave the program to run as without it (no crash), and exit 1:
 # nothing was checked, which must never read as "no race".
 set -euo pipefail
-JOBSENTRY=${JOBSENTRY:?set by CTest}
+. "$(dirname "${BASH_SOURCE[0]}")/../jobsentry_under_test.sh"
 PROG=${RMA_PUT_PUT_MPICH:?set by CTest}
 WORK=$(mktemp -d /tmp/jobsentry-rma-test.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT

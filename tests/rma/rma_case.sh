@@ -7,7 +7,7 @@
 # looked up in the source by the markers below, so edits do not break the
 # test); the fixed run must exit 0 with no finding.
 set -euo pipefail
-JOBSENTRY=${JOBSENTRY:?set by CTest}
+. "$(dirname "${BASH_SOURCE[0]}")/../jobsentry_under_test.sh"
 PROGDIR=${RMA_PROGRAMS:?set by CTest}
 SRCDIR=$(cd "$(dirname "$0")" && pwd)
 name=$1 np=$2
