@@ -10,9 +10,12 @@
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 step() { echo "== $* ($(date +%T))"; }
-apt-get update -qq
+mirror_hint="the root's mirror ($(cat /etc/apt/sources.list)) must be reachable and carry trixie; run again when it is"
+# apt gives up on an unreachable mirror by itself (its own timeouts): say what to do.
+timeout 900 apt-get update -qq || { echo "apt-get update failed: $mirror_hint" >&2; exit 1; }
 step "packages"
-bash /src/scripts/install-deps.sh all >/dev/null
+timeout 1800 bash /src/scripts/install-deps.sh all >/dev/null ||
+  { echo "installing the packages failed (above): $mirror_hint" >&2; exit 1; }
 grep -E '^(PRETTY_NAME)=' /etc/os-release
 echo "Slurm $(dpkg-query -W -f='${Version}' libslurm-dev), Open MPI $(dpkg-query -W -f='${Version}' libopenmpi-dev)," \
   "MPICH $(dpkg-query -W -f='${Version}' libmpich-dev), GCC $(gcc -dumpversion)"
