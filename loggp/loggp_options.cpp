@@ -113,7 +113,9 @@ std::string loggp_help() {
     std::string bytes;
     std::ostringstream table;
     table << describe(o, bytes);
-    return std::string(kUsage) + table.str();
+    std::string text = kUsage + table.str();
+    if (text.back() != '\n') text += '\n';  // Boost ends a wrapped last description without one
+    return text;
 }
 
 }  // namespace jobsentry::loggp
