@@ -78,6 +78,14 @@ std::string run_capture(const std::vector<std::string>& argv) {
     return out;
 }
 
+// Whether `file` can be written: checked before measuring, so that a bad
+// --out costs no run.
+bool writable(const std::string& file) {
+    if (access(file.c_str(), F_OK) == 0) return access(file.c_str(), W_OK) == 0;
+    const std::filesystem::path dir = std::filesystem::path(file).parent_path();
+    return access(dir.empty() ? "." : dir.c_str(), W_OK) == 0;
+}
+
 }  // namespace
 
 int run_loggp(const std::vector<std::string>& args) {
@@ -88,6 +96,11 @@ int run_loggp(const std::vector<std::string>& args) {
     }
     if (!opt.error.empty()) {
         std::cerr << "jobsentry loggp: " << opt.error << '\n';
+        return 2;
+    }
+    if (!writable(opt.out)) {
+        std::cerr << "jobsentry loggp: --out " << opt.out << ": cannot be written (" << std::strerror(errno)
+                  << "); accepted is a file in a writable directory\n";
         return 2;
     }
     std::string probe = opt.probe.empty() ? find_probe() : opt.probe;

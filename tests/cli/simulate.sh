@@ -122,5 +122,6 @@ expect_error_of loggp "'0' is out of range; accepted is a comma-separated list o
 expect_error_of loggp "--reps 0: accepted values are 1..100000" --reps 0
 expect_error_of loggp "--burst 1: accepted values are 2..1000" --burst 1
 expect_error_of loggp "unrecognised option '--frob'" --frob
+expect_error_of loggp "--out /nonexistent/l.json: cannot be written" --out /nonexistent/l.json
 "$JOBSENTRY" loggp --help | grep -q -- "--bytes" || fail "loggp --help lacks --bytes"
 echo "PASS: jobsentry simulate bad input and good runs; simulate --params; loggp bad input"
