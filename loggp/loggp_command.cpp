@@ -52,7 +52,8 @@ std::string run_capture(const std::vector<std::string>& argv) {
     close(fd[1]);
     if (rc != 0) {
         close(fd[0]);
-        throw std::runtime_error("cannot run '" + argv[0] + "' (" + std::strerror(rc) + "); say the launcher with --mpirun");
+        throw std::runtime_error("cannot run '" + argv[0] + "' (" + std::strerror(rc) +
+                                 "); say the launcher with --mpirun");
     }
     std::string out;
     char buf[65536];

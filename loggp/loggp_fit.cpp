@@ -72,6 +72,8 @@ LogGPFit fit_loggp(const std::vector<SizeSamples>& sizes) {
         r.send = median(s.send);
         r.recv = median(s.recv);
         r.gap = (r.burst - r.rtt) / (s.burst_n - 1);
+        r.has_prtt = !s.delayed.empty();
+        if (r.has_prtt) r.send_prtt = (median(s.delayed) - r.rtt) / (s.burst_n - 1) - s.delay;
         f.rows.push_back(r);
         bytes.push_back(r.bytes);
         half_rtt.push_back(r.rtt / 2);
@@ -119,6 +121,8 @@ std::vector<SizeSamples> samples_from_probe(const std::string& text) {
             s.send = j.at("send").get<std::vector<double>>();
             s.burst = j.at("burst").get<std::vector<double>>();
             s.recv = j.at("recv").get<std::vector<double>>();
+            s.delay = j.value("delay_ns", 0.0);
+            s.delayed = j.value("delayed", std::vector<double>{});
             out.push_back(std::move(s));
         } catch (const nlohmann::json::exception& e) {
             throw std::invalid_argument("probe output line " + std::to_string(n) + ": " + e.what() +
@@ -142,10 +146,15 @@ sim::LogGOPS to_params(const LogGPFit& f) {
 std::string fit_text(const LogGPFit& f) {
     std::ostringstream out;
     out << std::fixed << std::setprecision(1);
-    out << "   bytes   rtt/2_ns    gap_ns  send_ns  recv_ns   (medians; gap = g + (s-1)G from the burst)\n";
-    for (const SizeRow& r : f.rows)
+    out << "   bytes   rtt/2_ns    gap_ns  send_ns  recv_ns  send_prtt_ns   (medians; gap = g + (s-1)G from the burst;\n"
+           "                                                             send_prtt: o_s + (s-1)O_s from PRTT(n,d,s))\n";
+    for (const SizeRow& r : f.rows) {
         out << std::setw(8) << r.bytes << std::setw(11) << r.rtt / 2 << std::setw(10) << r.gap << std::setw(9) << r.send
-            << std::setw(9) << r.recv << '\n';
+            << std::setw(9) << r.recv;
+        if (r.has_prtt) out << std::setw(14) << r.send_prtt;
+        else out << std::setw(14) << "-";
+        out << '\n';
+    }
     out << std::setprecision(1) << "L " << f.L << " ns   o " << f.o << " ns   g " << f.g << " ns   "
         << std::setprecision(4) << "G " << f.G << " ns/B   O " << f.O << " ns/B\n";
     out << std::setprecision(1) << "(send: o_s " << f.send_line.intercept << " ns, O_s " << std::setprecision(4)

@@ -8,6 +8,8 @@
 //            = rtt(s) + (n-1) (g + (s-1)G)
 //   send(s)  = time in the send call                       = o_s + (s-1) O_s
 //   recv(s)  = time in the receive call of a message already there = o_r + (s-1) O_r
+//   delayed(s) = PRTT(n,d,s), d ns after each send     = rtt(s) + (n-1) (d + o_s + (s-1)O_s)
+//            (Netgauge's o_s; shown beside the call time as a cross-check)
 // o and O are the means of the send and receive sides (the simulator has one
 // o and one O); L = rtt(s0)/2 - 2o - (s0-1) max(O, G) at the smallest size s0.
 #pragma once
@@ -25,6 +27,8 @@ struct SizeSamples {
     std::uint64_t bytes = 1;
     int burst_n = 2;  // n of PRTT(n,0,s), >= 2
     std::vector<double> rtt, burst, send, recv;
+    double delay = 0;            // d of PRTT(n,d,s); 0: not measured
+    std::vector<double> delayed;  // PRTT(n,d,s), may be empty
 };
 
 // Medians of one size and what follows from them.
@@ -32,6 +36,8 @@ struct SizeRow {
     std::uint64_t bytes = 1;
     double rtt = 0, burst = 0, send = 0, recv = 0;
     double gap = 0;  // (burst - rtt) / (n - 1) = g + (s-1)G
+    bool has_prtt = false;  // PRTT(n,d,s) measured
+    double send_prtt = 0;   // (delayed - rtt) / (n - 1) - d = o_s + (s-1)O_s
 };
 
 struct Line {

@@ -4,6 +4,8 @@
  *   rtt    one message 0 -> 1 and one back (PRTT(1,0,s))
  *   send   the time in rank 0's MPI_Send of that message (o_s + (s-1)O_s)
  *   burst  n messages 0 -> 1 back to back and one back (PRTT(n,0,s))
+ *   delayed  the same with d ns of spinning after each send (PRTT(n,d,s)),
+ *          d = twice the burst's time per message + 1 us: Netgauge's o_s
  *   recv   the time in rank 1's MPI_Recv of a message that has been there for
  *          a while (rank 1 spins before posting it): o_r + (s-1)O_r
  * and rank 0 prints one JSON line per size with all samples; the clock's own
@@ -73,6 +75,7 @@ int main(int argc, char** argv) {
     double* snd = malloc(sizeof(double) * (size_t)reps);
     double* bst = malloc(sizeof(double) * (size_t)reps);
     double* rcv = malloc(sizeof(double) * (size_t)reps);
+    double* dly = malloc(sizeof(double) * (size_t)reps);
     const double clk = clock_cost();
     const int peer = 1 - rank, warmup = 5;
     for (int k = 0; k < nsizes; ++k) {
@@ -108,9 +111,31 @@ int main(int argc, char** argv) {
                 MPI_Send(buf, s, MPI_BYTE, peer, 2, MPI_COMM_WORLD);
             }
         }
+        /* Delayed burst: d ns of spinning after each send, d above the burst's
+         * time per message, so that rank 0's own time per message, d + o_s,
+         * sets the pace. */
+        qsort(rtt, (size_t)reps, sizeof rtt[0], cmp_double);
+        qsort(bst, (size_t)reps, sizeof bst[0], cmp_double);
+        double delay = 2 * (bst[reps / 2] - rtt[reps / 2]) / (burst - 1) + 1000;
+        if (delay < 1000) delay = 1000;
+        MPI_Bcast(&delay, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        for (int r = -warmup; r < reps; ++r) {
+            MPI_Barrier(MPI_COMM_WORLD);
+            if (rank == 0) {
+                double t0 = now_ns();
+                for (int i = 0; i < burst; ++i) {
+                    MPI_Send(buf, s, MPI_BYTE, peer, 5, MPI_COMM_WORLD);
+                    if (i + 1 < burst) spin_ns(delay);
+                }
+                MPI_Recv(buf, s, MPI_BYTE, peer, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                if (r >= 0) dly[r] = now_ns() - t0;
+            } else {
+                for (int i = 0; i < burst; ++i) MPI_Recv(buf, s, MPI_BYTE, peer, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                MPI_Send(buf, s, MPI_BYTE, peer, 5, MPI_COMM_WORLD);
+            }
+        }
         /* Receive overhead: rank 1 posts the receive well after the message
          * left (a few round trips later), and times the call. */
-        qsort(rtt, (size_t)reps, sizeof rtt[0], cmp_double);
         double wait = 4 * rtt[reps / 2] + 2000;
         MPI_Bcast(&wait, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
         for (int r = -warmup; r < reps; ++r) {
@@ -127,11 +152,12 @@ int main(int argc, char** argv) {
         if (rank == 1) MPI_Send(rcv, reps, MPI_DOUBLE, 0, 4, MPI_COMM_WORLD);
         else {
             MPI_Recv(rcv, reps, MPI_DOUBLE, 1, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            printf("{\"bytes\":%d,\"burst_n\":%d,\"clock_ns\":%.1f", s, burst, clk);
+            printf("{\"bytes\":%d,\"burst_n\":%d,\"clock_ns\":%.1f,\"delay_ns\":%.1f", s, burst, clk, delay);
             print_array("rtt", rtt, reps);
             print_array("send", snd, reps);
             print_array("burst", bst, reps);
             print_array("recv", rcv, reps);
+            print_array("delayed", dly, reps);
             printf("}\n");
             fflush(stdout);
         }
@@ -141,6 +167,7 @@ int main(int argc, char** argv) {
     free(snd);
     free(bst);
     free(rcv);
+    free(dly);
     MPI_Finalize();
     return 0;
 }

@@ -159,8 +159,8 @@ std::string simulate_help() {
     Raw raw{};
     std::ostringstream out;
     out << "Usage: jobsentry simulate [--collective NAME --procs N --bytes B | --goal FILE]\n"
-           "                          [--noise-trace FILE [--cosched] [--seed N]] [--params FILE] [LogGOPS parameters]\n"
-           "                          [--json]\n"
+           "                          [--noise-trace FILE [--cosched] [--seed N]]\n"
+           "                          [--params FILE] [LogGOPS parameters] [--json]\n"
            "       jobsentry simulate --predict --noise-trace FILE [--bytes B] [--cosched] [--seed N]\n\n"
            "Simulates a collective (or a GOAL schedule) in the LogGOPS model, without noise and, with\n"
            "--noise-trace, with the trace's detours stealing CPU time from o, O and calc, and prints\n"

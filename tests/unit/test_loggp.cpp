@@ -35,7 +35,9 @@ loggp::SizeSamples synthetic(const Truth& t, std::uint64_t s, int n, int reps) {
         m.burst.push_back(rtt + (n - 1) * (t.g + x * t.G) + spike);
         m.send.push_back(t.o_s + x * t.O_s + spike);
         m.recv.push_back(t.o_r + x * t.O_r + spike);
+        m.delayed.push_back(rtt + (n - 1) * (1500 + t.o_s + x * t.O_s) + spike);
     }
+    m.delay = 1500;
     return m;
 }
 
@@ -63,6 +65,8 @@ TEST_CASE("loggp: the fit recovers the parameters the measurements were made fro
         CHECK(f.notes.empty());
         REQUIRE(f.rows.size() == 5);
         CHECK(f.rows[1].gap == Approx(t.g + 63 * t.G));
+        CHECK(f.rows[1].has_prtt);
+        CHECK(f.rows[1].send_prtt == Approx(t.o_s + 63 * t.O_s));  // Netgauge's o_s agrees with the call time
         const sim::LogGOPS p = loggp::to_params(f);
         CHECK(p.L == static_cast<sim::Time>(std::llround(t.L)));
         CHECK(p.G == Approx(t.G));
@@ -123,6 +127,12 @@ TEST_CASE("loggp: the probe's output lines", "[loggp]") {
     REQUIRE(s.size() == 1);
     CHECK(s[0].bytes == 8);
     CHECK(s[0].rtt.size() == 2);
+    CHECK(s[0].delayed.empty());  // PRTT(n,d,s) is optional: the table shows '-'
+    CHECK_THAT(loggp::fit_text(loggp::fit_loggp(s)), Catch::Contains("5.0             -"));
+    const auto d = loggp::samples_from_probe("{\"bytes\":1,\"burst_n\":3,\"delay_ns\":1000,\"rtt\":[100],"
+                                             "\"send\":[3],\"burst\":[400],\"recv\":[5],\"delayed\":[2300]}");
+    REQUIRE(d.size() == 1);
+    CHECK(loggp::fit_loggp(d).rows[0].send_prtt == Approx(100));  // (2300 - 100) / 2 - 1000
     CHECK_THROWS_WITH(loggp::samples_from_probe("{\"bytes\":8}\n"), Catch::Contains("probe output line 1"));
     CHECK_THROWS_WITH(loggp::samples_from_probe(""), Catch::Contains("no measurements"));
 }
@@ -141,8 +151,10 @@ TEST_CASE("loggp: options and their errors", "[loggp]") {
     CHECK_THAT(loggp::parse_loggp_options({"--bytes", "1,,8"}).error, Catch::Contains("an empty item"));
     CHECK_THAT(loggp::parse_loggp_options({"--bytes", "1,8,"}).error, Catch::Contains("ends with ','"));
     CHECK_THAT(loggp::parse_loggp_options({"--bytes", "99999999999"}).error, Catch::Contains("1..67108864"));
-    CHECK_THAT(loggp::parse_loggp_options({"--reps", "0"}).error, Catch::Contains("--reps 0: accepted values are 1..100000"));
-    CHECK_THAT(loggp::parse_loggp_options({"--burst", "1"}).error, Catch::Contains("--burst 1: accepted values are 2..1000"));
+    CHECK_THAT(loggp::parse_loggp_options({"--reps", "0"}).error,
+               Catch::Contains("--reps 0: accepted values are 1..100000"));
+    CHECK_THAT(loggp::parse_loggp_options({"--burst", "1"}).error,
+               Catch::Contains("--burst 1: accepted values are 2..1000"));
     CHECK_THAT(loggp::parse_loggp_options({"--mpirun", " "}).error, Catch::Contains("--mpirun"));
     CHECK_THAT(loggp::parse_loggp_options({"--frob"}).error, Catch::Contains("frob"));
     CHECK(loggp::parse_loggp_options({"--help"}).help);
