@@ -2,10 +2,12 @@
 
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 
 #include <boost/program_options.hpp>
 
 #include "collectives.h"
+#include "params_file.h"
 
 namespace po = boost::program_options;
 
@@ -14,6 +16,7 @@ namespace {
 
 struct Raw {
     std::string model = "jobsentry";
+    std::string params_file;
     double L, o, g, G, O;
     long long S, procs, bytes, seed;
 };
@@ -35,6 +38,7 @@ po::options_description describe(SimulateParse& p, Raw& raw) {
         ("noise-trace", po::value(&r.noise_trace), "noise trace (start_ns<TAB>duration_ns lines, as jobsentry noise --trace-dir writes) injected into o, O and calc")
         ("cosched", po::bool_switch(&r.cosched), "all processes read the trace from the same offset (co-scheduled noise); default: a random offset each")
         ("seed", po::value(&raw.seed)->default_value(static_cast<long long>(r.seed)), "seed of the per-process trace offsets, >= 0")
+        ("params", po::value(&raw.params_file), "read L, o, g, G, O, S from this JSON file ({\"L\":..,\"o\":..,\"g\":..,\"G\":..,\"O\":..,\"S\":..}, as jobsentry loggp writes it; missing keys keep their defaults); --L, --o, ... given as well override the file")
         ("L", po::value(&raw.L)->default_value(static_cast<double>(d.L)), "latency L")
         ("o", po::value(&raw.o)->default_value(static_cast<double>(d.o)), "CPU overhead o per message")
         ("g", po::value(&raw.g)->default_value(static_cast<double>(d.g)), "NIC gap g per message")
@@ -100,6 +104,19 @@ std::string check(const Raw& raw, SimulationRequest& r) {
     return "";
 }
 
+// --params FILE: the file's values replace the defaults of the options not
+// given on the command line.
+void apply_params_file(Raw& raw, const po::variables_map& vm) {
+    const LogGOPS f = read_params_file(raw.params_file, LogGOPS{});
+    auto from_file = [&vm](const char* name) { return vm[name].defaulted(); };
+    if (from_file("L")) raw.L = static_cast<double>(f.L);
+    if (from_file("o")) raw.o = static_cast<double>(f.o);
+    if (from_file("g")) raw.g = static_cast<double>(f.g);
+    if (from_file("G")) raw.G = f.G;
+    if (from_file("O")) raw.O = f.O;
+    if (from_file("S")) raw.S = static_cast<long long>(f.S);
+}
+
 }  // namespace
 
 SimulateParse parse_simulate_options(const std::vector<std::string>& args) {
@@ -115,6 +132,14 @@ SimulateParse parse_simulate_options(const std::vector<std::string>& args) {
             return p;
         }
         po::notify(vm);
+        if (!raw.params_file.empty()) {
+            try {
+                apply_params_file(raw, vm);
+            } catch (const std::invalid_argument& e) {
+                p.error = e.what();
+                return p;
+            }
+        }
     } catch (const po::error& e) {
         p.error = std::string(e.what()) + " (see jobsentry simulate --help)";
         return p;
@@ -134,7 +159,8 @@ std::string simulate_help() {
     Raw raw{};
     std::ostringstream out;
     out << "Usage: jobsentry simulate [--collective NAME --procs N --bytes B | --goal FILE]\n"
-           "                          [--noise-trace FILE [--cosched] [--seed N]] [LogGOPS parameters] [--json]\n"
+           "                          [--noise-trace FILE [--cosched] [--seed N]]\n"
+           "                          [--params FILE] [LogGOPS parameters] [--json]\n"
            "       jobsentry simulate --predict --noise-trace FILE [--bytes B] [--cosched] [--seed N]\n\n"
            "Simulates a collective (or a GOAL schedule) in the LogGOPS model, without noise and, with\n"
            "--noise-trace, with the trace's detours stealing CPU time from o, O and calc, and prints\n"

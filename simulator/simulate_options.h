@@ -1,5 +1,6 @@
 // Options of `jobsentry simulate`: one table (name, default, help) drives the
-// parser and --help. Parsing is pure so that every rule is unit-tested.
+// parser and --help. Parsing is pure (but for reading a --params FILE) so that
+// every rule is unit-tested.
 #pragma once
 
 #include <string>

@@ -22,6 +22,7 @@
 #include "rma_job.h"
 #include "report.h"
 #include "simulate_cli.h"
+#include "loggp_command.h"
 #include "stack_walker.h"
 #include "watch_options.h"
 #include "command_job.h"
@@ -165,6 +166,7 @@ const Command kCommands[] = {
     {"rma-check", "[options] -- CMD... run an MPI program and check its one-sided (RMA) accesses", run_rma_check},
     {"rma-report", "TRACE_DIR          analyse the traces of an rma-check run", run_rma_report},
     {"simulate", "[options]            predict a collective's slowdown under a noise trace (LogGOPS)", run_simulate},
+    {"loggp", "[options]               measure L, o, g, G, O between two ranks (runs mpirun -np 2)", run_loggp},
 };
 
 std::string usage() {

@@ -6,13 +6,14 @@ JOBSENTRY=${JOBSENTRY:?path of the jobsentry binary}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
-expect_error() {  # expect_error PATTERN ARGS...
-  local pattern=$1; shift
+expect_error_of() {  # expect_error_of COMMAND PATTERN ARGS...
+  local command=$1 pattern=$2; shift 2
   local status=0
-  "$JOBSENTRY" simulate "$@" >"$WORK/out" 2>"$WORK/err" || status=$?
-  [ "$status" -eq 2 ] || fail "jobsentry simulate $* exited $status, expected 2"
-  grep -q -- "$pattern" "$WORK/err" || { cat "$WORK/err" >&2; fail "jobsentry simulate $*: message lacks '$pattern'"; }
+  "$JOBSENTRY" "$command" "$@" >"$WORK/out" 2>"$WORK/err" || status=$?
+  [ "$status" -eq 2 ] || fail "jobsentry $command $* exited $status, expected 2"
+  grep -q -- "$pattern" "$WORK/err" || { cat "$WORK/err" >&2; fail "jobsentry $command $*: message lacks '$pattern'"; }
 }
+expect_error() { expect_error_of simulate "$@"; }
 expect_error "--procs 1: accepted values are 2" --procs 1
 expect_error "--L -5: accepted values are 0..1e15" --L -5
 expect_error "--G -1: accepted values" --G=-1
@@ -100,4 +101,27 @@ python3 -c 'import json,sys; a=json.loads(sys.argv[1]); b=json.loads(sys.argv[2]
   || fail "noisy run: no slowdown or not reproducible"
 "$JOBSENTRY" simulate --help | grep -q -- "--noise-trace" || fail "--help lacks options"
 "$JOBSENTRY" simulate --procs 64 | grep -q "^slowdown" || fail "text output lacks the slowdown"
-echo "PASS: jobsentry simulate bad input and good runs"
+# --params FILE (as jobsentry loggp writes it): its values, the command line over them, and bad files.
+echo '{"L": 100, "o": 10, "g": 5, "G": 0, "O": 0}' >"$WORK/p.json"
+"$JOBSENTRY" simulate --params "$WORK/p.json" --collective dissemination --procs 1000 --bytes 1 --json |
+  grep -q '"makespan_ns": 1200,' || fail "--params: not the closed form's 1200 ns"
+"$JOBSENTRY" simulate --params "$WORK/p.json" --o 20 --collective dissemination --procs 1000 --bytes 1 --json |
+  grep -q '"makespan_ns": 1400,' || fail "--params with --o 20: not 10 rounds of 2o + L = 1400 ns"
+echo '{"L": 1, "latency": 2}' >"$WORK/bad.json"
+expect_error "bad.json: unknown key \"latency\"; accepted keys are L, o, g, G, O" --params "$WORK/bad.json"
+echo '{"G": -0.5}' >"$WORK/bad.json"
+expect_error "bad.json: \"G\" is -0.5; accepted values are 0..1e15" --params "$WORK/bad.json"
+echo '{"L": 1' >"$WORK/bad.json"
+expect_error "bad.json: not JSON" --params "$WORK/bad.json"
+expect_error "missing.json: cannot be read" --params "$WORK/missing.json"
+# jobsentry loggp's bad input is refused before anything runs.
+expect_error_of loggp "--bytes '1,x': 'x' is not a whole number; accepted is a comma-separated list" --bytes 1,x
+expect_error_of loggp "--bytes '': empty" --bytes ''
+expect_error_of loggp "'0' is out of range; accepted is a comma-separated list of message sizes in bytes, each 1..67108864" \
+  --bytes 0
+expect_error_of loggp "--reps 0: accepted values are 1..100000" --reps 0
+expect_error_of loggp "--burst 1: accepted values are 2..1000" --burst 1
+expect_error_of loggp "unrecognised option '--frob'" --frob
+expect_error_of loggp "--out /nonexistent/l.json: cannot be written" --out /nonexistent/l.json
+"$JOBSENTRY" loggp --help | grep -q -- "--bytes" || fail "loggp --help lacks --bytes"
+echo "PASS: jobsentry simulate bad input and good runs; simulate --params; loggp bad input"
