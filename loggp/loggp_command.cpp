@@ -1,5 +1,6 @@
 #include "loggp_command.h"
 
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -35,7 +36,9 @@ std::string find_probe() {
     return "";
 }
 
-// Runs argv (no shell) and returns its stdout; throws with its status.
+constexpr size_t kMaxProbeOutput = 16u << 20;
+
+// Runs argv (no shell) and returns its stdout (bounded); throws with its status.
 std::string run_capture(const std::vector<std::string>& argv) {
     int fd[2];
     if (pipe(fd) != 0) throw std::runtime_error("pipe failed");
@@ -63,6 +66,12 @@ std::string run_capture(const std::vector<std::string>& argv) {
             break;
         }
         out.append(buf, static_cast<size_t>(n));
+        if (out.size() > kMaxProbeOutput) {  // a probe prints a few kB: anything else is not ours
+            close(fd[0]);
+            kill(pid, SIGKILL);
+            waitpid(pid, nullptr, 0);
+            throw std::runtime_error("'" + argv[0] + "' printed more than 16 MiB: not jobsentry-loggp-probe's output");
+        }
     }
     close(fd[0]);
     int status = 0;
