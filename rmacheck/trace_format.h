@@ -14,7 +14,8 @@
 namespace rmacheck::trace {
 
 constexpr char kMagic[8] = {'J', 'S', 'R', 'M', 'A', 'T', 'R', '1'};
-constexpr uint32_t kVersion = 1;
+// 2: rma records carry the size of the target's basic element (accumulate atomicity).
+constexpr uint32_t kVersion = 2;
 constexpr size_t kHeaderSize = 8 + 4 * 5;  // magic, version, rank, size, pid, mode
 
 enum class Rec : uint8_t {
@@ -23,7 +24,8 @@ enum class Rec : uint8_t {
     win_create = 3,  // u32 win, u32 comm, u32 ordinal, u64 base, u64 size, i32 disp_unit, u8 flavor, u64 site
     win_free = 4,    // u32 win, u64 site
     attach = 5,      // u32 win, u64 base, u64 size
-    rma = 7,         // see RmaRecord in trace_reader.h
+    rma = 7,         // u8 RmaKind, u32 win, i32 target, i64 disp, u64 site, u64 request, str op, str basic,
+                     // u32 basic element size (v2), ranges origin, result, target bytes
     sync = 8,        // u8 SyncKind, u32 win, i32 target, i32 lock_type, u64 site, i32 list group (world ranks)
     coll = 9,        // u32 comm, u8 CollKind, i32 root, u64 site
     send = 10,       // u32 comm, i32 dest, i32 tag, u64 request (0: blocking), u64 site

@@ -29,7 +29,8 @@ struct Event {
     bool is_recv = false, write = false;
     uint64_t addr = 0;  // local access
     uint32_t size = 0;
-    std::string op, basic;
+    std::string op, basic;  // rma: accumulate op; the target type's basic type ("" when it mixes several)
+    uint32_t elem = 0;      // rma: size in bytes of that basic type (0: unknown)
     std::vector<Range> origin, result, target_bytes;  // rma: origin read, result written, target offsets
     std::vector<int32_t> group;                        // post/start: world ranks
 };
