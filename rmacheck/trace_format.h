@@ -14,7 +14,8 @@
 namespace rmacheck::trace {
 
 constexpr char kMagic[8] = {'J', 'S', 'R', 'M', 'A', 'T', 'R', '1'};
-// 2: rma records carry the size of the target's basic element (accumulate atomicity).
+// 2: rma records carry the size of the target's basic element (accumulate atomicity); collective
+//    records the request of a nonblocking collective.
 constexpr uint32_t kVersion = 2;
 constexpr size_t kHeaderSize = 8 + 4 * 5;  // magic, version, rank, size, pid, mode
 
@@ -27,7 +28,7 @@ enum class Rec : uint8_t {
     rma = 7,         // u8 RmaKind, u32 win, i32 target, i64 disp, u64 site, u64 request, str op, str basic,
                      // u32 basic element size (v2), ranges origin, result, target bytes
     sync = 8,        // u8 SyncKind, u32 win, i32 target, i32 lock_type, u64 site, i32 list group (world ranks)
-    coll = 9,        // u32 comm, u8 CollKind, i32 root, u64 site
+    coll = 9,        // u32 comm, u8 CollKind, i32 root, u64 site, u64 request (v2; 0: blocking)
     send = 10,       // u32 comm, i32 dest, i32 tag, u64 request (0: blocking), u64 site
     recv = 11,       // u32 comm, i32 source, i32 tag, u64 site (blocking; source/tag from the status)
     req_done = 12,   // u64 request, u8 is_recv, u32 comm, i32 source, i32 tag, u64 site

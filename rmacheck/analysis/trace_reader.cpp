@@ -65,6 +65,7 @@ void decode(RankTrace& t, Rec type, Decoder& d) {
         break;
     case Rec::coll:
         e.comm = d.get<uint32_t>(), e.kind = d.get<uint8_t>(), e.peer = d.get<int32_t>(), e.site = d.get<uint64_t>();
+        e.request = d.get<uint64_t>();
         if (e.kind > static_cast<uint8_t>(trace::CollKind::gather)) throw trace::DecodeError("unknown collective");
         break;
     case Rec::send:

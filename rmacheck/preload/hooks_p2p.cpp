@@ -36,11 +36,11 @@ void record_recv(const void* site, MPI_Comm comm, const MPI_Status& st) {
 
 }  // namespace
 
-void record_collective(const void* site, MPI_Comm comm, CollKind kind, int root) noexcept {
+void record_collective(const void* site, MPI_Comm comm, CollKind kind, int root, MPI_Request* request) noexcept {
     if (!g_active) return;
     Encoder e;
     e.put<uint32_t>(comm_id(comm)), e.put<uint8_t>(static_cast<uint8_t>(kind)), e.put<int32_t>(root);
-    e.put<uint64_t>(u64(site));
+    e.put<uint64_t>(u64(site)), e.put<uint64_t>(request ? new_request(*request, false, comm_id(comm)) : 0);
     writer().add(Rec::coll, e);
 }
 

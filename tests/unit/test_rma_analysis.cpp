@@ -318,6 +318,60 @@ TEST_CASE("atomicity: MPI_NO_OP only reads; compare-and-swap is an atomic read-m
     }
 }
 
+namespace {
+// A nonblocking collective on MPI_COMM_WORLD (root: world rank) and the completion of its request.
+Event icoll(trace::CollKind kind, uint64_t request, int root = -1) {
+    Event e = barrier();
+    e.kind = static_cast<uint8_t>(kind), e.peer = root, e.request = request;
+    return e;
+}
+Event done(uint64_t request) {
+    Event e;
+    e.type = Rec::req_done, e.request = request, e.comm = 1;
+    return e;
+}
+}  // namespace
+
+TEST_CASE("nonblocking collectives order at completion, after the other members' calls") {
+    using C = trace::CollKind;
+    // Rank 0 puts before its Ibarrier call or between the call and its wait; rank 2 puts after its wait.
+    for (bool inside : {false, true}) {
+        auto t = job(3);
+        if (!inside) add(t[0], locked(RmaKind::put, 1, 5, 0x100));
+        add(t[0], {icoll(C::all, 7)});
+        if (inside) add(t[0], locked(RmaKind::put, 1, 5, 0x100));
+        add(t[0], {done(7)});
+        add(t[1], {icoll(C::all, 3), done(3)});
+        add(t[2], {icoll(C::all, 9), done(9)});
+        add(t[2], locked(RmaKind::put, 1, 5, 0x200));
+        CAPTURE(inside);
+        CHECK(races(t).size() == (inside ? 1u : 0u));
+    }
+    SECTION("an Ibarrier never completed orders nothing (and says so)") {
+        auto t = job(3);
+        add(t[0], locked(RmaKind::put, 1, 5, 0x100));
+        add(t[0], {icoll(C::all, 7), done(7)});
+        add(t[1], {icoll(C::all, 3), done(3)});
+        add(t[2], {icoll(C::all, 9)});
+        add(t[2], locked(RmaKind::put, 1, 5, 0x200));
+        Execution exec(t);
+        CHECK(find_races(exec).size() == 1);
+        CHECK(!exec.warnings().empty());
+    }
+    SECTION("Ibcast orders the root's call before the others' completion, not the other way") {
+        // Rank 0 puts before its Ibcast, rank 2 after its completion: ordered when rank 0 is the root;
+        // with rank 2 the root, it completes without waiting for rank 0's call.
+        for (int root : {0, 2}) {
+            auto t = job(3);
+            add(t[0], locked(RmaKind::put, 1, 5, 0x100));
+            for (int r = 0; r < 3; ++r) add(t[static_cast<size_t>(r)], {icoll(C::bcast, 7, root), done(7)});
+            add(t[2], locked(RmaKind::put, 1, 5, 0x200));
+            CAPTURE(root);
+            CHECK(races(t).size() == (root == 2 ? 1u : 0u));
+        }
+    }
+}
+
 TEST_CASE("post/start/complete/wait edges order two access epochs") {
     auto t = job(3);
     Event post0 = sync(SyncKind::post), post2 = sync(SyncKind::post);
