@@ -15,13 +15,14 @@ namespace rmacheck::trace {
 
 constexpr char kMagic[8] = {'J', 'S', 'R', 'M', 'A', 'T', 'R', '1'};
 // 2: rma records carry the size of the target's basic element (accumulate atomicity); collective
-//    records the request of a nonblocking collective.
+//    records the request of a nonblocking collective; comm records their generation.
 constexpr uint32_t kVersion = 2;
 constexpr size_t kHeaderSize = 8 + 4 * 5;  // magic, version, rank, size, pid, mode
 
 enum class Rec : uint8_t {
     module = 1,      // u64 start, u64 end, u64 file offset, str path (executable mappings)
-    comm = 2,        // u32 id, i32 list of world ranks (index = rank in the communicator)
+    comm = 2,        // u32 id, i32 list of world ranks (index = rank in the communicator), u32 generation
+                     // (v2; 0: first seen in use, k: the k-th made by dup/split/create with these members)
     win_create = 3,  // u32 win, u32 comm, u32 ordinal, u64 base, u64 size, i32 disp_unit, u8 flavor, u64 site
     win_free = 4,    // u32 win, u64 site
     attach = 5,      // u32 win, u64 base, u64 size

@@ -82,9 +82,13 @@ void Execution::match() {
         for (size_t i = 0; i < t.events.size(); ++i) {
             const Event& e = t.events[i];
             EventRef ref{slot, i};
-            auto members = [&]() -> const std::vector<int32_t>& {
+            // A communicator is its members and its generation: a dup has a sequence of its own.
+            auto members = [&]() {
                 auto it = t.comms.find(e.comm);
-                return it == t.comms.end() ? kNone : it->second;
+                std::vector<int32_t> key = it == t.comms.end() ? kNone : it->second;
+                auto g = t.comm_generation.find(e.comm);
+                if (g != t.comm_generation.end()) key.push_back(-1 - static_cast<int32_t>(g->second));
+                return key;
             };
             if (e.type == Rec::req_done) done_at[s].emplace(e.request, i);
             if (e.type == Rec::send) {

@@ -31,6 +31,7 @@ void decode(RankTrace& t, Rec type, Decoder& d) {
     case Rec::comm: {
         uint32_t id = d.get<uint32_t>();
         t.comms[id] = d.get_ints();
+        if (uint32_t generation = d.get<uint32_t>()) t.comm_generation[id] = generation;
         return;
     }
     case Rec::win_create: {

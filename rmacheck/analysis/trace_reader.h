@@ -55,6 +55,7 @@ struct RankTrace {
     std::vector<Event> events;
     std::vector<Module> modules;
     std::map<uint32_t, std::vector<int32_t>> comms;  // local id -> world ranks
+    std::map<uint32_t, uint32_t> comm_generation;    // local id -> generation (absent: 0)
     std::map<uint32_t, WinDesc> wins;                // local id -> description
     std::vector<std::string> notes;
     bool finalized = false;

@@ -93,6 +93,10 @@ noop_read)  # the MPI_NO_OP fetch is reported as the read it is
   run racy 4 "$@"
   expect_line "^RACE remote get\(rank 0, $f:$(line_of '/\* noop fetch')\) vs put\(rank 2, $f:$(line_of '/\* the put')\) on win 1 bytes \[0,4\) of rank 1$"
   jq -e '.races == 1' "$WORK/racy.json" >/dev/null || fail "the racy run has other findings than the fetch vs the put" ;;
+comm_dup)  # the fixed twin is race-free only when the dup's messages are matched apart from MPI_COMM_WORLD's
+  l=$(line_of '/\* the put')
+  run racy 4 "$@"
+  expect_line "^RACE remote put\(rank 0, $f:$l\) vs put\(rank 2, $f:$l\) on win 1 bytes \[20,24\) of rank 1$" ;;
 icoll)  # the same put line from rank 0 and rank 2; found only when it is issued before the Ibarrier completes
   l=$(line_of '/\* the put')
   run racy 4 "$@"

@@ -372,6 +372,47 @@ TEST_CASE("nonblocking collectives order at completion, after the other members'
     }
 }
 
+TEST_CASE("a dup'ed communicator (same members, generation 1) has its own messages and collectives") {
+    // Communicator 2 is a dup of MPI_COMM_WORLD (communicator 1) on every rank.
+    auto dup_job = [] {
+        auto t = job(3);
+        for (auto& x : t) x.comms[2] = x.comms[1], x.comm_generation[2] = 1;
+        return t;
+    };
+    auto on = [](Event e, uint32_t comm) {
+        e.comm = comm;
+        return e;
+    };
+    SECTION("messages: rank 2's receive on the dup matches rank 0's send on the dup, after its put") {
+        // Rank 0 sends on MPI_COMM_WORLD, puts, then sends on the dup (same tag); rank 2 receives on the
+        // dup, puts, then receives on MPI_COMM_WORLD. Matched as one communicator, the first receive
+        // would pair with the send before the put: a false race.
+        auto t = dup_job();
+        add(t[0], {send(2, 0)});
+        add(t[0], locked(RmaKind::put, 1, 5, 0x100));
+        add(t[0], {on(send(2, 0), 2)});
+        add(t[2], {on(recv(0, 0), 2)});
+        add(t[2], locked(RmaKind::put, 1, 5, 0x200));
+        add(t[2], {recv(0, 0)});
+        CHECK(races(t).empty());
+    }
+    SECTION("collectives: Ibarriers on MPI_COMM_WORLD and the dup started in different orders") {
+        // Rank 0 puts between its world and its dup Ibarrier; rank 2 puts after completing the world one:
+        // a race. Matched as one sequence, rank 2's world Ibarrier would pair with rank 0's dup one,
+        // issued after the put: the race would be missed.
+        using C = trace::CollKind;
+        auto t = dup_job();
+        add(t[0], {icoll(C::all, 1)});
+        add(t[0], locked(RmaKind::put, 1, 5, 0x100));
+        add(t[0], {on(icoll(C::all, 2), 2), done(1), done(2)});
+        add(t[1], {icoll(C::all, 1), on(icoll(C::all, 2), 2), done(1), done(2)});
+        add(t[2], {on(icoll(C::all, 2), 2), icoll(C::all, 1), done(1)});
+        add(t[2], locked(RmaKind::put, 1, 5, 0x200));
+        add(t[2], {done(2)});
+        CHECK(races(t).size() == 1);
+    }
+}
+
 TEST_CASE("post/start/complete/wait edges order two access epochs") {
     auto t = job(3);
     Event post0 = sync(SyncKind::post), post2 = sync(SyncKind::post);

@@ -27,7 +27,7 @@ std::string put_record() {
 
 TEST_CASE("a well-formed trace is read with its header and records") {
     Encoder comm;
-    comm.put<uint32_t>(1), comm.put_ints({0, 1, 2, 3});
+    comm.put<uint32_t>(1), comm.put_ints({0, 1, 2, 3}), comm.put<uint32_t>(0);
     std::string bytes = header() + comm.record(Rec::comm) + put_record();
     RankTrace t = parse_trace("rank-2.jsrma", bytes);
     CHECK(t.error.empty());
