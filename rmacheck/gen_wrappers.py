@@ -76,7 +76,9 @@ def main():
                     "coll:gather": "rmacheck::CollKind::gather"}[words[0]]
             root = words[1] if len(words) > 1 else "-1"
             c.append(f"    int rc = P{name}({args});")
-            c.append(f'    if (rc == MPI_SUCCESS) rmacheck::record_collective(site, comm, {kind}, {root});')
+            # A nonblocking collective (a 'request' parameter) synchronises at its completion.
+            request = "request" if "request" in [n for _, n in params] else "nullptr"
+            c.append(f'    if (rc == MPI_SUCCESS) rmacheck::record_collective(site, comm, {kind}, {root}, {request});')
             c.append("    return rc;")
         c.append("}")
         c.append("")

@@ -14,18 +14,22 @@
 namespace rmacheck::trace {
 
 constexpr char kMagic[8] = {'J', 'S', 'R', 'M', 'A', 'T', 'R', '1'};
-constexpr uint32_t kVersion = 1;
+// 2: rma records carry the size of the target's basic element (accumulate atomicity); collective
+//    records the request of a nonblocking collective; comm records their generation.
+constexpr uint32_t kVersion = 2;
 constexpr size_t kHeaderSize = 8 + 4 * 5;  // magic, version, rank, size, pid, mode
 
 enum class Rec : uint8_t {
     module = 1,      // u64 start, u64 end, u64 file offset, str path (executable mappings)
-    comm = 2,        // u32 id, i32 list of world ranks (index = rank in the communicator)
+    comm = 2,        // u32 id, i32 list of world ranks (index = rank in the communicator), u32 generation
+                     // (v2; 0: first seen in use, k: the k-th made by dup/split/create with these members)
     win_create = 3,  // u32 win, u32 comm, u32 ordinal, u64 base, u64 size, i32 disp_unit, u8 flavor, u64 site
     win_free = 4,    // u32 win, u64 site
     attach = 5,      // u32 win, u64 base, u64 size
-    rma = 7,         // see RmaRecord in trace_reader.h
+    rma = 7,         // u8 RmaKind, u32 win, i32 target, i64 disp, u64 site, u64 request, str op, str basic,
+                     // u32 basic element size (v2), ranges origin, result, target bytes
     sync = 8,        // u8 SyncKind, u32 win, i32 target, i32 lock_type, u64 site, i32 list group (world ranks)
-    coll = 9,        // u32 comm, u8 CollKind, i32 root, u64 site
+    coll = 9,        // u32 comm, u8 CollKind, i32 root, u64 site, u64 request (v2; 0: blocking)
     send = 10,       // u32 comm, i32 dest, i32 tag, u64 request (0: blocking), u64 site
     recv = 11,       // u32 comm, i32 source, i32 tag, u64 site (blocking; source/tag from the status)
     req_done = 12,   // u64 request, u8 is_recv, u32 comm, i32 source, i32 tag, u64 site

@@ -55,7 +55,8 @@ constexpr size_t kNever = SIZE_MAX;
 
 struct Access {
     Side side;
-    std::string basic;
+    bool atomic = false;  // an accumulate-family operation: accumulate, get_accumulate, fetch_and_op, CAS
+    uint32_t elem = 0;    // its basic element size
     EventRef start, end;  // end.index == kNever: never completed in the trace
     int win = 0, target = -1;
     std::vector<Range> bytes;
@@ -87,18 +88,38 @@ std::vector<Range> sorted(std::vector<Range> r) {
     return r;
 }
 
-AccessKind kind_of(RmaKind k) {
+bool is_atomic(RmaKind k) { return k != RmaKind::put && k != RmaKind::get; }
+
+AccessKind kind_of(RmaKind k, const std::string& op) {
     switch (k) {
     case RmaKind::put: return AccessKind::put;
     case RmaKind::get: return AccessKind::get;
-    default: return AccessKind::acc;  // accumulate, get_accumulate, fetch_and_op, compare_and_swap
+    default:  // accumulate, get_accumulate, fetch_and_op, compare_and_swap; with MPI_NO_OP only a read
+        return op == "MPI_NO_OP" ? AccessKind::get : AccessKind::acc;
     }
 }
 
-bool accumulates_compatible(const Access& a, const Access& b) {
-    bool same_op = a.side.op == b.side.op || a.side.op == "MPI_NO_OP" || b.side.op == "MPI_NO_OP";
-    return same_op && a.basic == b.basic && !a.basic.empty();
+}  // namespace
+
+const char* accumulate_conflict(const AtomicOp& a, const AtomicOp& b, const std::vector<Range>& a_bytes,
+                                const std::vector<Range>& b_bytes) {
+    if (a.op == "MPI_NO_OP" && b.op == "MPI_NO_OP") return nullptr;  // two reads
+    if (a.op != b.op && a.op != "MPI_NO_OP" && b.op != "MPI_NO_OP") return "different operations";
+    if (a.basic.empty() || b.basic.empty() || a.elem == 0 || b.elem == 0) return "not one basic type";
+    if (a.basic != b.basic || a.elem != b.elem) return "different basic types";
+    // Elements of one basic type start at the start of each block, so two overlapping blocks hold the
+    // same elements exactly when their starts are a whole number of elements apart.
+    size_t i = 0, j = 0;
+    while (i < a_bytes.size() && j < b_bytes.size()) {
+        const Range &x = a_bytes[i], &y = b_bytes[j];
+        if (std::max(x.lo, y.lo) < std::min(x.hi, y.hi) && (x.lo > y.lo ? x.lo - y.lo : y.lo - x.lo) % a.elem != 0)
+            return "elements not aligned";
+        if (x.hi < y.hi) ++i; else ++j;
+    }
+    return nullptr;
 }
+
+namespace {
 
 struct Collector {
     std::map<std::tuple<bool, int, uint64_t, int, uint64_t, int, int, int>, Finding> found;
@@ -147,8 +168,8 @@ std::vector<Finding> find_races(const Execution& exec) {
         for (size_t i = 0; i < t.events.size(); ++i) {
             const Event& e = t.events[i];
             if (e.type == Rec::rma) {
-                auto kind = kind_of(static_cast<RmaKind>(e.kind));
-                Side side{kind, t.rank, e.site, false, e.op};
+                auto kind = kind_of(static_cast<RmaKind>(e.kind), e.op);
+                Side side{kind, t.rank, e.site, false, e.op, e.basic};
                 // Within the epoch: this operation against earlier ones still pending at this origin.
                 OriginUse use{side, {slot, i}, sorted(e.origin), sorted(e.result)};
                 for (const auto& u : uses) {
@@ -156,12 +177,13 @@ std::vector<Finding> find_races(const Execution& exec) {
                     bool hit = (overlap(u.written, use.written, &where) || overlap(u.written, use.read, &where) ||
                                 overlap(u.read, use.written, &where));
                     if (hit && within_epoch(u.side.kind, kind) != Compat::both)
-                        out.add({false, u.side, side, exec.window_number(slot, e.win), t.rank, where, 1});
+                        out.add({false, u.side, side, exec.window_number(slot, e.win), t.rank, where, 1, ""});
                 }
                 uses.push_back(use);
                 Access a;
                 a.side = side;
-                a.basic = e.basic;
+                a.atomic = is_atomic(static_cast<RmaKind>(e.kind));
+                a.elem = e.elem;
                 a.start = {slot, i};
                 a.end = {slot, kNever};
                 a.win = exec.window_number(slot, e.win);
@@ -204,25 +226,29 @@ std::vector<Finding> find_races(const Execution& exec) {
             } else if (e.type == Rec::req_done && !e.is_recv) {
                 uint64_t req = e.request;
                 auto mine = [req](const Event& op) { return op.type == Rec::rma && op.request == req; };
-                bool is_get = false;
+                // Rget and Rget_accumulate requests complete when the result has arrived, so the access at
+                // the target is done; Rput/Raccumulate requests complete locally only.
+                bool fetched = false;
                 for (const auto& [a, idx] : open)
-                    if (t.events[idx].request == req) is_get = t.events[idx].kind == static_cast<uint8_t>(RmaKind::get);
-                complete(i, mine, is_get);  // Rput/Raccumulate requests complete locally only
+                    if (t.events[idx].request == req)
+                        fetched = t.events[idx].kind == static_cast<uint8_t>(RmaKind::get) ||
+                                  t.events[idx].kind == static_cast<uint8_t>(RmaKind::get_acc);
+                complete(i, mine, fetched);
             } else if (e.type == Rec::win_free) {
                 uint32_t win = e.win;
                 complete(i, [win](const Event& op) { return op.win == win; }, true);
             } else if (e.type == Rec::local) {
                 AccessKind kind = e.write ? AccessKind::store : AccessKind::load;
-                Side side{kind, t.rank, e.site, true, ""};
+                Side side{kind, t.rank, e.site, true, "", ""};
                 std::vector<Range> bytes{{e.addr, e.addr + std::max<uint32_t>(e.size, 1)}};
                 for (const auto& u : uses) {
                     Range where{};
                     if (overlap(u.written, bytes, &where) && within_epoch(AccessKind::get, kind) != Compat::both)
                         out.add({false, u.side, side, exec.window_number(slot, t.events[u.start.index].win), t.rank,
-                                 where, 1});
+                                 where, 1, ""});
                     else if (overlap(u.read, bytes, &where) && within_epoch(u.side.kind, kind) != Compat::both)
                         out.add({false, u.side, side, exec.window_number(slot, t.events[u.start.index].win), t.rank,
-                                 where, 1});
+                                 where, 1, ""});
                 }
                 // Window memory of this rank (precise mode): a target-side access.
                 for (const auto& [id, w] : t.wins) {
@@ -272,10 +298,16 @@ std::vector<Finding> find_races(const Execution& exec) {
             const Access& b = *y.a;
             if (&a == &b) return;
             if ((a.bytes.size() > 1 || b.bytes.size() > 1) && !seen.insert(std::minmax(&a, &b)).second) return;
-            Compat c = across_processes(a.side.kind, b.side.kind);
-            if (c == Compat::both) {
-                if (!(a.side.kind == AccessKind::acc && b.side.kind == AccessKind::acc)) return;
-                if (accumulates_compatible(a, b)) return;
+            // Two accumulate-family operations are atomic per element when they use the same op (or one
+            // is MPI_NO_OP) on identically aligned elements of one basic type (MPI-3.1 11.7.1, the default
+            // accumulate_ops same_op_no_op); otherwise they conflict like any two writes.
+            const char* why = nullptr;
+            if (a.atomic && b.atomic) {
+                why = accumulate_conflict({a.side.op, a.side.basic, a.elem}, {b.side.op, b.side.basic, b.elem},
+                                          a.bytes, b.bytes);
+                if (!why) return;
+            } else if (across_processes(a.side.kind, b.side.kind) == Compat::both) {
+                return;
             }
             // Ordered by happens-before (completion of one before the issue of the other)?
             auto ordered = [&](const Access& p, const Access& q) {
@@ -285,7 +317,7 @@ std::vector<Finding> find_races(const Execution& exec) {
             // Lock epochs on the same target exclude each other when one is exclusive.
             if (a.start.slot != b.start.slot && a.lock >= 0 && b.lock >= 0 && (a.lock == 1 || b.lock == 1)) return;
             Range where{std::max(x.r.lo, y.r.lo), std::min(x.r.hi, y.r.hi)};
-            out.add({true, a.side, b.side, mem.first, mem.second, where, 1});
+            out.add({true, a.side, b.side, mem.first, mem.second, where, 1, why ? why : ""});
         };
         // Two reads (get, load) are compatible in every case, so a read is only checked against the
         // active writes: a rank polling the same bytes with thousands of Gets stays linear.

@@ -6,8 +6,12 @@
 //  - across processes, on window memory: operations (and, in precise mode,
 //    loads/stores at the target) that are not ordered by happens-before, with
 //    lock epochs on the same target excluding each other when one is
-//    exclusive (table "across processes"; concurrent accumulates are legal
-//    only with the same operation, or MPI_NO_OP, and the same basic type).
+//    exclusive (table "across processes"). Accumulate-family operations
+//    (accumulate, get_accumulate, fetch_and_op, compare_and_swap) are atomic
+//    with each other per element only with the same op (or MPI_NO_OP on one
+//    side) on identically aligned elements of one basic type; with MPI_NO_OP
+//    an operation only reads, and against puts, gets and loads/stores it
+//    conflicts like a get.
 #pragma once
 
 #include <cstdint>
@@ -30,7 +34,8 @@ struct Side {
     int rank = -1;       // world rank that performed it
     uint64_t site = 0;   // return address of the MPI call, or PC of the load/store
     bool is_pc = false;  // site is an instruction address (load/store), not a return address
-    std::string op;      // accumulate operation, if any
+    std::string op;      // accumulate operation, if any (MPI_CAS for compare-and-swap)
+    std::string basic;   // RMA operation: the target datatype's basic type ("" when it mixes several)
 };
 
 struct Finding {
@@ -40,7 +45,19 @@ struct Finding {
     int target_rank = -1; // whose memory
     Range bytes;          // window offsets (remote) or addresses (local)
     size_t occurrences = 1;
+    std::string why;      // two accumulates: why they are not atomic together ("different operations", ...)
 };
+
+// One accumulate-family operation: op name (MPI_NO_OP: a read; MPI_CAS), basic type and its size.
+struct AtomicOp {
+    std::string op, basic;
+    uint32_t elem = 0;
+};
+// Why two concurrent accumulate-family operations whose target bytes (sorted window offsets) overlap
+// are not atomic together, or nullptr when they are: the same op or MPI_NO_OP on one side, the same
+// basic type, and every overlapping element identically aligned (MPI-3.1 section 11.7.1).
+const char* accumulate_conflict(const AtomicOp& a, const AtomicOp& b, const std::vector<Range>& a_bytes,
+                                const std::vector<Range>& b_bytes);
 
 std::vector<Finding> find_races(const Execution& exec);
 

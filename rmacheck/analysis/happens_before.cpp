@@ -72,6 +72,7 @@ void Execution::match() {
     std::map<std::pair<int, uint64_t>, std::vector<EventRef>> fences;  // (window number, seq)
     // PSCW: (window, target, origin) -> posts at the target, starts at the origin, in order.
     std::map<std::tuple<int, int, int>, std::vector<EventRef>> posts, starts;
+    std::vector<std::map<uint64_t, size_t>> done_at(traces_.size());  // per slot: request -> its completion
 
     for (size_t s = 0; s < traces_.size(); ++s) {
         const RankTrace& t = traces_[s];
@@ -81,10 +82,15 @@ void Execution::match() {
         for (size_t i = 0; i < t.events.size(); ++i) {
             const Event& e = t.events[i];
             EventRef ref{slot, i};
-            auto members = [&]() -> const std::vector<int32_t>& {
+            // A communicator is its members and its generation: a dup has a sequence of its own.
+            auto members = [&]() {
                 auto it = t.comms.find(e.comm);
-                return it == t.comms.end() ? kNone : it->second;
+                std::vector<int32_t> key = it == t.comms.end() ? kNone : it->second;
+                auto g = t.comm_generation.find(e.comm);
+                if (g != t.comm_generation.end()) key.push_back(-1 - static_cast<int32_t>(g->second));
+                return key;
             };
+            if (e.type == Rec::req_done) done_at[s].emplace(e.request, i);
             if (e.type == Rec::send) {
                 sends[{members(), t.rank, world_of_comm_rank(slot, e.comm, e.peer), e.tag}].push_back(ref);
             } else if (e.type == Rec::recv || (e.type == Rec::req_done && e.is_recv)) {
@@ -118,6 +124,13 @@ void Execution::match() {
     }
     for (auto& [key, parts] : colls) {
         CollKind kind = coll_kind[key];
+        bool nonblocking = std::any_of(parts.begin(), parts.end(), [&](const EventRef& p) {
+            return traces_[p.slot].events[p.index].request != 0;
+        });
+        if (nonblocking) {
+            order_nonblocking(parts, kind, coll_root.count(key) ? slot_of_world(coll_root[key]) : -1, done_at);
+            continue;
+        }
         if (kind == CollKind::all) {
             int g = static_cast<int>(groups_.size());
             groups_.push_back(parts);
@@ -160,6 +173,32 @@ void Execution::match() {
             long wait = next_sync(ps[k], SyncKind::wait);
             if (complete >= 0 && wait >= 0)
                 deps_[ps[k].slot][static_cast<size_t>(wait)].push_back({ss[k].slot, static_cast<size_t>(complete)});
+        }
+    }
+}
+
+// A nonblocking collective orders nothing at its call: its completion (the Wait/Test... that completes
+// its request; the call itself for a blocking member) comes after the calls of the members it receives
+// from — everyone (all), the root (bcast), or, at the root, the others (gather). A request never
+// completed in the trace orders nothing.
+void Execution::order_nonblocking(const std::vector<EventRef>& parts, CollKind kind, int root_slot,
+                                  const std::vector<std::map<uint64_t, size_t>>& done_at) {
+    for (const auto& p : parts) {
+        const Event& call = traces_[p.slot].events[p.index];
+        EventRef done = p;
+        if (call.request != 0) {
+            auto it = done_at[p.slot].find(call.request);
+            if (it == done_at[p.slot].end()) {
+                warnings_.push_back("rank " + std::to_string(traces_[p.slot].rank) +
+                                    ": a nonblocking collective is never completed in the trace; it orders nothing");
+                continue;
+            }
+            done.index = it->second;
+        }
+        for (const auto& q : parts) {
+            bool from = kind == CollKind::all || (kind == CollKind::bcast && q.slot == root_slot) ||
+                        (kind == CollKind::gather && p.slot == root_slot);
+            if (q.slot != p.slot && from) deps_[done.slot][done.index].push_back(q);
         }
     }
 }

@@ -2,7 +2,8 @@
 // collectives matched by per-communicator sequence (communicators named by
 // their members' world ranks), point-to-point messages matched in order per
 // (communicator, source, destination, tag) with wildcard receives resolved from
-// the recorded status, fences as window-wide collectives, and post->start,
+// the recorded status, nonblocking collectives ordering their completion after
+// the other members' calls, fences as window-wide collectives, and post->start,
 // complete->wait edges of PSCW epochs. Lock/unlock add no edges: they complete
 // operations and exclude each other, they do not order processes.
 #pragma once
@@ -40,6 +41,8 @@ public:
 
 private:
     void match();
+    void order_nonblocking(const std::vector<EventRef>& parts, trace::CollKind kind, int root_slot,
+                           const std::vector<std::map<uint64_t, size_t>>& done_at);
     void compute_clocks();
 
     const std::vector<RankTrace>& traces_;

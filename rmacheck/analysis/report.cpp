@@ -97,7 +97,8 @@ nlohmann::json to_json(const Analysis& analysis) {
         auto side = [](const Side& s, const Located& l) {
             return nlohmann::json{{"kind", to_string(s.kind)}, {"rank", s.rank}, {"where", l.where},
                                   {"function", l.function}, {"address", hex(s.site)},
-                                  {"address_is", s.is_pc ? "instruction" : "return address"}, {"op", s.op}};
+                                  {"address_is", s.is_pc ? "instruction" : "return address"}, {"op", s.op},
+                                  {"basic_type", s.basic}};
         };
         findings.push_back({{"line", format_finding(f, analysis.places[i].first, analysis.places[i].second)},
                             {"scope", f.remote ? "across processes" : "within an epoch"},
@@ -107,7 +108,8 @@ nlohmann::json to_json(const Analysis& analysis) {
                             {"memory_of_rank", f.target_rank},
                             {"bytes", {f.bytes.lo, f.bytes.hi}},
                             {"bytes_are", f.remote ? "window offsets" : "addresses"},
-                            {"occurrences", f.occurrences}});
+                            {"occurrences", f.occurrences},
+                            {"why", f.why}});
     }
     nlohmann::json ranks = nlohmann::json::array();
     for (const auto& t : analysis.traces) {

@@ -31,6 +31,7 @@ void decode(RankTrace& t, Rec type, Decoder& d) {
     case Rec::comm: {
         uint32_t id = d.get<uint32_t>();
         t.comms[id] = d.get_ints();
+        if (uint32_t generation = d.get<uint32_t>()) t.comm_generation[id] = generation;
         return;
     }
     case Rec::win_create: {
@@ -54,7 +55,7 @@ void decode(RankTrace& t, Rec type, Decoder& d) {
     case Rec::rma:
         e.kind = d.get<uint8_t>(), e.win = d.get<uint32_t>(), e.target = d.get<int32_t>();
         e.disp = d.get<int64_t>(), e.site = d.get<uint64_t>(), e.request = d.get<uint64_t>();
-        e.op = d.get_str(), e.basic = d.get_str();
+        e.op = d.get_str(), e.basic = d.get_str(), e.elem = d.get<uint32_t>();
         e.origin = d.get_ranges(), e.result = d.get_ranges(), e.target_bytes = d.get_ranges();
         if (e.kind > static_cast<uint8_t>(trace::RmaKind::cas)) throw trace::DecodeError("unknown RMA kind");
         break;
@@ -65,6 +66,7 @@ void decode(RankTrace& t, Rec type, Decoder& d) {
         break;
     case Rec::coll:
         e.comm = d.get<uint32_t>(), e.kind = d.get<uint8_t>(), e.peer = d.get<int32_t>(), e.site = d.get<uint64_t>();
+        e.request = d.get<uint64_t>();
         if (e.kind > static_cast<uint8_t>(trace::CollKind::gather)) throw trace::DecodeError("unknown collective");
         break;
     case Rec::send:
@@ -113,7 +115,7 @@ RankTrace parse_trace(const std::string& file, const std::string& bytes) {
     std::copy(bytes.data() + 8, bytes.data() + trace::kHeaderSize, reinterpret_cast<char*>(fields));
     if (static_cast<uint32_t>(fields[0]) != trace::kVersion) {
         t.error = at(file, 8) + "trace version " + std::to_string(fields[0]) + ", this jobsentry reads version " +
-                  std::to_string(trace::kVersion);
+                  std::to_string(trace::kVersion) + " (run the program again under this jobsentry's rma-check)";
         return t;
     }
     t.rank = fields[1], t.size = fields[2], t.pid = fields[3], t.mode = static_cast<uint32_t>(fields[4]);

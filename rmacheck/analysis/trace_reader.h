@@ -29,7 +29,8 @@ struct Event {
     bool is_recv = false, write = false;
     uint64_t addr = 0;  // local access
     uint32_t size = 0;
-    std::string op, basic;
+    std::string op, basic;  // rma: accumulate op; the target type's basic type ("" when it mixes several)
+    uint32_t elem = 0;      // rma: size in bytes of that basic type (0: unknown)
     std::vector<Range> origin, result, target_bytes;  // rma: origin read, result written, target offsets
     std::vector<int32_t> group;                        // post/start: world ranks
 };
@@ -54,6 +55,7 @@ struct RankTrace {
     std::vector<Event> events;
     std::vector<Module> modules;
     std::map<uint32_t, std::vector<int32_t>> comms;  // local id -> world ranks
+    std::map<uint32_t, uint32_t> comm_generation;    // local id -> generation (absent: 0)
     std::map<uint32_t, WinDesc> wins;                // local id -> description
     std::vector<std::string> notes;
     bool finalized = false;

@@ -43,6 +43,7 @@ FlatType compute(MPI_Datatype t) {
         int len = 0;
         PMPI_Type_get_name(t, name, &len);
         f.basic = std::string(name, static_cast<size_t>(len));
+        f.elem = static_cast<uint32_t>(size);
         return f;
     }
     std::vector<int> ints(static_cast<size_t>(ni));
@@ -51,8 +52,10 @@ FlatType compute(MPI_Datatype t) {
     PMPI_Type_get_contents(t, ni, na, nd, ints.data(), aints.data(), types.data());
     std::vector<FlatType> kids;
     for (auto k : types) kids.push_back(compute(k));
+    // One basic type at every leaf, or none: accumulate atomicity is per element of one basic type.
+    if (!kids.empty()) f.basic = kids[0].basic, f.elem = kids[0].elem;
     for (const auto& k : kids)
-        if (f.basic.empty()) f.basic = k.basic;
+        if (k.basic != f.basic || k.elem != f.elem) f.basic.clear(), f.elem = 0;
     std::vector<Block> out;
     bool ok = true;
     auto ext = [&](size_t i) { return kids[i].extent; };

@@ -16,7 +16,8 @@ namespace rmacheck {
 struct FlatType {
     std::vector<Block> blocks;  // one element, offsets from the buffer address
     int64_t extent = 0;
-    std::string basic;          // name of the (first) predefined type at the leaves, e.g. MPI_INT
+    std::string basic;          // name of the predefined type at the leaves, e.g. MPI_INT; "" when they differ
+    uint32_t elem = 0;          // size in bytes of that predefined type (0 when they differ)
     bool exact = true;          // false: a constructor we cannot walk; blocks are the true extent
 };
 

@@ -35,7 +35,8 @@ public:
     bool outermost() const noexcept { return t_depth == 1 && g_enabled; }
 };
 
-// Called by the generated wrappers of collectives (class coll:* in the list).
-void record_collective(const void* site, MPI_Comm comm, CollKind kind, int root) noexcept;
+// Called by the generated wrappers of collectives (class coll:* in the list); request: the
+// request of a nonblocking collective (its completion is recorded by Wait/Test...), or nullptr.
+void record_collective(const void* site, MPI_Comm comm, CollKind kind, int root, MPI_Request* request) noexcept;
 
 }  // namespace rmacheck

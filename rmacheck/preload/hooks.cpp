@@ -50,6 +50,39 @@ std::unordered_map<MPI_Comm, uint32_t>& comms() {
     return *m;
 }
 uint32_t g_next_comm = 1;
+// Communicators created by a hooked call (dup, split, create), counted per member set: the k-th such
+// communicator with given members is generation k on every member, the one collective sequence of its own.
+std::map<std::vector<int32_t>, uint32_t>& comm_generations() {
+    static auto* m = new std::map<std::vector<int32_t>, uint32_t>;
+    return *m;
+}
+
+void write_comm(uint32_t id, const std::vector<int32_t>& members, uint32_t generation) {
+    Encoder e;
+    e.put<uint32_t>(id);
+    e.put_ints(members);
+    e.put<uint32_t>(generation);
+    writer().add(Rec::comm, e);
+}
+
+std::vector<int32_t> comm_members(MPI_Comm comm) {
+    MPI_Group group;
+    PMPI_Comm_group(comm, &group);
+    std::vector<int32_t> members = state::world_ranks(group);
+    PMPI_Group_free(&group);
+    return members;
+}
+
+// A communicator just created by the program (not MPI_COMM_NULL on this rank).
+int comm_created(int rc, MPI_Comm* newcomm) {
+    if (rc != MPI_SUCCESS || !g_active || *newcomm == MPI_COMM_NULL) return rc;
+    std::vector<int32_t> members = comm_members(*newcomm);
+    std::lock_guard<std::recursive_mutex> lock(g_state);
+    uint32_t id = g_next_comm++;
+    comms()[*newcomm] = id;
+    write_comm(id, members, ++comm_generations()[members]);
+    return rc;
+}
 std::map<std::vector<int32_t>, uint32_t>& win_ordinals() {
     static auto* m = new std::map<std::vector<int32_t>, uint32_t>;
     return *m;
@@ -121,18 +154,12 @@ uint32_t comm_id(MPI_Comm comm, std::vector<int32_t>* members_out) {
     std::lock_guard<std::recursive_mutex> lock(g_state);
     auto it = comms().find(comm);
     if (it != comms().end() && !members_out) return it->second;
-    MPI_Group group;
-    PMPI_Comm_group(comm, &group);
-    std::vector<int32_t> members = world_ranks(group);
-    PMPI_Group_free(&group);
+    std::vector<int32_t> members = comm_members(comm);
     if (members_out) *members_out = members;
     if (it != comms().end()) return it->second;
     uint32_t id = g_next_comm++;
     comms()[comm] = id;
-    Encoder e;
-    e.put<uint32_t>(id);
-    e.put_ints(members);
-    writer().add(Rec::comm, e);
+    write_comm(id, members, 0);  // first seen here (MPI_COMM_WORLD, or made by a call not hooked)
     return id;
 }
 
@@ -502,6 +529,19 @@ int on_MPI_Win_test(const void* site, MPI_Win win, int* flag) {
 int on_MPI_Type_free(const void*, MPI_Datatype* datatype) {
     forget_type(*datatype);
     return PMPI_Type_free(datatype);
+}
+
+int on_MPI_Comm_dup(const void*, MPI_Comm comm, MPI_Comm* newcomm) {
+    return comm_created(PMPI_Comm_dup(comm, newcomm), newcomm);
+}
+int on_MPI_Comm_dup_with_info(const void*, MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
+    return comm_created(PMPI_Comm_dup_with_info(comm, info, newcomm), newcomm);
+}
+int on_MPI_Comm_split(const void*, MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
+    return comm_created(PMPI_Comm_split(comm, color, key, newcomm), newcomm);
+}
+int on_MPI_Comm_create(const void*, MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
+    return comm_created(PMPI_Comm_create(comm, group, newcomm), newcomm);
 }
 
 int on_MPI_Comm_free(const void*, MPI_Comm* comm) {

@@ -36,11 +36,11 @@ void record_recv(const void* site, MPI_Comm comm, const MPI_Status& st) {
 
 }  // namespace
 
-void record_collective(const void* site, MPI_Comm comm, CollKind kind, int root) noexcept {
+void record_collective(const void* site, MPI_Comm comm, CollKind kind, int root, MPI_Request* request) noexcept {
     if (!g_active) return;
     Encoder e;
     e.put<uint32_t>(comm_id(comm)), e.put<uint8_t>(static_cast<uint8_t>(kind)), e.put<int32_t>(root);
-    e.put<uint64_t>(u64(site));
+    e.put<uint64_t>(u64(site)), e.put<uint64_t>(request ? new_request(*request, false, comm_id(comm)) : 0);
     writer().add(Rec::coll, e);
 }
 
@@ -166,5 +166,27 @@ int on_MPI_Testany(const void* site, int count, MPI_Request array_of_requests[],
     return rc;
 }
 
+// Waitsome/Testsome: every completed request listed in array_of_indices is a completion event.
+namespace {
+using SomeCall = int (*)(int, MPI_Request[], int*, int[], MPI_Status[]);
+int some_done(const void* site, SomeCall call, int incount, MPI_Request requests[], int* outcount, int indices[],
+              MPI_Status statuses[]) {
+    std::vector<MPI_Request> before(requests, requests + incount);
+    std::vector<MPI_Status> local(static_cast<size_t>(incount));
+    MPI_Status* st = statuses == MPI_STATUSES_IGNORE ? local.data() : statuses;
+    int rc = call(incount, requests, outcount, indices, st);
+    if (rc != MPI_SUCCESS || !g_active || *outcount == MPI_UNDEFINED) return rc;
+    for (int k = 0; k < *outcount; ++k) request_done(site, before[static_cast<size_t>(indices[k])], &st[k]);
+    return rc;
+}
+}  // namespace
+int on_MPI_Waitsome(const void* site, int incount, MPI_Request array_of_requests[], int* outcount,
+                    int array_of_indices[], MPI_Status array_of_statuses[]) {
+    return some_done(site, PMPI_Waitsome, incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
+}
+int on_MPI_Testsome(const void* site, int incount, MPI_Request array_of_requests[], int* outcount,
+                    int array_of_indices[], MPI_Status array_of_statuses[]) {
+    return some_done(site, PMPI_Testsome, incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
+}
 
 }  // namespace rmacheck

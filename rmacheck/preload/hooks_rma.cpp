@@ -51,7 +51,8 @@ void record_rma(const void* site, RmaKind kind, MPI_Win win, int target, MPI_Ain
     Encoder e;
     e.put<uint8_t>(static_cast<uint8_t>(kind)), e.put<uint32_t>(w->id), e.put<int32_t>(target);
     e.put<int64_t>(disp), e.put<uint64_t>(u64(site)), e.put<uint64_t>(request);
-    e.put_str(op), e.put_str(flatten(target_type).basic);
+    const FlatType& tt = flatten(target_type);
+    e.put_str(op), e.put_str(tt.basic), e.put<uint32_t>(tt.elem);
     e.put_ranges(o), e.put_ranges(r), e.put_ranges(t);
     writer().add(Rec::rma, e);
     if (mode() != trace::mode_calls_only) {
@@ -157,5 +158,19 @@ int on_MPI_Raccumulate(const void* site, const void* origin_addr, int origin_cou
     return rc;
 }
 
+int on_MPI_Rget_accumulate(const void* site, const void* origin_addr, int origin_count,
+                           MPI_Datatype origin_datatype, void* result_addr, int result_count,
+                           MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+                           MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request* request) {
+    int rc = PMPI_Rget_accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count,
+                                  result_datatype, target_rank, target_disp, target_count, target_datatype, op, win,
+                                  request);
+    if (rc == MPI_SUCCESS && g_active)
+        record_rma(site, RmaKind::get_acc, win, target_rank, target_disp,
+                   {op == MPI_NO_OP ? nullptr : origin_addr, origin_count, origin_datatype},
+                   {result_addr, result_count, result_datatype}, target_count, target_datatype, op_name(op),
+                   new_request(*request, false, 0));
+    return rc;
+}
 
 }  // namespace rmacheck

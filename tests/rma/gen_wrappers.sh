@@ -14,6 +14,10 @@ calls=$(grep -c '^[a-z:]* *[a-z0-9 ]*| *int MPI_' "$PROTOS")
 [ "$(grep -c 'rmacheck::Reentry guard;' "$WORK/w.cpp")" -eq "$calls" ] || fail "a wrapper without the guard"
 grep -q 'extern "C" {' "$WORK/w.cpp" || fail "wrappers are not extern \"C\""
 grep -q 'int on_MPI_Put(const void\* site, const void \*origin_addr' "$WORK/w.h" || fail "hook declaration missing"
+grep -q 'record_collective(site, comm, rmacheck::CollKind::all, -1, request);' "$WORK/w.cpp" ||
+  fail "a nonblocking collective does not pass its request"
+grep -q 'record_collective(site, comm, rmacheck::CollKind::all, -1, nullptr);' "$WORK/w.cpp" ||
+  fail "a blocking collective passes a request"
 
 bad() {  # bad LINE EXPECTED_MESSAGE
   printf '# comment\n%s\n' "$1" >"$WORK/bad.txt"

@@ -79,7 +79,30 @@ dtype)
   expect_line "^RACE remote put\(rank 0, $f:$l\) vs put\(rank 2, $f:$l\) on win 1 bytes \[0,4\) of rank 1$" ;;
 rget_wait)
   run racy 4 "$@"
-  expect_line "^RACE local get\(rank 1, $f:$(line_of 'MPI_Rget(')\) vs load\(rank 1, $f:$(line_of 'racy) seen = got')\)" ;;
+  expect_line "^RACE local get\(rank 1, $f:$(line_of 'MPI_Rget(')\) vs load\(rank 1, $f:$(line_of 'racy) seen = got')\)"
+  expect_line "^RACE local accumulate\(rank 1, $f:$(line_of 'MPI_Rget_accumulate(')\) vs load\(rank 1, $f:$(line_of 'racy) before = old')\)" ;;
+acc_types)  # MPI_SUM vs MPI_PROD, MPI_INT vs MPI_FLOAT, misaligned ints, CAS vs MPI_SUM: each a race
+  run racy 4 "$@"
+  acc() { echo "accumulate\(rank $1, $f:$(line_of "$2")\)"; }
+  expect_line "^RACE remote $(acc 0 '/\* op A') vs $(acc 2 '/\* op B') on win 1 bytes \[0,4\) of rank 1$"
+  expect_line "^RACE remote $(acc 0 '/\* type A') vs $(acc 2 '/\* type B') on win 1 bytes \[4,8\) of rank 1$"
+  expect_line "^RACE remote $(acc 0 '/\* align A') vs $(acc 2 '/\* align B') on win 1 bytes \[18,24\) of rank 1$"
+  expect_line "^RACE remote $(acc 0 '/\* cas A') vs $(acc 2 '/\* cas B') on win 1 bytes \[32,36\) of rank 1$"
+  jq -e '[.findings[].why] | sort ==
+      ["different basic types", "different operations", "different operations", "elements not aligned"]' \
+    "$WORK/racy.json" >/dev/null || fail "the racy run's findings are not exactly the four, with their reasons" ;;
+noop_read)  # the MPI_NO_OP fetch is reported as the read it is
+  run racy 4 "$@"
+  expect_line "^RACE remote get\(rank 0, $f:$(line_of '/\* noop fetch')\) vs put\(rank 2, $f:$(line_of '/\* the put')\) on win 1 bytes \[0,4\) of rank 1$"
+  jq -e '.races == 1' "$WORK/racy.json" >/dev/null || fail "the racy run has other findings than the fetch vs the put" ;;
+comm_dup)  # the fixed twin is race-free only when the dup's messages are matched apart from MPI_COMM_WORLD's
+  l=$(line_of '/\* the put')
+  run racy 4 "$@"
+  expect_line "^RACE remote put\(rank 0, $f:$l\) vs put\(rank 2, $f:$l\) on win 1 bytes \[20,24\) of rank 1$" ;;
+icoll)  # the same put line from rank 0 and rank 2; found only when it is issued before the Ibarrier completes
+  l=$(line_of '/\* the put')
+  run racy 4 "$@"
+  expect_line "^RACE remote put\(rank 0, $f:$l\) vs put\(rank 2, $f:$l\) on win 1 bytes \[20,24\) of rank 1$" ;;
 target_store)
   if [ "${1:-}" = --precise ]; then
     run racy 4 "$@"

@@ -24,7 +24,7 @@ std::vector<RankTrace> job(int n) {
 Event rma(RmaKind k, int target, int64_t disp, uint64_t site, std::string op = "") {
     Event e;
     e.type = Rec::rma, e.kind = static_cast<uint8_t>(k), e.win = 1, e.target = target, e.disp = disp;
-    e.site = site, e.op = std::move(op), e.basic = "MPI_INT";
+    e.site = site, e.op = std::move(op), e.basic = "MPI_INT", e.elem = 4;
     e.target_bytes = {{0, 4}};
     if (k == RmaKind::get)
         e.result = {{0x9000, 0x9004}};
@@ -191,6 +191,226 @@ TEST_CASE("concurrent accumulates: legal with the same op (or MPI_NO_OP) and bas
     other[1].basic = "MPI_DOUBLE";
     add(t[2], other);
     CHECK(races(t).size() == 1);
+}
+
+namespace {
+// An accumulate-family operation under a shared lock on rank 1's window: op, basic type and size, and
+// its target bytes relative to the displacement (disp_unit 4).
+std::vector<Event> atomic_op(RmaKind k, int64_t disp, uint64_t site, const std::string& op,
+                             const std::string& basic = "MPI_INT", uint32_t elem = 4,
+                             std::vector<Range> bytes = {{0, 4}}) {
+    auto ev = locked(k, 1, disp, site, 0, op);
+    ev[1].basic = basic, ev[1].elem = elem, ev[1].target_bytes = std::move(bytes);
+    if (op == "MPI_NO_OP") ev[1].origin.clear(), ev[1].result = {{0x9100, 0x9104}};
+    return ev;
+}
+// Races between rank 0's and rank 2's epochs on rank 1, concurrent (no ordering between them).
+std::vector<Finding> pair_races(const std::vector<Event>& a, const std::vector<Event>& b) {
+    auto t = job(3);
+    add(t[0], a);
+    add(t[2], b);
+    return races(t);
+}
+}  // namespace
+
+TEST_CASE("atomicity: the same op on the same basic type is atomic per element, anything else conflicts") {
+    using K = RmaKind;
+    SECTION("MPI_SUM on MPI_INT from two ranks on one element: no race") {
+        CHECK(pair_races(atomic_op(K::acc, 2, 0x100, "MPI_SUM"), atomic_op(K::acc, 2, 0x200, "MPI_SUM")).empty());
+    }
+    SECTION("MPI_SUM against MPI_PROD on that element: a race, named as different operations") {
+        auto f = pair_races(atomic_op(K::acc, 2, 0x100, "MPI_SUM"), atomic_op(K::acc, 2, 0x200, "MPI_PROD"));
+        REQUIRE(f.size() == 1);
+        CHECK(f[0].why == "different operations");
+        CHECK(f[0].bytes == Range{8, 12});
+    }
+    SECTION("MPI_REPLACE counts as an op: with itself atomic, against MPI_SUM a race") {
+        CHECK(pair_races(atomic_op(K::acc, 2, 0x100, "MPI_REPLACE"), atomic_op(K::acc, 2, 0x200, "MPI_REPLACE"))
+                  .empty());
+        CHECK(pair_races(atomic_op(K::acc, 2, 0x100, "MPI_REPLACE"), atomic_op(K::acc, 2, 0x200, "MPI_SUM"))
+                  .size() == 1);
+    }
+    SECTION("MPI_INT against MPI_FLOAT on the same bytes (same size): a race, named as different basic types") {
+        auto f = pair_races(atomic_op(K::acc, 2, 0x100, "MPI_SUM"),
+                            atomic_op(K::acc, 2, 0x200, "MPI_SUM", "MPI_FLOAT", 4));
+        REQUIRE(f.size() == 1);
+        CHECK(f[0].why == "different basic types");
+    }
+    SECTION("different types on neighbouring, non-overlapping elements: no race") {
+        CHECK(pair_races(atomic_op(K::acc, 2, 0x100, "MPI_SUM"), atomic_op(K::acc, 3, 0x200, "MPI_SUM", "MPI_FLOAT", 4))
+                  .empty());
+    }
+    SECTION("two ints at byte 0 against two ints at byte 2 (misaligned overlap): a race") {
+        // rank 0: ints at window bytes [0,4) [4,8); rank 2: ints at [2,6) [6,10), overlapping across elements.
+        auto f = pair_races(atomic_op(K::acc, 0, 0x100, "MPI_SUM", "MPI_INT", 4, {{0, 8}}),
+                            atomic_op(K::acc, 0, 0x200, "MPI_SUM", "MPI_INT", 4, {{2, 10}}));
+        REQUIRE(f.size() == 1);
+        CHECK(f[0].why == "elements not aligned");
+        CHECK(f[0].bytes == Range{2, 8});
+    }
+    SECTION("two ints at byte 0 against one int at byte 4 (aligned overlap): no race") {
+        CHECK(pair_races(atomic_op(K::acc, 0, 0x100, "MPI_SUM", "MPI_INT", 4, {{0, 8}}),
+                         atomic_op(K::acc, 1, 0x200, "MPI_SUM", "MPI_INT", 4, {{0, 4}}))
+                  .empty());
+    }
+    SECTION("a target type mixing basic types (recorded without one): concurrent accumulates race") {
+        CHECK(pair_races(atomic_op(K::acc, 2, 0x100, "MPI_SUM", "", 0), atomic_op(K::acc, 2, 0x200, "MPI_SUM", "", 0))
+                  .size() == 1);
+    }
+    SECTION("an exclusive lock still orders two accumulates that are not atomic together") {
+        auto a = atomic_op(K::acc, 2, 0x100, "MPI_SUM");
+        a[0].lock_type = 1;
+        CHECK(pair_races(a, atomic_op(K::acc, 2, 0x200, "MPI_PROD")).empty());
+    }
+}
+
+TEST_CASE("atomicity: accumulate_conflict on multi-block target bytes") {
+    AtomicOp sum{"MPI_SUM", "MPI_DOUBLE", 8};
+    // A vector of doubles at [0,8) [16,24) against one at [16,24): aligned where they overlap.
+    CHECK(accumulate_conflict(sum, sum, {{0, 8}, {16, 24}}, {{16, 24}}) == nullptr);
+    // ... against one at [20,28): misaligned in the second block only.
+    CHECK(std::string(accumulate_conflict(sum, sum, {{0, 8}, {16, 24}}, {{20, 28}})) == "elements not aligned");
+    // Blocks that do not overlap are never compared.
+    CHECK(accumulate_conflict(sum, sum, {{0, 8}}, {{12, 20}}) == nullptr);
+    AtomicOp noop{"MPI_NO_OP", "MPI_INT", 4};
+    CHECK(accumulate_conflict(noop, AtomicOp{"MPI_NO_OP", "MPI_FLOAT", 4}, {{0, 4}}, {{0, 4}}) == nullptr);
+    CHECK(std::string(accumulate_conflict(noop, AtomicOp{"MPI_SUM", "MPI_FLOAT", 4}, {{0, 4}}, {{0, 4}})) ==
+          "different basic types");
+}
+
+TEST_CASE("atomicity: MPI_NO_OP only reads; compare-and-swap is an atomic read-modify-write") {
+    using K = RmaKind;
+    SECTION("Fetch_and_op MPI_NO_OP against a put: a race, the fetch reported as a get") {
+        auto f = pair_races(atomic_op(K::fetch_op, 2, 0x100, "MPI_NO_OP"), locked(K::put, 1, 2, 0x200));
+        REQUIRE(f.size() == 1);
+        CHECK((f[0].a.kind == AccessKind::get || f[0].b.kind == AccessKind::get));
+        CHECK((f[0].a.op == "MPI_NO_OP" || f[0].b.op == "MPI_NO_OP"));
+    }
+    SECTION("MPI_NO_OP against MPI_NO_OP, or against a get: no race (two reads)") {
+        CHECK(pair_races(atomic_op(K::fetch_op, 2, 0x100, "MPI_NO_OP"), atomic_op(K::fetch_op, 2, 0x200, "MPI_NO_OP"))
+                  .empty());
+        CHECK(pair_races(atomic_op(K::get_acc, 2, 0x100, "MPI_NO_OP"), locked(K::get, 1, 2, 0x200)).empty());
+    }
+    SECTION("MPI_NO_OP against MPI_SUM: atomic on the same type, a race on another") {
+        CHECK(pair_races(atomic_op(K::get_acc, 2, 0x100, "MPI_NO_OP"), atomic_op(K::acc, 2, 0x200, "MPI_SUM")).empty());
+        CHECK(pair_races(atomic_op(K::get_acc, 2, 0x100, "MPI_NO_OP", "MPI_FLOAT"),
+                         atomic_op(K::acc, 2, 0x200, "MPI_SUM"))
+                  .size() == 1);
+    }
+    SECTION("MPI_NO_OP against a load at the target: no race; against a store: a race (precise mode)") {
+        for (bool write : {false, true}) {
+            auto t = job(2);
+            add(t[0], {barrier()});
+            add(t[0], atomic_op(K::fetch_op, 3, 0x100, "MPI_NO_OP"));
+            add(t[0], {barrier()});
+            add(t[1], {barrier(), local(0x11000 + 12, write, 0x300), barrier()});
+            CAPTURE(write);
+            CHECK(races(t).size() == (write ? 1u : 0u));
+        }
+    }
+    SECTION("compare-and-swap: atomic with itself and with an MPI_NO_OP fetch; a race with MPI_SUM or a put") {
+        CHECK(pair_races(atomic_op(K::cas, 2, 0x100, "MPI_CAS"), atomic_op(K::cas, 2, 0x200, "MPI_CAS")).empty());
+        CHECK(pair_races(atomic_op(K::cas, 2, 0x100, "MPI_CAS"), atomic_op(K::fetch_op, 2, 0x200, "MPI_NO_OP"))
+                  .empty());
+        CHECK(pair_races(atomic_op(K::cas, 2, 0x100, "MPI_CAS"), atomic_op(K::fetch_op, 2, 0x200, "MPI_SUM")).size() ==
+              1);
+        CHECK(pair_races(atomic_op(K::cas, 2, 0x100, "MPI_CAS"), locked(K::put, 1, 2, 0x200)).size() == 1);
+    }
+}
+
+namespace {
+// A nonblocking collective on MPI_COMM_WORLD (root: world rank) and the completion of its request.
+Event icoll(trace::CollKind kind, uint64_t request, int root = -1) {
+    Event e = barrier();
+    e.kind = static_cast<uint8_t>(kind), e.peer = root, e.request = request;
+    return e;
+}
+Event done(uint64_t request) {
+    Event e;
+    e.type = Rec::req_done, e.request = request, e.comm = 1;
+    return e;
+}
+}  // namespace
+
+TEST_CASE("nonblocking collectives order at completion, after the other members' calls") {
+    using C = trace::CollKind;
+    // Rank 0 puts before its Ibarrier call or between the call and its wait; rank 2 puts after its wait.
+    for (bool inside : {false, true}) {
+        auto t = job(3);
+        if (!inside) add(t[0], locked(RmaKind::put, 1, 5, 0x100));
+        add(t[0], {icoll(C::all, 7)});
+        if (inside) add(t[0], locked(RmaKind::put, 1, 5, 0x100));
+        add(t[0], {done(7)});
+        add(t[1], {icoll(C::all, 3), done(3)});
+        add(t[2], {icoll(C::all, 9), done(9)});
+        add(t[2], locked(RmaKind::put, 1, 5, 0x200));
+        CAPTURE(inside);
+        CHECK(races(t).size() == (inside ? 1u : 0u));
+    }
+    SECTION("an Ibarrier never completed orders nothing (and says so)") {
+        auto t = job(3);
+        add(t[0], locked(RmaKind::put, 1, 5, 0x100));
+        add(t[0], {icoll(C::all, 7), done(7)});
+        add(t[1], {icoll(C::all, 3), done(3)});
+        add(t[2], {icoll(C::all, 9)});
+        add(t[2], locked(RmaKind::put, 1, 5, 0x200));
+        Execution exec(t);
+        CHECK(find_races(exec).size() == 1);
+        CHECK(!exec.warnings().empty());
+    }
+    SECTION("Ibcast orders the root's call before the others' completion, not the other way") {
+        // Rank 0 puts before its Ibcast, rank 2 after its completion: ordered when rank 0 is the root;
+        // with rank 2 the root, it completes without waiting for rank 0's call.
+        for (int root : {0, 2}) {
+            auto t = job(3);
+            add(t[0], locked(RmaKind::put, 1, 5, 0x100));
+            for (int r = 0; r < 3; ++r) add(t[static_cast<size_t>(r)], {icoll(C::bcast, 7, root), done(7)});
+            add(t[2], locked(RmaKind::put, 1, 5, 0x200));
+            CAPTURE(root);
+            CHECK(races(t).size() == (root == 2 ? 1u : 0u));
+        }
+    }
+}
+
+TEST_CASE("a dup'ed communicator (same members, generation 1) has its own messages and collectives") {
+    // Communicator 2 is a dup of MPI_COMM_WORLD (communicator 1) on every rank.
+    auto dup_job = [] {
+        auto t = job(3);
+        for (auto& x : t) x.comms[2] = x.comms[1], x.comm_generation[2] = 1;
+        return t;
+    };
+    auto on = [](Event e, uint32_t comm) {
+        e.comm = comm;
+        return e;
+    };
+    SECTION("messages: rank 2's receive on the dup matches rank 0's send on the dup, after its put") {
+        // Rank 0 sends on MPI_COMM_WORLD, puts, then sends on the dup (same tag); rank 2 receives on the
+        // dup, puts, then receives on MPI_COMM_WORLD. Matched as one communicator, the first receive
+        // would pair with the send before the put: a false race.
+        auto t = dup_job();
+        add(t[0], {send(2, 0)});
+        add(t[0], locked(RmaKind::put, 1, 5, 0x100));
+        add(t[0], {on(send(2, 0), 2)});
+        add(t[2], {on(recv(0, 0), 2)});
+        add(t[2], locked(RmaKind::put, 1, 5, 0x200));
+        add(t[2], {recv(0, 0)});
+        CHECK(races(t).empty());
+    }
+    SECTION("collectives: Ibarriers on MPI_COMM_WORLD and the dup started in different orders") {
+        // Rank 0 puts between its world and its dup Ibarrier; rank 2 puts after completing the world one:
+        // a race. Matched as one sequence, rank 2's world Ibarrier would pair with rank 0's dup one,
+        // issued after the put: the race would be missed.
+        using C = trace::CollKind;
+        auto t = dup_job();
+        add(t[0], {icoll(C::all, 1)});
+        add(t[0], locked(RmaKind::put, 1, 5, 0x100));
+        add(t[0], {on(icoll(C::all, 2), 2), done(1), done(2)});
+        add(t[1], {icoll(C::all, 1), on(icoll(C::all, 2), 2), done(1), done(2)});
+        add(t[2], {on(icoll(C::all, 2), 2), icoll(C::all, 1), done(1)});
+        add(t[2], locked(RmaKind::put, 1, 5, 0x200));
+        add(t[2], {done(2)});
+        CHECK(races(t).size() == 1);
+    }
 }
 
 TEST_CASE("post/start/complete/wait edges order two access epochs") {

@@ -19,7 +19,7 @@ std::string put_record() {
     Encoder e;
     e.put<uint8_t>(static_cast<uint8_t>(trace::RmaKind::put)), e.put<uint32_t>(1), e.put<int32_t>(1);
     e.put<int64_t>(5), e.put<uint64_t>(0x401000), e.put<uint64_t>(0);
-    e.put_str(""), e.put_str("MPI_INT");
+    e.put_str(""), e.put_str("MPI_INT"), e.put<uint32_t>(4);
     e.put_ranges({{0x1000, 0x1004}}), e.put_ranges({}), e.put_ranges({{0, 4}});
     return e.record(Rec::rma);
 }
@@ -27,7 +27,7 @@ std::string put_record() {
 
 TEST_CASE("a well-formed trace is read with its header and records") {
     Encoder comm;
-    comm.put<uint32_t>(1), comm.put_ints({0, 1, 2, 3});
+    comm.put<uint32_t>(1), comm.put_ints({0, 1, 2, 3}), comm.put<uint32_t>(0);
     std::string bytes = header() + comm.record(Rec::comm) + put_record();
     RankTrace t = parse_trace("rank-2.jsrma", bytes);
     CHECK(t.error.empty());
@@ -37,6 +37,7 @@ TEST_CASE("a well-formed trace is read with its header and records") {
     REQUIRE(t.events.size() == 1);
     CHECK(t.events[0].disp == 5);
     CHECK(t.events[0].basic == "MPI_INT");
+    CHECK(t.events[0].elem == 4);
     CHECK(t.events[0].origin == std::vector<Range>{{0x1000, 0x1004}});
     CHECK(t.events[0].target_bytes == std::vector<Range>{{0, 4}});
 }
@@ -79,5 +80,12 @@ TEST_CASE("damaged traces name the file and the offset, and keep what came befor
         std::string other = header();
         other[8] = 9;
         CHECK(parse_trace("v", other).error.find("trace version 9") != std::string::npos);
+    }
+    SECTION("a version 1 trace (rma records without the element size) is refused, not misread") {
+        std::string v1 = header() + put_record();
+        v1[8] = 1;
+        RankTrace t = parse_trace("old.jsrma", v1);
+        CHECK(t.error.find("old.jsrma: offset 8: trace version 1, this jobsentry reads version 2") == 0);
+        CHECK(t.events.empty());
     }
 }
