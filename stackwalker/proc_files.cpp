@@ -69,9 +69,13 @@ std::optional<ProcStat> read_thread_stat(pid_t pid, pid_t tid) {
 std::optional<bool> process_owned_by(pid_t pid, uid_t uid) {
     auto text = read_bounded("/proc/" + std::to_string(pid) + "/status", 16384);
     if (!text) return std::nullopt;
-    auto at = text->find("\nUid:");
+    return status_owned_by(*text, uid);
+}
+
+std::optional<bool> status_owned_by(const std::string& text, uid_t uid) {
+    auto at = text.find("\nUid:");
     if (at == std::string::npos) return std::nullopt;
-    std::istringstream line(text->substr(at + 5, text->find('\n', at + 1) - at - 5));
+    std::istringstream line(text.substr(at + 5, text.find('\n', at + 1) - at - 5));
     int count = 0;
     unsigned long value;
     while (line >> value) {
@@ -80,6 +84,11 @@ std::optional<bool> process_owned_by(pid_t pid, uid_t uid) {
     }
     if (count != 4) return std::nullopt;
     return true;
+}
+
+bool status_traced(const std::string& text) {
+    auto at = text.find("\nTracerPid:");
+    return at != std::string::npos && std::strtol(text.c_str() + at + 11, nullptr, 10) != 0;
 }
 
 }  // namespace jobsentry

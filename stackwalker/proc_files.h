@@ -32,5 +32,9 @@ std::optional<ProcStat> read_thread_stat(pid_t pid, pid_t tid);
 // Real, effective, saved and filesystem uids from /proc/PID/status; nullopt if
 // unreadable. A process is "owned by" uid only when all four are equal to it.
 std::optional<bool> process_owned_by(pid_t pid, uid_t uid);
+// The same on the text of /proc/PID/status (pure: unit tests and fuzzing).
+std::optional<bool> status_owned_by(const std::string& status_text, uid_t uid);
+// True when the status text names a tracer (TracerPid: other than 0).
+bool status_traced(const std::string& status_text);
 
 }  // namespace jobsentry

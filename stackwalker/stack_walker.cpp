@@ -88,9 +88,7 @@ int wait_for_stop(pid_t pid, double timeout, int* exit_status) {
 
 bool traced_by_another(pid_t pid) {
     auto status = read_bounded("/proc/" + std::to_string(pid) + "/status", 16384);
-    if (!status) return false;
-    auto at = status->find("\nTracerPid:");
-    return at != std::string::npos && std::strtol(status->c_str() + at + 11, nullptr, 10) != 0;
+    return status && status_traced(*status);
 }
 
 }  // namespace

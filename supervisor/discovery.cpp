@@ -47,21 +47,24 @@ std::map<pid_t, pid_t> parents(const std::map<pid_t, ProcInfo>& procs) {
 
 bool maps_mpi_library(pid_t pid) {
     auto maps = read_bounded("/proc/" + std::to_string(pid) + "/maps", kMaxMapsBytes);
-    if (!maps) return false;
+    return maps && maps_name_mpi_library(*maps);
+}
+
+}  // namespace
+
+bool maps_name_mpi_library(const std::string& maps) {
     size_t pos = 0;
-    while (pos < maps->size()) {
-        size_t end = maps->find('\n', pos);
-        if (end == std::string::npos) end = maps->size();
-        size_t slash = maps->rfind('/', end);
+    while (pos < maps.size()) {
+        size_t end = maps.find('\n', pos);
+        if (end == std::string::npos) end = maps.size();
+        size_t slash = maps.rfind('/', end);
         if (slash != std::string::npos && slash >= pos &&
-            is_mpi_library_path(std::string_view(*maps).substr(slash, end - slash)))
+            is_mpi_library_path(std::string_view(maps).substr(slash, end - slash)))
             return true;
         pos = end + 1;
     }
     return false;
 }
-
-}  // namespace
 
 std::optional<int> rank_from_environ(const std::string& block) {
     // Open MPI sets the first, PMIx launchers (srun --mpi=pmix) the second,

@@ -32,6 +32,9 @@ struct Discovery {
 // Pure: the rank named by a NUL-separated environment block, if any.
 std::optional<int> rank_from_environ(const std::string& environ_block);
 
+// Pure: whether a /proc/PID/maps text maps an MPI library (is_mpi_library_path).
+bool maps_name_mpi_library(const std::string& maps_text);
+
 // Pure: every pid below root (not root itself) in a pid -> parent map.
 std::vector<pid_t> descendants_of(pid_t root, const std::map<pid_t, pid_t>& parent_of);
 

@@ -280,6 +280,8 @@ std::vector<Finding> find_races(const Execution& exec) {
     for (const auto& a : accesses)
         if (a.target >= 0) by_memory[{a.win, a.target}].push_back(&a);
     for (auto& [mem, list] : by_memory) {
+        // Named copies: a lambda may not capture a structured binding before C++20 (clang refuses).
+        const int win = mem.first, target = mem.second;
         struct Item {
             Range r;
             const Access* a;
@@ -317,7 +319,7 @@ std::vector<Finding> find_races(const Execution& exec) {
             // Lock epochs on the same target exclude each other when one is exclusive.
             if (a.start.slot != b.start.slot && a.lock >= 0 && b.lock >= 0 && (a.lock == 1 || b.lock == 1)) return;
             Range where{std::max(x.r.lo, y.r.lo), std::min(x.r.hi, y.r.hi)};
-            out.add({true, a.side, b.side, mem.first, mem.second, where, 1, why ? why : ""});
+            out.add({true, a.side, b.side, win, target, where, 1, why ? why : ""});
         };
         // Two reads (get, load) are compatible in every case, so a read is only checked against the
         // active writes: a rank polling the same bytes with thousands of Gets stays linear.

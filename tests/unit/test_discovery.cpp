@@ -85,3 +85,14 @@ TEST_CASE("descendants_of survives cycles in a racy /proc snapshot", "[discovery
     CHECK(descendants_of(5, {{5, 5}}).empty());
     CHECK(sorted(descendants_of(1, {{2, 1}, {7, 8}, {8, 7}})) == std::vector<pid_t>{2});
 }
+
+TEST_CASE("maps_name_mpi_library", "[discovery]") {
+    const std::string line = "7f0000000000-7f0000001000 r-xp 00000000 08:01 123 ";
+    CHECK(maps_name_mpi_library(line + "/usr/lib/x86_64-linux-gnu/libmpi.so.40.30.4\n"));
+    CHECK(maps_name_mpi_library(line + "/usr/lib/libc.so.6\n" + line + "/opt/ompi/lib/libmpi.so.40"));  // last line, no newline
+    CHECK_FALSE(maps_name_mpi_library(line + "/usr/lib/libc.so.6\n" + line + "[heap]\n"));
+    // A slash of an earlier line never names a later line's mapping.
+    CHECK_FALSE(maps_name_mpi_library(line + "/usr/lib/libc.so.6\n" + line + "[anon:libmpi.so]\n"));
+    CHECK_FALSE(maps_name_mpi_library(""));
+    CHECK_FALSE(maps_name_mpi_library("\n\n/"));
+}

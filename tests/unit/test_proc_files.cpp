@@ -60,3 +60,21 @@ TEST_CASE("read_proc_stat reads this process", "[proc_files]") {
     REQUIRE(limited);
     CHECK(limited->size() == 5);
 }
+
+TEST_CASE("status_owned_by: all four uids must be the job's", "[proc_files]") {
+    const std::string head = "Name:\tx\nState:\tS (sleeping)\n";
+    CHECK(status_owned_by(head + "Uid:\t1000\t1000\t1000\t1000\nGid:\t1\t1\t1\t1\n", 1000) == std::optional<bool>(true));
+    CHECK(status_owned_by(head + "Uid:\t1000\t0\t1000\t1000\n", 1000) == std::optional<bool>(false));
+    CHECK(status_owned_by(head + "Uid:\t1000\t1000\t1000\n", 1000) == std::nullopt);  // three fields
+    CHECK(status_owned_by(head + "Uid:\t1000\t1000\t1000\t1000\t1000", 1000) == std::nullopt);  // five, no newline
+    CHECK(status_owned_by("Uid:\t1000\t1000\t1000\t1000\n", 1000) == std::nullopt);  // not after a newline
+    CHECK(status_owned_by("", 0) == std::nullopt);
+    CHECK(process_owned_by(getpid(), getuid()) == status_owned_by(*read_bounded("/proc/self/status", 16384), getuid()));
+}
+
+TEST_CASE("status_traced reads TracerPid", "[proc_files]") {
+    CHECK_FALSE(status_traced("Name:\tx\nTracerPid:\t0\nUid:\t0\n"));
+    CHECK(status_traced("Name:\tx\nTracerPid:\t4321\nUid:\t0\n"));
+    CHECK_FALSE(status_traced("Name:\tx\nTracerPid:"));  // cut at the end of the file
+    CHECK_FALSE(status_traced("TracerPid:\t12\n"));        // not after a newline
+}
