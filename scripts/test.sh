@@ -4,7 +4,9 @@
 # rma-check, the checkpoint library), noise (the probe against injected noise)
 # and slurm (the project's one-node cluster, real sbatch/srun jobs with
 # jobsentry.so; root only), package (the .deb installed with apt); then the
-# Debian 13 stage (scripts/test-debian13.sh). About 40 minutes.
+# Debian 13 stage (scripts/test-debian13.sh), and the fuzz stage
+# (scripts/test-fuzz.sh: every libFuzzer target briefly, in build-fuzz/ built
+# with clang). About 40 minutes.
 # Extra arguments go to ctest, e.g. `bash scripts/test.sh -L unit`.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,5 +19,6 @@ ctest --output-on-failure --timeout 600 "$@" || rc=$?
 # subset was asked for: about 7 minutes (scripts/test-debian13.sh).
 if [ $# -eq 0 ]; then
   bash "$top/scripts/test-debian13.sh" || rc=1
+  bash "$top/scripts/test-fuzz.sh" || rc=1
 fi
 exit $rc
