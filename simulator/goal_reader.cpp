@@ -2,6 +2,7 @@
 
 #include <fstream>
 #include <stdexcept>
+#include <unordered_set>
 #include <vector>
 
 #include "goal_labels.h"
@@ -36,16 +37,16 @@ public:
         rank_range_ = "a rank 0.." + std::to_string(n - 1);
         source_range_ = rank_range_ + " or 'any'";
         ScheduleBuilder b(num_ranks_, expected_ops_);
-        std::vector<bool> seen(n);
+        // The ranks with a block so far: a set, since n may be 2^31 for a file of two lines.
+        std::unordered_set<std::uint64_t> seen;
         while (sc_.peek_past_line_ends().kind != TokenKind::end) {
             if (!is_word(sc_.peek(), "rank")) sc_.fail(sc_.peek(), "'rank R {'");
             sc_.next();
             GoalToken r = sc_.next();
             std::uint64_t rank = number(r, rank_range_);
             if (rank >= n) sc_.fail(r, rank_range_);
-            if (seen[rank])
+            if (!seen.insert(rank).second)
                 sc_.fail(r, "a rank without a block so far (rank " + std::to_string(rank) + " has one already)");
-            seen[rank] = true;
             if (!is_punct(sc_.peek_past_line_ends(), '{')) sc_.fail(sc_.peek(), "'{'");
             sc_.next();
             read_rank(b, static_cast<std::uint32_t>(rank));

@@ -88,6 +88,12 @@ TEST_CASE("GOAL: lines are counted across the reader's 4 MiB chunks", "[simulato
     CHECK_THROWS_WITH(read_goal(in, "big.goal"), Catch::StartsWith("big.goal:300004: expected send, recv or calc, found 'sned'"));
 }
 
+TEST_CASE("GOAL: a huge num_ranks costs nothing until ranks are used", "[simulator][goal]") {
+    // Found by fuzz_goal: a bit per rank up front made this 2-line file cost 256 MiB.
+    std::istringstream in("num_ranks 2147483647\nrank 5 { }\nrank 2147483646 { }\nrank 5 { }\n");
+    CHECK_THROWS_WITH(read_goal(in, "big.goal"), Catch::StartsWith("big.goal:4: expected a rank without a block so far"));
+}
+
 TEST_CASE("GOAL: errors name the file, the line and what was expected", "[simulator][goal]") {
     struct Row {
         const char* text;
