@@ -232,7 +232,8 @@ void NodeAgent::serve(const nlohmann::json& request) {
         else reply["ranks"] = last_sent_ranks_ = std::move(ranks);
     } else if (type == "sample" && request.contains("ranks")) {
         reply["type"] = "samples";
-        reply["samples"] = sample(request["ranks"], request.value("full", false));
+        // json::value would throw on a "full" that is not a boolean, ending the agent.
+        reply["samples"] = sample(request["ranks"], wire::sample_full(request));
     } else {
         reply["type"] = "error";
         reply["error"] = "unknown request";

@@ -107,6 +107,11 @@ std::optional<std::vector<RankProcess>> ranks_from_json(const nlohmann::json& li
     return out;
 }
 
+bool sample_full(const nlohmann::json& request) {
+    const auto it = request.find("full");
+    return it != request.end() && it->is_boolean() && it->get<bool>();
+}
+
 nlohmann::json sample_json(int rank, const StackSample& s, bool full) {
     const StackSample c = full ? s : compact_sample(s);
     nlohmann::json j{{"rank", rank},

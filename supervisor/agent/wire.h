@@ -62,6 +62,10 @@ nlohmann::json ranks_json(const std::vector<RankProcess>& ranks);
 std::optional<std::vector<RankProcess>> ranks_from_json(const nlohmann::json& list, const std::string& node,
                                                         std::string* error);
 
+// Whether a sample request asks for full samples: only "full":true does;
+// anything else (missing, not a boolean) asks for compact ones.
+bool sample_full(const nlohmann::json& request);
+
 // full=false leaves the frames out (compact_sample()).
 nlohmann::json sample_json(int rank, const StackSample& sample, bool full);
 std::optional<StackSample> sample_from_json(const nlohmann::json& j, int* rank, std::string* error);

@@ -144,6 +144,15 @@ TEST_CASE("malformed samples and rank lists are refused whole") {
     CHECK(!wire::ranks_from_json(nlohmann::json::parse(R"({"rank":0})"), "n2", &error));
 }
 
+TEST_CASE("a sample request is full only with \"full\":true; a malformed one is compact, never a throw") {
+    using nlohmann::json;
+    CHECK(wire::sample_full(json{{"type", "sample"}, {"full", true}}));
+    CHECK_FALSE(wire::sample_full(json{{"type", "sample"}, {"full", false}}));
+    CHECK_FALSE(wire::sample_full(json{{"type", "sample"}}));
+    CHECK_FALSE(wire::sample_full(json{{"type", "sample"}, {"full", "yes"}}));  // json::value threw here
+    CHECK_FALSE(wire::sample_full(json{{"type", "sample"}, {"full", 1}}));
+}
+
 TEST_CASE("a hello is accepted only from the trusted uid, in its role, for its job") {
     std::string node;
     const std::string agent = wire::hello_payload("agent", 42, "n2");
