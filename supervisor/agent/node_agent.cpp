@@ -221,7 +221,7 @@ nlohmann::json NodeAgent::sample(const nlohmann::json& asked, bool full) {
 }
 
 void NodeAgent::serve(const nlohmann::json& request) {
-    nlohmann::json reply{{"id", request.value("id", nlohmann::json(0))}};
+    nlohmann::json reply{{"id", wire::request_id(request)}};
     const std::string type = request["type"];
     if (type == "ranks") {
         // Only changes travel: at the leader, discovery of a big job costs one

@@ -107,6 +107,11 @@ std::optional<std::vector<RankProcess>> ranks_from_json(const nlohmann::json& li
     return out;
 }
 
+uint64_t request_id(const nlohmann::json& request) {
+    uint64_t id = 0;
+    return get_uint<uint64_t>(request, "id", UINT64_MAX, &id) ? id : 0;
+}
+
 bool sample_full(const nlohmann::json& request) {
     const auto it = request.find("full");
     return it != request.end() && it->is_boolean() && it->get<bool>();

@@ -62,6 +62,11 @@ nlohmann::json ranks_json(const std::vector<RankProcess>& ranks);
 std::optional<std::vector<RankProcess>> ranks_from_json(const nlohmann::json& list, const std::string& node,
                                                         std::string* error);
 
+// The id of a leader's request, echoed in the reply: the leader's ids are
+// non-negative integers; anything else is answered as id 0 (never copied: a
+// value nested 2^19 deep would be copied by recursion).
+uint64_t request_id(const nlohmann::json& request);
+
 // Whether a sample request asks for full samples: only "full":true does;
 // anything else (missing, not a boolean) asks for compact ones.
 bool sample_full(const nlohmann::json& request);

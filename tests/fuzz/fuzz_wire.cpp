@@ -45,7 +45,8 @@ Decoded decode(const std::string& bytes, size_t chunk, int copies) {
 void interpret(const json& m) {
     std::string error, node;
     const std::string type = m["type"];
-    if (type == "sample") wire::sample_full(m);  // the agent's reading of a request
+    wire::request_id(m);                         // the agent's reading of a request
+    if (type == "sample") wire::sample_full(m);
     if (auto c = m.find("credential"); c != m.end() && c->is_string())
         wire::check_hello(0, c->get<std::string>(), 0, type == "hello" ? "agent" : "leader", 7, &node);
     if (auto r = m.find("ranks"); r != m.end()) {

@@ -70,6 +70,36 @@ TEST_CASE("a message longer than the bound or not a typed JSON object is an erro
     CHECK(wire::encode({{"type", std::string(wire::kMaxMessageBytes, 'x')}}).empty());
 }
 
+TEST_CASE("a message nested as deep as the bound allows is read and dropped, the stack intact") {
+    // The leader parses the first message of anyone who connects before any
+    // credential is checked: 2^19 nested arrays must not exhaust its stack
+    // (nlohmann parses and destroys without recursion; copies and == recurse,
+    // so the readers below never copy a value they did not check).
+    const size_t depth = wire::kMaxMessageBytes / 2 - 16;
+    const std::string deep = std::string(depth, '[') + std::string(depth, ']');
+    const std::string half = std::string(depth / 2, '[') + std::string(depth / 2, ']');
+    for (const std::string& text : {deep, "{\"type\":\"sample\",\"id\":" + half + ",\"full\":" + half + "}"}) {
+        const uint32_t n = static_cast<uint32_t>(text.size());
+        const char length[4] = {char(n >> 24), char((n >> 16) & 0xff), char((n >> 8) & 0xff), char(n & 0xff)};
+        wire::Reader reader;
+        reader.append(length, 4);
+        reader.append(text.data(), text.size());
+        std::string error, ranks_error;
+        auto m = reader.next(&error);
+        if (text == deep) {
+            CHECK(!m);
+            CHECK(error.find("not a JSON object") != std::string::npos);
+            continue;
+        }
+        REQUIRE(m);
+        CHECK(wire::request_id(*m) == 0);  // the agent's reading of it
+        CHECK_FALSE(wire::sample_full(*m));
+        CHECK_FALSE(wire::ranks_from_json((*m)["id"], "n1", &ranks_error));
+    }
+    CHECK(wire::request_id({{"type", "ranks"}, {"id", 42}}) == 42);
+    CHECK(wire::request_id({{"type", "ranks"}, {"id", -1}}) == 0);
+}
+
 TEST_CASE("a compact sample carries the digests the model needs, not the frames") {
     const StackSample full = sample_in_allreduce();
     const nlohmann::json j = wire::sample_json(5, full, false);
