@@ -30,7 +30,7 @@ for t in "${targets[@]}"; do
   log=$out/$t.log
   start=$(date +%s.%N)
   rc=0
-  "$build/tests/fuzz/$t" -runs="$runs" -max_total_time="$max_seconds" -timeout=10 -rss_limit_mb=2048 \
+  "$build/tests/fuzz/$t" -runs="$runs" -max_total_time="$max_seconds" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=64 \
     -print_final_stats=1 -artifact_prefix="$out/$t-" "$work" "$top/tests/fuzz/corpus/$t" >"$log" 2>&1 || rc=$?
   secs=$(echo "$(date +%s.%N) - $start" | bc)
   execs=$(grep -o 'number_of_executed_units: [0-9]*' "$log" | awk '{print $2}')

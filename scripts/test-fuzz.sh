@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The brief fuzz stage of scripts/test.sh: builds build-fuzz/ (scripts/fuzz-build.sh)
 # and runs every fuzz target for a few seconds over its seeds and crash
-# regressions (ctest -L fuzz there; about 70 s on a 2-core machine).
+# regressions (ctest -L fuzz there; about 50 s on a 2-core machine).
 # bench/fuzz.sh runs them long.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
