@@ -51,6 +51,7 @@ private:
     std::vector<char> buf_;
     size_t pos_ = 0, lines_end_ = 0, filled_ = 0;  // [pos_, lines_end_) holds whole lines
     bool eof_ = false;
+    bool read_full_ = false;  // the last read filled the buffer: grow it (up to kChunk)
     std::uint64_t line_ = 1;
     GoalToken tok_;
     bool have_ = false;

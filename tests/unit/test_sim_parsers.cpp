@@ -2,6 +2,7 @@
 // what was expected; `jobsentry simulate` options and their errors.
 #include "catch_compat.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "engine.h"
@@ -86,6 +87,20 @@ TEST_CASE("GOAL: lines are counted across the reader's 4 MiB chunks", "[simulato
     text += "*/\nrank 0 {\nl1: sned 1b to 1\n}\n";  // the comment ends on line 300002
     std::istringstream in(text);
     CHECK_THROWS_WITH(read_goal(in, "big.goal"), Catch::StartsWith("big.goal:300004: expected send, recv or calc, found 'sned'"));
+}
+
+TEST_CASE("GOAL: a file of many buffers reads whole, lines counted across every refill", "[simulator][goal]") {
+    // The scanner's buffer starts at 1 KiB and doubles: statements, a block
+    // comment and a 20 KiB line all cross refills here.
+    std::string text = "num_ranks 2\nrank 0 {\n";
+    for (int i = 0; i < 3000; ++i) text += "l" + std::to_string(i) + ": calc " + std::to_string(i + 1) + ";\n";
+    text += "/* " + std::string(5000, '*') + "\n" + std::string(3000, 'c') + " */\n";
+    text += "// " + std::string(20000, 'x') + "\n}\nrank 1 { r: calc 1; }\n";
+    const int lines = static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+    std::istringstream in(text);
+    CHECK(read_goal(in, "long.goal").ops.size() == 3001);
+    std::istringstream bad(text + "rank 7 { }\n");
+    CHECK_THROWS_WITH(read_goal(bad, "long.goal"), Catch::StartsWith("long.goal:" + std::to_string(lines + 1) + ": expected a rank 0..1"));
 }
 
 TEST_CASE("GOAL: a huge num_ranks costs nothing until ranks are used", "[simulator][goal]") {
