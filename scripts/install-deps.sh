@@ -21,6 +21,7 @@ test_packages=(
   slurm-wlm slurmctld slurmd slurmdbd munge mariadb-server mariadb-client
   passwd
   debootstrap
+  libclang-rt-dev  # libFuzzer and the sanitizer runtimes (only recommended by clang): scripts/test-fuzz.sh
 )
 case "${1:-all}" in
   build) packages=("${build_packages[@]}") ;;
