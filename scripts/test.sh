@@ -6,7 +6,7 @@
 # jobsentry.so; root only), package (the .deb installed with apt); then the
 # Debian 13 stage (scripts/test-debian13.sh), and the fuzz stage
 # (scripts/test-fuzz.sh: every libFuzzer target briefly, in build-fuzz/ built
-# with clang). About 40 minutes.
+# with clang). About 45 minutes.
 # Extra arguments go to ctest, e.g. `bash scripts/test.sh -L unit`.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
