@@ -34,7 +34,7 @@ LogGOPS parse_params_json(const std::string& text, const std::string& file, cons
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for 1e500
         refuse(file, std::string("not JSON (") + e.what() + "); accepted is one object, e.g. " +
                          "{\"L\": 300, \"o\": 200, \"g\": 250, \"G\": 0.1, \"O\": 0.05, \"S\": 65536}");
     }
