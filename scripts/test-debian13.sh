@@ -6,7 +6,7 @@
 # MPIs, then a Slurm 24.11 cluster in the root: the site path and a subset of
 # the slurm label against the installed package (scripts/debian13-stage.sh).
 # Every failure line starts with "debian13:". About 5 minutes with the root
-# and its build already there, about 12 on a fresh machine.
+# and its build already there, 7.7 with a new root (debootstrap included).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 start=$(date +%s)
