@@ -14,6 +14,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "beside_self.h"
 #include "loggp_fit.h"
 #include "loggp_options.h"
 #include "params_file.h"
@@ -27,13 +28,7 @@ namespace {
 // build tree: ../loggp).
 std::string find_probe() {
     if (const char* env = std::getenv("JOBSENTRY_LOGGP_PROBE")) return env;
-    std::error_code ec;
-    const auto dir = std::filesystem::read_symlink("/proc/self/exe", ec).parent_path();
-    for (const char* rel : {"", "../lib/jobsentry", "../loggp"}) {
-        auto p = std::filesystem::weakly_canonical(dir / rel / "jobsentry-loggp-probe", ec);
-        if (!ec && std::filesystem::exists(p)) return p.string();
-    }
-    return "";
+    return find_beside_self("jobsentry-loggp-probe", {"", "../lib/jobsentry", "../loggp"});
 }
 
 constexpr size_t kMaxProbeOutput = 16u << 20;

@@ -16,6 +16,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "beside_self.h"
 #include "launcher.h"
 #include "program_mpi.h"
 #include "report.h"
@@ -43,24 +44,12 @@ po::options_description check_spec(RmaCheckOptions* o) {
     return desc;
 }
 
-std::string self_dir() {
-    std::error_code ec;
-    auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-    return ec ? "." : exe.parent_path().string();
-}
-
 // The preload module for an MPI: $JOBSENTRY_RMACHECK_LIB, else next to jobsentry
-// (installed: ../lib, build tree).
+// (installed: ../lib, build tree: ../rmacheck).
 std::string find_preload(MpiFlavor mpi) {
     if (const char* env = std::getenv("JOBSENTRY_RMACHECK_LIB")) return env;
-    const std::string name = mpi == MpiFlavor::mpich ? "libjobsentry-rmacheck-mpich.so" : "libjobsentry-rmacheck.so";
-    std::string dir = self_dir();
-    for (const char* rel : {"/", "/../lib/", "/../rmacheck/"}) {
-        std::error_code ec;
-        auto p = std::filesystem::weakly_canonical(dir + rel + name, ec);
-        if (!ec && std::filesystem::exists(p)) return p.string();
-    }
-    return "";
+    return find_beside_self(mpi == MpiFlavor::mpich ? "libjobsentry-rmacheck-mpich.so" : "libjobsentry-rmacheck.so",
+                            {"", "../lib", "../rmacheck"});
 }
 
 void print_analysis(const rmacheck::Analysis& a, std::ostream& out, std::ostream& err) {
