@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <sstream>
 
@@ -49,8 +50,12 @@ std::vector<std::string> needed_of(const std::string& path) {
     std::vector<std::string> out;
     int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) return out;
-    if (elf_version(EV_CURRENT) != EV_NONE) {
-        if (Elf* elf = elf_begin(fd, ELF_C_READ, nullptr)) {
+    // A word of the command may name a big data file: only ELF files are
+    // opened with libelf, mapped rather than read.
+    char magic[SELFMAG];
+    if (pread(fd, magic, SELFMAG, 0) == SELFMAG && std::memcmp(magic, ELFMAG, SELFMAG) == 0 &&
+        elf_version(EV_CURRENT) != EV_NONE) {
+        if (Elf* elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr)) {
             Elf_Scn* scn = nullptr;
             while ((scn = elf_nextscn(elf, scn))) {
                 GElf_Shdr shdr;
