@@ -29,8 +29,14 @@ done
 [ "$(latest "$WORK/run")" -ge 40 ] || fail "no checkpoint beyond iteration 40: $(tail -5 "$WORK/run1.err")"
 kill -KILL "$(cat "$WORK/run/pid2")"
 status=0; wait "$job" || status=$?
-[ "$status" -ne 0 ] || fail "the killed run exited 0"
 grep -q "^result " "$WORK/run1.out" && fail "the killed run finished anyway (kill came too late)"
+# MPICH 4.2's Hydra (Debian 13) now and then exits 0 when a rank dies of
+# SIGKILL (1 run in 12, stderr silent); the missing result above is what
+# shows the job was cut short, the status is checked where mpirun keeps it.
+[ "$status" -ne 0 ] || [ "${MPI_IMPL:-openmpi}" = mpich ] || fail "the killed run exited 0: $(tail -8 "$WORK/run1.err")"
+# No rank of the killed run may outlive it into the restart.
+for _ in $(seq 50); do [ -z "$(tagged_pids)" ] && break; sleep 0.1; done
+[ -z "$(tagged_pids)" ] || fail "ranks of the killed run are still alive: $(tagged_pids | tr '\n' ' ')"
 resume_at=$(latest "$WORK/run")
 [ "$resume_at" -lt "$ITER" ] || fail "latest checkpoint $resume_at is not mid-run"
 
