@@ -56,7 +56,9 @@ void AgentHub::accept_agents() {
             unauthenticated_.erase(unauthenticated_.begin());
             refuse("too many connections waiting for their hello; the oldest is dropped");
         }
-        unauthenticated_.push_back({Connection(fd), monotonic_now() + kHelloSeconds});
+        Connection conn(fd);
+        conn.limit_messages(wire::kMaxHelloBytes);
+        unauthenticated_.push_back({std::move(conn), monotonic_now() + kHelloSeconds});
     }
     unauthenticated_.erase(std::remove_if(unauthenticated_.begin(), unauthenticated_.end(),
                                           [this](Unauthenticated& c) { return try_hello(c); }),
@@ -86,6 +88,7 @@ bool AgentHub::try_hello(Unauthenticated& c) {
     a.sent_before += a.conn.bytes_sent();
     a.received_before += a.conn.bytes_received();
     a.conn = std::move(c.conn);
+    a.conn.limit_messages(wire::kMaxMessageBytes);
     changed_ = true;
     a.lost = false;
     a.why.clear();

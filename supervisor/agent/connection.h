@@ -31,6 +31,8 @@ public:
     std::string send(const nlohmann::json& message, double deadline);
     // The next message; nullopt with *error ("timed out", "closed by the peer", ...).
     std::optional<nlohmann::json> receive(double deadline, std::string* error);
+    // Longer messages from the peer are an error (wire::Reader::limit).
+    void limit_messages(uint32_t max_bytes) { reader_.limit(max_bytes); }
     // Bytes moved so far (the bench's network figure).
     uint64_t bytes_sent() const { return sent_; }
     uint64_t bytes_received() const { return received_; }

@@ -31,7 +31,9 @@ std::string agent_handshake(Connection& leader, uint32_t job_id, const std::stri
                             double deadline) {
     std::string error = send_credential(leader, "hello", wire::hello_payload("agent", job_id, node), deadline);
     if (!error.empty()) return error;
+    leader.limit_messages(wire::kMaxHelloBytes);
     auto welcome = leader.receive(deadline, &error);
+    leader.limit_messages(wire::kMaxMessageBytes);
     if (!welcome) return error;
     std::string leader_node;
     return check_credential(*welcome, "welcome", "leader", job_id, trusted_uid, &leader_node);

@@ -44,8 +44,8 @@ std::optional<nlohmann::json> Reader::next(std::string* error) {
     if (buffer_.size() < 4) return std::nullopt;
     uint32_t n = 0;
     for (int i = 0; i < 4; ++i) n = (n << 8) | static_cast<unsigned char>(buffer_[i]);
-    if (n > kMaxMessageBytes) {
-        *error = "message of " + std::to_string(n) + " bytes (at most " + std::to_string(kMaxMessageBytes) + ")";
+    if (n > max_) {
+        *error = "message of " + std::to_string(n) + " bytes (at most " + std::to_string(max_) + ")";
         return std::nullopt;
     }
     if (buffer_.size() < 4 + static_cast<size_t>(n)) return std::nullopt;

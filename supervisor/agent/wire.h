@@ -34,6 +34,9 @@ constexpr uint32_t kMaxMessageBytes = 1u << 20;
 constexpr size_t kMaxRanksPerMessage = 4096;
 constexpr size_t kMaxFramesPerSample = 256;
 constexpr size_t kMaxTextBytes = 512;  // function and module names, error texts
+// A hello or welcome is a munge credential of a short payload (~300 bytes):
+// until a peer is authenticated, it may not make the leader hold more.
+constexpr uint32_t kMaxHelloBytes = 16384;
 
 // The 4-byte length and the text of one message; "" when too long.
 std::string encode(const nlohmann::json& message);
@@ -41,13 +44,18 @@ std::string encode(const nlohmann::json& message);
 // Collects bytes as they arrive and hands out whole messages.
 class Reader {
 public:
+    explicit Reader(uint32_t max_message_bytes = kMaxMessageBytes) : max_(max_message_bytes) {}
     void append(const char* data, size_t size) { buffer_.append(data, size); }
     // The next whole message, or nullopt (more bytes needed, or an error in *error).
     std::optional<nlohmann::json> next(std::string* error);
     size_t buffered() const { return buffer_.size(); }
 
+    // Messages longer than this are an error from now on.
+    void limit(uint32_t max_message_bytes) { max_ = max_message_bytes; }
+
 private:
     std::string buffer_;
+    uint32_t max_;
 };
 
 // What each side signs with munge: the role, the job and (agents) the node.

@@ -85,3 +85,21 @@ TEST_CASE("garbage or a hello that is not munge's is refused at once") {
     close(garbage);
     close(forged);
 }
+
+TEST_CASE("before its hello, a peer cannot make the leader hold a long message") {
+    AgentHub hub(4242, 0, {"n2"});
+    REQUIRE(hub.listen(kTestPorts).empty());
+    int big = connect_loopback(hub.port());
+    REQUIRE(big >= 0);
+    // A length within the bound of agents' messages (1 MiB), far beyond a hello's.
+    const uint32_t n = wire::kMaxMessageBytes;
+    const char header[4] = {char(n >> 24), char((n >> 16) & 0xff), char((n >> 8) & 0xff), char(n & 0xff)};
+    REQUIRE(write(big, header, 4) == 4);
+    usleep(50000);
+    hub.accept_agents();
+    CHECK(hub.refused() == 1);  // at once, not after 5 s of collecting a megabyte
+    const auto events = hub.take_events();
+    REQUIRE(events.size() == 1);
+    CHECK(events[0].find("message of 1048576 bytes (at most 16384)") != std::string::npos);
+    close(big);
+}

@@ -238,3 +238,20 @@ TEST_CASE("the node is read from a per-node Slurm cgroup path") {
     CHECK(node_of_cgroup_text("12:freezer:/slurm/uid_1001/job_42/step_0\n").empty());
     CHECK(node_of_cgroup_text("12:freezer:/\n").empty());
 }
+
+TEST_CASE("a reader's limit applies to the next message's length") {
+    wire::Reader reader(100);
+    const std::string small = wire::encode({{"type", "x"}});
+    reader.append(small.data(), small.size());
+    std::string error;
+    REQUIRE(reader.next(&error));
+    const std::string large = wire::encode({{"type", "x"}, {"pad", std::string(200, 'a')}});
+    reader.append(large.data(), large.size());
+    CHECK_FALSE(reader.next(&error));
+    CHECK(error.find("at most 100") != std::string::npos);
+    wire::Reader raised(100);
+    raised.limit(wire::kMaxMessageBytes);
+    raised.append(large.data(), large.size());
+    error.clear();
+    CHECK(raised.next(&error));
+}
