@@ -114,6 +114,7 @@ private:
     bool ranks_stable_ = false;
     double next_discovery_ = 0;
     double next_sample_ = 0;
+    double sample_late_ = 0;  // how late this round started (bench/hostile_peers.sh: jitter under attack)
     double unreadable_since_ = 0;
     double started_ = monotonic_now();
     double streak_started_ = 0;  // unix time of the first sample of the current suspicious run
@@ -394,6 +395,7 @@ void Watcher::sample_round() {
         std::ostringstream msg;
         msg.precision(3);
         msg << "sample " << report_.samples << " t=" << std::fixed << std::setprecision(2) << monotonic_now() - started_
+            << " late=" << std::setprecision(1) << sample_late_ * 1000 << "ms"
             << std::defaultfloat << std::setprecision(3) << " I=" << model_.interval() * 1000 << "ms n=" << model_.history_size()
             << " S_out=" << s_out << describe(last_judgement_) << " S_move=" << s_move << describe(last_stillness_)
             << " |" << detail.str();
@@ -755,6 +757,7 @@ int Watcher::run() {
         const double now = monotonic_now();
         if (monitoring_ && now >= next_discovery_) discover();
         if (monitoring_ && ranks_stable_ && !monitored_.empty() && now >= next_sample_) {
+            sample_late_ = next_sample_ > 0 ? now - next_sample_ : 0;
             sample_round();
             next_sample_ = monotonic_now() + next_delay();
         }

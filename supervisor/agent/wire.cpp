@@ -72,7 +72,7 @@ std::string check_hello(uid_t signer, const std::string& payload, uid_t expected
     if (j.is_discarded() || !j.is_object() || !get_string(j, "jobsentry", &said_role) ||
         !get_uint<uint32_t>(j, "job", UINT32_MAX, &job) || !get_string(j, "node", node))
         return "credential payload is not a jobsentry hello";
-    if (said_role != role) return "a " + said_role + " hello where a " + role + " hello was expected";
+    if (said_role != role) return "a hello in the role " + said_role + ", not " + role;
     if (job != job_id) return "hello for job " + std::to_string(job) + ", not job " + std::to_string(job_id);
     return {};
 }

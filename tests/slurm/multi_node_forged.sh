@@ -27,7 +27,7 @@ wait_log "$id" 60 "refused a node agent connection: credential of uid $other_uid
 port=$(supervisor_log "$id" | sed -n 's/.*node agents reach it on port \([0-9]*\).*/\1/p' | head -n 1)
 [ -n "$port" ] || fail "the leader never said its port"
 wait_log "$id" 60 "sample 5 "
-samples_now() { supervisor_log "$id" | grep -c " sample [0-9]* t=[0-9.]* I=" || true; }
+samples_now() { supervisor_log "$id" | grep -c " sample [0-9]* t=[0-9.]* late=[0-9.-]*ms I=" || true; }
 silent_refused() { supervisor_log "$id" | grep -c "refused a node agent connection: no hello within 5 s" || true; }
 before=$(samples_now)
 runuser -u "$OTHER_USER" -- python3 -c '
