@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <ctime>
 #include <iostream>
@@ -20,6 +21,14 @@ namespace jobsentry {
 namespace {
 
 constexpr double kCgroupWaitSeconds = 15;
+// slurmctld may be away when a hang is found (restarting, failing over to its
+// backup, munged down): the annotation and the action are retried with a
+// growing pause up to this long, while the job is still on the node. A hung
+// job keeps its allocation until then; past it, the supervisor says so and
+// leaves (the job's time limit ends it).
+constexpr double kActionRetrySeconds = 900;
+constexpr double kEndNoteRetrySeconds = 60;  // the verdict of a job that ended: informational
+constexpr double kMaxRetryPause = 30;
 // Agents start with the job (extern step) and look for the leader at least
 // every 10 s: one still missing after this long is worth telling the user.
 constexpr double kAgentsExpectedSeconds = 60;
@@ -55,6 +64,12 @@ std::string own_node_name() {
     if (gethostname(host, sizeof host - 1) != 0) return {};
     std::string name = host;
     return name.substr(0, name.find('.'));
+}
+
+void sleep_seconds(double seconds) {
+    timespec left{static_cast<time_t>(seconds), static_cast<long>((seconds - static_cast<time_t>(seconds)) * 1e9)};
+    while (nanosleep(&left, &left) != 0 && errno == EINTR) {
+    }
 }
 
 }  // namespace
@@ -310,23 +325,58 @@ void SlurmJob::hang(Report& report, const std::function<void()>&) {
     std::cerr << report_text(report);
     const std::string comment = with_note(
         with_note(hang_annotation(report, action, path, current_comment()), checkpoint_clause()), agents_note());
-    err = slurm_set_admin_comment(opt_.job_id, comment);
-    annotated_ = err.empty();
-    log(err.empty() ? "AdminComment set: " + comment : "could not set the AdminComment: " + err);
     tell_user(comment);
-
-    switch (opt_.action) {
-        case SlurmAction::cancel: err = slurm_cancel(opt_.job_id); break;
-        case SlurmAction::requeue: err = slurm_requeue_job(opt_.job_id); break;
-        case SlurmAction::notify:
-            err = slurm_notify(opt_.job_id, info_.batch, opt_.notify_signal, comment);
-            break;
-        case SlurmAction::report: err.clear(); break;
-    }
-    log(err.empty() ? "action " + action + " done" : "action " + action + " failed: " + err);
+    bool acted = false;
+    int attempts = 0;
+    const bool done = retry_slurm(kActionRetrySeconds, "the annotation and the action " + action, [&] {
+        if (!annotated_) {
+            std::string e = slurm_set_admin_comment(opt_.job_id, comment);
+            annotated_ = e.empty();
+            log(e.empty() ? "AdminComment set: " + comment : "could not set the AdminComment: " + e);
+        }
+        // The evidence before the action, as long as slurmctld may just be
+        // away; a job whose annotation keeps failing is acted on anyway.
+        if (!annotated_ && ++attempts < 3) return false;
+        if (!acted) {
+            std::string e;
+            switch (opt_.action) {
+                case SlurmAction::cancel: e = slurm_cancel(opt_.job_id); break;
+                case SlurmAction::requeue: e = slurm_requeue_job(opt_.job_id); break;
+                case SlurmAction::notify: e = slurm_notify(opt_.job_id, info_.batch, opt_.notify_signal, comment); break;
+                case SlurmAction::report: break;
+            }
+            acted = e.empty();
+            log(e.empty() ? "action " + action + " done" : "action " + action + " failed: " + e);
+        }
+        return annotated_ && acted;
+    });
+    if (!done && !acted) problem("the hang was found but the action " + action + " could not be taken: slurmctld did not accept it");
     // A cancelled or requeued job is over for this supervisor: a requeued job
     // comes back with the same id and gets a supervisor of its own.
     if (opt_.action == SlurmAction::cancel || opt_.action == SlurmAction::requeue) ended_ = true;
+}
+
+bool SlurmJob::retry_slurm(double budget_s, const std::string& what, const std::function<bool()>& attempt,
+                           bool while_job_runs) {
+    const double give_up = monotonic_now() + budget_s;
+    double pause = 2;
+    for (int tries = 1;; ++tries) {
+        if (attempt()) {
+            if (tries > 1) log(what + ": done at attempt " + std::to_string(tries));
+            return true;
+        }
+        if (while_job_runs && !directory_exists(cgroup_)) {
+            log(what + ": the job left the node meanwhile; not retried");
+            return false;
+        }
+        if (monotonic_now() + pause > give_up) {
+            log(what + ": given up after " + std::to_string(tries) + " attempts in " + std::to_string(int(budget_s)) + " s");
+            return false;
+        }
+        log(what + ": attempt " + std::to_string(tries) + " failed; again in " + std::to_string(int(pause)) + " s");
+        sleep_seconds(pause);
+        pause = std::min(2 * pause, kMaxRetryPause);
+    }
 }
 
 int SlurmJob::finish(Report& report, bool hang_found) {
@@ -351,10 +401,14 @@ int SlurmJob::finish(Report& report, bool hang_found) {
         const std::string previous = current_comment();
         const std::string verdict = opt_.detect ? end_annotation(report, previous)
                                                 : "jobsentry: hang detection off" + part_clauses(previous);
-        std::string err =
-            slurm_set_admin_comment(opt_.job_id, with_note(with_note(verdict, checkpoint_clause()), agents_note()));
-        log(err.empty() ? "no hang; " + std::to_string(report.samples) + " samples; AdminComment set"
-                        : "no hang; could not set the AdminComment: " + err);
+        const std::string comment = with_note(with_note(verdict, checkpoint_clause()), agents_note());
+        // The job has ended (its cgroup may be gone): a short bounded retry.
+        retry_slurm(kEndNoteRetrySeconds, "the end's AdminComment", [&] {
+            std::string err = slurm_set_admin_comment(opt_.job_id, comment);
+            log(err.empty() ? "no hang; " + std::to_string(report.samples) + " samples; AdminComment set"
+                            : "no hang; could not set the AdminComment: " + err);
+            return err.empty();
+        }, false);
     }
     if (!opt_.pid_file.empty()) {
         // Only our own record: a requeued job's new supervisor may own it already.

@@ -37,6 +37,11 @@ public:
 
 private:
     std::string current_comment() const;
+    // Calls attempt until it returns true, pausing 2, 4, ... 30 s between
+    // calls, for at most budget_s (and, while_job_runs, while the job's cgroup
+    // exists): slurmctld restarting, munged down. false: given up, logged.
+    bool retry_slurm(double budget_s, const std::string& what, const std::function<bool()>& attempt,
+                     bool while_job_runs = true);
     void log(const std::string& message) const;
     std::string report_path() const;
     void tell_user(const std::string& line);
