@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -41,6 +42,8 @@ LogGOPS parse_params_json(const std::string& text, const std::string& file, cons
     if (!j.is_object()) refuse(file, "is " + std::string(j.type_name()) + ", not an object; " + kAccepted);
     LogGOPS p = base;
     for (const auto& [key, v] : j.items()) {
+        static const std::set<std::string> known{"L", "o", "g", "G", "O", "S"};
+        if (!known.count(key)) refuse(file, "unknown key \"" + key.substr(0, 64) + "\"; " + kAccepted);
         const double x = number(v, file, key);
         if (key == "L") p.L = static_cast<Time>(std::llround(x));
         else if (key == "o") p.o = static_cast<Time>(std::llround(x));
@@ -50,8 +53,6 @@ LogGOPS parse_params_json(const std::string& text, const std::string& file, cons
         else if (key == "S") {
             if (x != std::floor(x)) refuse(file, "\"S\" is " + v.dump() + "; accepted values are whole bytes");
             p.S = static_cast<std::uint64_t>(x);
-        } else {
-            refuse(file, "unknown key \"" + key + "\"; " + kAccepted);
         }
     }
     return p;
@@ -60,9 +61,12 @@ LogGOPS parse_params_json(const std::string& text, const std::string& file, cons
 LogGOPS read_params_file(const std::string& path, const LogGOPS& base) {
     std::ifstream in(path);
     if (!in) refuse(path, "cannot be read");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_params_json(text.str(), path, base);
+    constexpr std::streamsize kMaxBytes = 1 << 20;  // six numbers; far less in practice
+    std::string text(kMaxBytes + 1, '\0');
+    in.read(text.data(), kMaxBytes + 1);
+    text.resize(static_cast<size_t>(in.gcount()));
+    if (text.size() > static_cast<size_t>(kMaxBytes)) refuse(path, "is longer than 1 MiB; accepted is one small JSON object");
+    return parse_params_json(text, path, base);
 }
 
 std::string params_json(const LogGOPS& p) {

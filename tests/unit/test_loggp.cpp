@@ -182,6 +182,9 @@ TEST_CASE("simulate --params FILE: values, overrides and errors naming file and 
                       Catch::Contains("\"L\" is string; accepted values are numbers"));
     CHECK_THROWS_WITH(sim::parse_params_json(R"({"latency": 5})", "p.json", base),
                       Catch::Contains("unknown key \"latency\"; accepted keys are L, o, g, G, O"));
+    // The key is checked before its value: a misspelt key is named as such.
+    CHECK_THROWS_WITH(sim::parse_params_json(R"({"note": "measured here"})", "p.json", base),
+                      Catch::Contains("unknown key \"note\""));
     CHECK_THROWS_WITH(sim::parse_params_json(R"({"S": 1.5})", "p.json", base), Catch::Contains("whole bytes"));
     CHECK_THROWS_WITH(sim::parse_params_json("[1]", "p.json", base), Catch::Contains("not an object"));
     CHECK_THROWS_WITH(sim::parse_params_json("{L:1", "p.json", base), Catch::Contains("p.json: not JSON"));
