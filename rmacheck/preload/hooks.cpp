@@ -23,6 +23,7 @@
 #include "datatypes.h"
 #include "finalize_analysis.h"
 #include "mpi_identity.h"
+#include "openmp_runtime.h"
 #include "state.h"
 #include "protect.h"
 #include "thread_id.h"
@@ -388,6 +389,12 @@ int on_MPI_Init_thread(const void*, int* argc, char*** argv, int required, int* 
 
 int on_MPI_Finalize(const void* site) {
     if (g_active) {
+        // Known only now: LLVM libomp initialises (and calls ompt_start_tool) at the first parallel region.
+        if (std::string omp = openmp::runtime_note(); !omp.empty()) {
+            Encoder n;
+            n.put_str(omp);
+            writer().add(Rec::note, n);
+        }
         Encoder e;
         e.put<uint64_t>(u64(site));
         writer().add(Rec::finalize, e);
