@@ -116,6 +116,12 @@ omp_store)  # rank 0's Put vs the store of rank 1's OpenMP thread that writes me
   grep -q "^NOTE the OpenMP runtime (.*) offers OMPT, but its synchronisation events are not recorded" \
     "$WORK/racy.err" || fail "the report did not name LLVM libomp's OMPT"
   expect_line "^RACE remote put\(rank 0, $f:$(line_of MPI_Put)\) vs store\(rank 1, $f:$(line_of "the threads' store")\) on win 1 bytes \[12,16\) of rank 1$" ;;
+thread_load)  # a worker thread's load of the main thread's pending Get buffer: seen (pages, not watchpoints)
+  run racy 4 "$@"
+  get="get\(rank 1, $f:$(line_of 'MPI_Get(')\)" load="load\(rank 1, $f:$(line_of "the worker's load")\)"
+  expect_line "^RACE local ($get vs $load|$load vs $get) on win 1 origin buffer"
+  grep -q "^NOTE rank 1: MPI calls from 1 thread, loads/stores of window memory or RMA buffers from 1 thread; their order" \
+    "$WORK/racy.err" || fail "the report did not say that rank 1's two threads were not ordered" ;;
 threads)  # two threads' Puts of one rank cannot be ordered without OpenMP/OMPT: said, whether found or not
   run racy '0|4' "$@"
   note="^NOTE rank 0: MPI calls from 3 threads; their order among threads was not checked: no OpenMP/OMPT information"
