@@ -16,7 +16,8 @@ namespace rmacheck::trace {
 constexpr char kMagic[8] = {'J', 'S', 'R', 'M', 'A', 'T', 'R', '1'};
 // 2: rma records carry the size of the target's basic element (accumulate atomicity); collective
 //    records the request of a nonblocking collective; comm records their generation.
-constexpr uint32_t kVersion = 2;
+// 3: thread records name the thread that made the records after them.
+constexpr uint32_t kVersion = 3;
 constexpr size_t kHeaderSize = 8 + 4 * 5;  // magic, version, rank, size, pid, mode
 
 enum class Rec : uint8_t {
@@ -36,6 +37,8 @@ enum class Rec : uint8_t {
     local = 13,      // u64 pc, u64 addr, u32 size, u8 write
     finalize = 14,   // u64 site
     note = 15,       // str text (what this run could not observe)
+    thread = 16,     // u32 kernel thread id (v3): the records up to the next thread record were made by it
+                     // (written only when the thread changes; the first record of a file is one)
 };
 
 enum class RmaKind : uint8_t { put, get, acc, get_acc, fetch_op, cas };

@@ -14,6 +14,7 @@ build_packages=(
   mpich libmpich-dev
   python3 libslurm-dev libmunge-dev
   clang
+  libomp-dev  # clang's OpenMP runtime (LLVM libomp, with OMPT): `jobsentry-mpicc -fopenmp`
 )
 test_packages=(
   elfutils procps jq util-linux bc rt-tests strace

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "symbols.h"
+#include "threads.h"
 
 namespace rmacheck {
 
@@ -27,6 +28,7 @@ Analysis analyse(std::vector<RankTrace> traces) {
         for (const auto& n : t.notes) notes.insert(n);
     }
     out.notes.assign(notes.begin(), notes.end());
+    for (auto& n : thread_notes(out.traces)) out.notes.push_back(std::move(n));
     // A file without a usable header has no rank: it cannot take part.
     std::vector<RankTrace> usable;
     for (const auto& t : out.traces)
@@ -116,7 +118,8 @@ nlohmann::json to_json(const Analysis& analysis) {
         size_t rma_calls = 0;
         for (const auto& e : t.events) rma_calls += e.type == trace::Rec::rma;
         ranks.push_back({{"rank", t.rank}, {"file", t.file}, {"events", t.events.size()}, {"rma_calls", rma_calls},
-                         {"mode", t.mode}, {"finalized", t.finalized}});
+                         {"mode", t.mode}, {"finalized", t.finalized},
+                         {"threads", t.threads.size()}});
     }
     return {{"races", analysis.findings.size()}, {"findings", findings},  {"ranks", ranks},
             {"errors", analysis.errors},         {"notes", analysis.notes}, {"warnings", analysis.warnings}};

@@ -17,9 +17,11 @@ std::string at(const std::string& file, size_t offset) {
     return file + ": offset " + std::to_string(offset) + ": ";
 }
 
-void decode(RankTrace& t, Rec type, Decoder& d) {
+// thread: the thread named by the last thread record, updated by the next one.
+void decode(RankTrace& t, Rec type, Decoder& d, uint32_t& thread) {
     Event e;
     e.type = type;
+    e.thread = thread;
     switch (type) {
     case Rec::module: {
         Module m;
@@ -94,9 +96,14 @@ void decode(RankTrace& t, Rec type, Decoder& d) {
         if (!text.empty()) t.notes.push_back(text);
         return;
     }
+    case Rec::thread:
+        thread = d.get<uint32_t>();
+        return;
     default:
         throw trace::DecodeError("unknown record type " + std::to_string(static_cast<int>(type)));
     }
+    ThreadUse& use = t.threads[e.thread];
+    ++(type == Rec::local ? use.accesses : use.mpi_calls);
     t.events.push_back(std::move(e));
 }
 
@@ -120,6 +127,7 @@ RankTrace parse_trace(const std::string& file, const std::string& bytes) {
     }
     t.rank = fields[1], t.size = fields[2], t.pid = fields[3], t.mode = static_cast<uint32_t>(fields[4]);
     size_t pos = trace::kHeaderSize;
+    uint32_t thread = 0;
     while (pos < bytes.size()) {
         if (bytes.size() - pos < 5) {
             t.error = at(file, pos) + "truncated record header (" + std::to_string(bytes.size() - pos) +
@@ -136,7 +144,7 @@ RankTrace parse_trace(const std::string& file, const std::string& bytes) {
         }
         Decoder d(bytes.data() + pos + 5, len);
         try {
-            decode(t, type, d);
+            decode(t, type, d, thread);
         } catch (const trace::DecodeError& e) {
             t.error = at(file, pos) + "malformed record: " + e.what();
             return t;

@@ -33,6 +33,12 @@ struct Event {
     uint32_t elem = 0;      // rma: size in bytes of that basic type (0: unknown)
     std::vector<Range> origin, result, target_bytes;  // rma: origin read, result written, target offsets
     std::vector<int32_t> group;                        // post/start: world ranks
+    uint32_t thread = 0;  // kernel id of the thread that made it (0: the trace named none)
+};
+
+// What one thread of a rank did: MPI calls (every event but loads/stores) and loads/stores.
+struct ThreadUse {
+    size_t mpi_calls = 0, accesses = 0;
 };
 
 struct Module {
@@ -58,6 +64,7 @@ struct RankTrace {
     std::map<uint32_t, uint32_t> comm_generation;    // local id -> generation (absent: 0)
     std::map<uint32_t, WinDesc> wins;                // local id -> description
     std::vector<std::string> notes;
+    std::map<uint32_t, ThreadUse> threads;  // by kernel thread id
     bool finalized = false;
     std::string error;  // non-empty: the file is damaged; events before the damage are kept
 };

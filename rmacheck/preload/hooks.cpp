@@ -23,8 +23,10 @@
 #include "datatypes.h"
 #include "finalize_analysis.h"
 #include "mpi_identity.h"
+#include "openmp_runtime.h"
 #include "state.h"
 #include "protect.h"
+#include "thread_id.h"
 #include "trace_writer.h"
 
 namespace rmacheck {
@@ -177,7 +179,7 @@ void write_local_hits() {
             Encoder e;
             e.put<uint64_t>(hits[i].pc), e.put<uint64_t>(hits[i].addr), e.put<uint32_t>(1);
             e.put<uint8_t>(hits[i].write);
-            writer().add(Rec::local, e);
+            writer().add(Rec::local, e, hits[i].thread);
         }
         if (n < 512) break;
     }
@@ -187,7 +189,7 @@ void write_local_hits() {
         Encoder e;
         e.put<uint64_t>(buf[i].pc), e.put<uint64_t>(buf[i].addr), e.put<uint32_t>(local_sizes()[i]);
         e.put<uint8_t>(buf[i].write);
-        writer().add(Rec::local, e);
+        writer().add(Rec::local, e, buf[i].thread);
     }
     buf.clear();
     local_sizes().clear();
@@ -209,7 +211,7 @@ void on_terminate(int sig) {
             uint8_t w = hits[i].write;
             std::memcpy(p, &hits[i].pc, 8), std::memcpy(p + 8, &hits[i].addr, 8), std::memcpy(p + 16, &one, 4);
             std::memcpy(p + 20, &w, 1);
-            writer().emergency_record(Rec::local, p, sizeof p);
+            writer().emergency_record(Rec::local, p, sizeof p, hits[i].thread);
         }
     }
     sigaction(sig, sig == SIGTERM ? &g_old_term : &g_old_int, nullptr);
@@ -319,16 +321,29 @@ void win_created(const void* site, MPI_Win win, MPI_Comm comm, void* base, MPI_A
 
 using namespace state;
 
+// Threads inside an outermost wrapper. Pages are protected again only when the last one leaves:
+// one thread leaving must not protect a buffer MPI is still copying on another (EFAULT, a hang).
+std::mutex g_inside_mutex;
+int g_inside = 0;
+
 void enter_outermost() noexcept {
-    if (g_mode == trace::mode_protect) protect::unprotect_all();
+    if (g_mode == trace::mode_protect) {
+        std::lock_guard<std::mutex> lock(g_inside_mutex);
+        if (g_inside++ == 0) protect::unprotect_all();
+    }
     write_local_hits();
 }
 
 void leave_outermost() noexcept {
-    if (g_mode == trace::mode_protect) protect::reprotect_all();
+    if (g_mode == trace::mode_protect) {
+        std::lock_guard<std::mutex> lock(g_inside_mutex);
+        // 0: the wrapper that started tracing (MPI_Init) was entered before there was anything to lift.
+        if (g_inside == 0 || --g_inside == 0) protect::reprotect_all();
+    }
 }
 
 void record_local(uint64_t pc, uint64_t addr, uint32_t size, bool write) noexcept {
+    const uint32_t thread = this_thread();  // the buffer is written later, maybe by another thread
     std::lock_guard<std::mutex> lock(g_local_mutex);
     auto& buf = local_buffer();
     auto& sizes = local_sizes();
@@ -340,14 +355,15 @@ void record_local(uint64_t pc, uint64_t addr, uint32_t size, bool write) noexcep
     size_t k = last_of[slot];
     // An unrolled or vectorised loop spreads one walk over several instructions: an access
     // continuing the previous record is merged into it (attributed to its first instruction).
-    if (!buf.empty() && buf.back().write == write && addr == buf.back().addr + sizes.back()) {
+    if (!buf.empty() && buf.back().write == write && buf.back().thread == thread &&
+        addr == buf.back().addr + sizes.back()) {
         sizes.back() += size;
         return;
     }
     // Unrolled loops leave gaps of a few elements between one instruction's accesses (filled by its
     // neighbours): within kGap bytes the record grows to the hull. Trades exactness for trace size.
     constexpr uint64_t kGap = 64;
-    if (k < buf.size() && buf[k].pc == pc && buf[k].write == write) {
+    if (k < buf.size() && buf[k].pc == pc && buf[k].write == write && buf[k].thread == thread) {
         uint64_t end = buf[k].addr + sizes[k];
         if (addr >= buf[k].addr && addr <= end + kGap) {
             if (addr + size > end) sizes[k] = static_cast<uint32_t>(addr + size - buf[k].addr);
@@ -355,7 +371,7 @@ void record_local(uint64_t pc, uint64_t addr, uint32_t size, bool write) noexcep
         }
     }
     last_of[slot] = buf.size();
-    buf.push_back({pc, addr, write});
+    buf.push_back({pc, addr, write, thread});
     sizes.push_back(size);
 }
 
@@ -373,6 +389,12 @@ int on_MPI_Init_thread(const void*, int* argc, char*** argv, int required, int* 
 
 int on_MPI_Finalize(const void* site) {
     if (g_active) {
+        // Known only now: LLVM libomp initialises (and calls ompt_start_tool) at the first parallel region.
+        if (std::string omp = openmp::runtime_note(); !omp.empty()) {
+            Encoder n;
+            n.put_str(omp);
+            writer().add(Rec::note, n);
+        }
         Encoder e;
         e.put<uint64_t>(u64(site));
         writer().add(Rec::finalize, e);

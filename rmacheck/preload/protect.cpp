@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "guard.h"
+#include "thread_id.h"
 #include "watchpoints.h"
 
 namespace rmacheck::protect {
@@ -73,12 +74,14 @@ void record_hit(uint64_t pc, uint64_t addr, bool write) {
     int n = g_nhits.load(std::memory_order_relaxed);
     // A loop touching the same byte from the same instruction is one hit.
     for (int i = n - 1; i >= 0 && i >= n - 16; --i)
-        if (g_hits[i].pc == pc && g_hits[i].addr == addr && g_hits[i].write == write) return;
+        if (g_hits[i].pc == pc && g_hits[i].addr == addr && g_hits[i].write == write &&
+            g_hits[i].thread == this_thread())
+            return;
     if (n >= kMaxHits) {
         g_dropped.fetch_add(1, std::memory_order_relaxed);
         return;
     }
-    g_hits[n] = {pc, addr, write};
+    g_hits[n] = {pc, addr, write, this_thread()};
     g_nhits.store(n + 1, std::memory_order_release);
 }
 

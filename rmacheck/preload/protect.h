@@ -17,6 +17,7 @@ namespace rmacheck::protect {
 struct Hit {
     uint64_t pc, addr;
     bool write;
+    uint32_t thread = 0;  // kernel id of the thread that made the access
 };
 
 bool install();  // handlers + this thread's alternate stack; false if sigaltstack/sigaction fails

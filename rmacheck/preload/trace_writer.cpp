@@ -1,5 +1,6 @@
 // Buffered per-rank trace file (see trace_writer.h).
 #include "trace_writer.h"
+#include "thread_id.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -45,10 +46,22 @@ std::string TraceWriter::open(const std::string& dir, int rank, int size, uint32
     return {};
 }
 
-void TraceWriter::add(trace::Rec type, const trace::Encoder& payload) {
+void TraceWriter::add(trace::Rec type, const trace::Encoder& payload) { add(type, payload, this_thread()); }
+
+void TraceWriter::add(trace::Rec type, const trace::Encoder& payload, uint32_t thread) {
     if (fd_ < 0) return;
     std::string rec = payload.record(type);
     std::lock_guard<std::mutex> lock(mutex_);
+    if (thread != last_thread_) {
+        trace::Encoder t;
+        t.put<uint32_t>(thread);
+        append_locked(t.record(trace::Rec::thread));
+        last_thread_ = thread;
+    }
+    append_locked(rec);
+}
+
+void TraceWriter::append_locked(const std::string& rec) {
     if (buf_.size() + rec.size() > kBufferSize) flush_locked();
     if (rec.size() > kBufferSize) {
         write_all(fd_, rec.data(), rec.size());
@@ -80,8 +93,14 @@ void TraceWriter::emergency_flush() noexcept {
     buf_.clear();
 }
 
-void TraceWriter::emergency_record(trace::Rec type, const char* payload, uint32_t len) noexcept {
+void TraceWriter::emergency_record(trace::Rec type, const char* payload, uint32_t len, uint32_t thread) noexcept {
     if (fd_ < 0) return;
+    if (thread != last_thread_) {  // no lock in a signal handler: the thread record is written by hand
+        char t[9] = {static_cast<char>(trace::Rec::thread), 4, 0, 0, 0};
+        std::memcpy(t + 5, &thread, 4);
+        write_all(fd_, t, sizeof t);
+        last_thread_ = thread;
+    }
     char head[5];
     head[0] = static_cast<char>(type);
     std::memcpy(head + 1, &len, 4);

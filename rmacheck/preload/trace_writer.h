@@ -16,18 +16,24 @@ public:
     // Returns an error text, empty on success.
     std::string open(const std::string& dir, int rank, int size, uint32_t mode);
     bool is_open() const { return fd_ >= 0; }
-    void add(trace::Rec type, const trace::Encoder& payload);
+    // thread: the kernel id of the thread that made the event (a buffered load/store may be
+    // written by another thread than the one that made it); a thread record precedes it when
+    // it differs from the previous record's.
+    void add(trace::Rec type, const trace::Encoder& payload, uint32_t thread);
+    void add(trace::Rec type, const trace::Encoder& payload);  // made by the calling thread
     void flush();
     void close();
     // From a signal handler: write what is buffered with write(2), no lock, no allocation. A record
     // being appended at that moment may be cut; the reader then names the offset.
     void emergency_flush() noexcept;
     // Append one raw record with write(2) after an emergency flush (signal context).
-    void emergency_record(trace::Rec type, const char* payload, uint32_t len) noexcept;
+    void emergency_record(trace::Rec type, const char* payload, uint32_t len, uint32_t thread) noexcept;
 
 private:
     void flush_locked();
+    void append_locked(const std::string& rec);
     int fd_ = -1;
+    uint32_t last_thread_ = 0;  // the thread of the last record written (0: none yet)
     std::vector<char> buf_;
     std::mutex mutex_;  // MPI_THREAD_MULTIPLE programs call from several threads
 };

@@ -2,6 +2,7 @@
 // once, disabled, on the first thread that asks, and re-aimed with
 // PERF_EVENT_IOC_MODIFY_ATTRIBUTES (one ioctl per piece) for each buffer.
 #include "watchpoints.h"
+#include "thread_start.h"
 
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
@@ -67,7 +68,8 @@ uint64_t piece_at(uint64_t a, uint64_t hi) {
 }  // namespace
 
 unsigned arm(uint64_t lo, uint64_t hi, bool reads_too) {
-    if (hi <= lo || !open_slots()) return 0;
+    // The slots watch one thread: with threads of the program, pages (every thread faults).
+    if (hi <= lo || program_threads() > 0 || !open_slots()) return 0;
     int free_slots = 0, pieces = 0;
     for (int i = 0; i < kSlots; ++i)
         if (!(g_busy >> i & 1)) ++free_slots;

@@ -27,13 +27,13 @@ fail() { echo "FAIL: $name: $*" >&2; cat "$WORK"/*.err >&2 || true; exit 1; }
 # line_of N-th line of the source matching a pattern
 line_of() { grep -n -- "$1" "$SRCDIR/$name.c" | sed -n "${2:-1}p" | cut -d: -f1; }
 
-run() {  # run VARIANT EXPECTED_STATUS [rma-check options]
+run() {  # run VARIANT EXPECTED_STATUS (a number, or alternatives: 0|4) [rma-check options]
   local variant=$1 expected=$2 status=0
   shift 2
   timeout 120 "$JOBSENTRY" rma-check "$@" --trace-dir "$WORK/traces-$variant" --report "$WORK/$variant.json" -- \
     "${launch[@]}" "$prog" "$variant" >"$WORK/$variant.out" 2>"$WORK/$variant.err" ||
     status=$?
-  [ "$status" -eq "$expected" ] || fail "$variant run exited $status, expected $expected"
+  [[ $status =~ ^($expected)$ ]] || fail "$variant run exited $status, expected $expected"
   if [ "${MPI_IMPL:-openmpi}" = mpich ]; then
     grep -q "^jobsentry rma-check: checking an MPICH program ($prog is linked with MPICH" "$WORK/$variant.err" ||
       fail "rma-check did not find that $prog is an MPICH program"
@@ -103,6 +103,33 @@ icoll)  # the same put line from rank 0 and rank 2; found only when it is issued
   l=$(line_of '/\* the put')
   run racy 4 "$@"
   expect_line "^RACE remote put\(rank 0, $f:$l\) vs put\(rank 2, $f:$l\) on win 1 bytes \[20,24\) of rank 1$" ;;
+omp_store)  # rank 0's Put vs the store of rank 1's OpenMP thread that writes mem[3]
+  if [ "${1:-}" != --precise ]; then  # GCC's libgomp, mode 1: window stores unseen, and libgomp named
+    run racy 0 "$@"
+    grep -q "^NOTE the program runs GNU libgomp, which has no OMPT tool interface" "$WORK/racy.err" ||
+      fail "the report did not say that libgomp's threads cannot be ordered"
+    run fixed 0 "$@"
+    echo "PASS: $name $* (${MPI_IMPL:-openmpi})"
+    exit 0
+  fi
+  run racy 4 "$@"
+  grep -q "^NOTE the OpenMP runtime (.*) offers OMPT, but its synchronisation events are not recorded" \
+    "$WORK/racy.err" || fail "the report did not name LLVM libomp's OMPT"
+  expect_line "^RACE remote put\(rank 0, $f:$(line_of MPI_Put)\) vs store\(rank 1, $f:$(line_of "the threads' store")\) on win 1 bytes \[12,16\) of rank 1$" ;;
+thread_load)  # a worker thread's load of the main thread's pending Get buffer: seen (pages, not watchpoints)
+  run racy 4 "$@"
+  get="get\(rank 1, $f:$(line_of 'MPI_Get(')\)" load="load\(rank 1, $f:$(line_of "the worker's load")\)"
+  expect_line "^RACE local ($get vs $load|$load vs $get) on win 1 origin buffer"
+  grep -q "^NOTE rank 1: MPI calls from 1 thread, loads/stores of window memory or RMA buffers from 1 thread; their order" \
+    "$WORK/racy.err" || fail "the report did not say that rank 1's two threads were not ordered" ;;
+threads)  # two threads' Puts of one rank cannot be ordered without OpenMP/OMPT: said, whether found or not
+  run racy '0|4' "$@"
+  note="^NOTE rank 0: MPI calls from 3 threads; their order among threads was not checked: no OpenMP/OMPT information"
+  grep -Eq -- "$note" "$WORK/racy.err" || fail "the report did not say that rank 0's threads were not ordered"
+  jq -e '.notes | map(test("^rank 0: MPI calls from 3 threads")) | any' "$WORK/racy.json" >/dev/null ||
+    fail "no thread note in the JSON report"
+  jq -e '.ranks[] | select(.rank == 0) | .threads == 3' "$WORK/racy.json" >/dev/null ||
+    fail "the JSON report does not count rank 0's 3 threads" ;;
 target_store)
   if [ "${1:-}" = --precise ]; then
     run racy 4 "$@"
@@ -119,4 +146,13 @@ esac
 run fixed 0 "$@"
 grep -q "^RACE" "$WORK/fixed.err" && fail "the race-free twin was reported: $(grep ^RACE "$WORK/fixed.err")"
 jq -e '.races == 0' "$WORK/fixed.json" >/dev/null || fail "the fixed run's JSON report has races"
+case $name in
+threads)  # only the main thread calls MPI: nothing to say about threads
+  if grep -q "^NOTE rank .* threads" "$WORK/fixed.err"; then fail "a thread note in the fixed run"; fi ;;
+omp_store)  # the OpenMP threads' stores are recorded with their threads in both variants
+  for variant in racy fixed; do
+    grep -q "^NOTE rank 1: MPI calls from 1 thread, loads/stores of window memory or RMA buffers from 2 threads; their order among threads was not checked" \
+      "$WORK/$variant.err" || fail "the $variant run did not say that rank 1's 2 threads were not ordered"
+  done ;;
+esac
 echo "PASS: $name $* (${MPI_IMPL:-openmpi})"

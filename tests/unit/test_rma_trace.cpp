@@ -2,6 +2,7 @@
 // named by file and offset (rmacheck/analysis/trace_reader.h).
 #include "catch_compat.hpp"
 
+#include "threads.h"
 #include "trace_reader.h"
 
 using namespace rmacheck;
@@ -14,6 +15,16 @@ std::string header(int rank = 2, int size = 4) {
     int32_t f[5] = {static_cast<int32_t>(trace::kVersion), rank, size, 1234, 1};
     h.append(reinterpret_cast<char*>(f), sizeof f);
     return h;
+}
+std::string thread_record(uint32_t tid) {
+    Encoder e;
+    e.put<uint32_t>(tid);
+    return e.record(Rec::thread);
+}
+std::string local_record() {
+    Encoder e;
+    e.put<uint64_t>(0x401234), e.put<uint64_t>(0x1000), e.put<uint32_t>(4), e.put<uint8_t>(1);
+    return e.record(Rec::local);
 }
 std::string put_record() {
     Encoder e;
@@ -81,11 +92,58 @@ TEST_CASE("damaged traces name the file and the offset, and keep what came befor
         other[8] = 9;
         CHECK(parse_trace("v", other).error.find("trace version 9") != std::string::npos);
     }
-    SECTION("a version 1 trace (rma records without the element size) is refused, not misread") {
-        std::string v1 = header() + put_record();
-        v1[8] = 1;
-        RankTrace t = parse_trace("old.jsrma", v1);
-        CHECK(t.error.find("old.jsrma: offset 8: trace version 1, this jobsentry reads version 2") == 0);
+    SECTION("a version 2 trace (no thread records) is refused, not misread") {
+        std::string v2 = header() + put_record();
+        v2[8] = 2;
+        RankTrace t = parse_trace("old.jsrma", v2);
+        CHECK(t.error.find("old.jsrma: offset 8: trace version 2, this jobsentry reads version 3") == 0);
         CHECK(t.events.empty());
+    }
+}
+
+TEST_CASE("thread records name the thread of the records after them") {
+    std::string bytes = header() + thread_record(100) + put_record() + put_record() + thread_record(101) +
+                        put_record() + local_record() + thread_record(100) + local_record();
+    RankTrace t = parse_trace("r.jsrma", bytes);
+    REQUIRE(t.error.empty());
+    REQUIRE(t.events.size() == 5);
+    CHECK(t.events[0].thread == 100);
+    CHECK(t.events[1].thread == 100);
+    CHECK(t.events[2].thread == 101);
+    CHECK(t.events[3].thread == 101);
+    CHECK(t.events[4].thread == 100);
+    CHECK(t.threads.size() == 2);
+    CHECK(t.threads.at(100).mpi_calls == 2);
+    CHECK(t.threads.at(100).accesses == 1);
+    CHECK(t.threads.at(101).mpi_calls == 1);
+    CHECK(t.threads.at(101).accesses == 1);
+}
+
+TEST_CASE("a rank with several threads gets a note saying their order was not checked") {
+    struct Case {
+        std::string bytes;
+        std::string note;  // "" : none
+    };
+    const std::string one = thread_record(7) + put_record() + local_record();
+    const std::string two_calling = thread_record(7) + put_record() + thread_record(8) + put_record();
+    const std::string one_calling_two_accessing = thread_record(7) + put_record() + thread_record(8) + local_record();
+    const Case cases[] = {
+        {header() + put_record(), ""},  // no thread record at all (one sequence)
+        {header() + one, ""},
+        {header() + two_calling, "rank 2: MPI calls from 2 threads; their order among threads was not checked: "
+                                 "no OpenMP/OMPT information"},
+        {header() + one_calling_two_accessing,
+         "rank 2: MPI calls from 1 thread, loads/stores of window memory or RMA buffers from 1 thread; their order"},
+    };
+    for (const auto& c : cases) {
+        std::vector<RankTrace> traces{parse_trace("r.jsrma", c.bytes)};
+        REQUIRE(traces[0].error.empty());
+        std::vector<std::string> notes = thread_notes(traces);
+        if (c.note.empty()) {
+            CHECK(notes.empty());
+        } else {
+            REQUIRE(notes.size() == 1);
+            CHECK(notes[0].rfind(c.note, 0) == 0);
+        }
     }
 }

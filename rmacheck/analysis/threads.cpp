@@ -1,0 +1,31 @@
+// Notes on ranks with several threads (see threads.h).
+#include "threads.h"
+
+namespace rmacheck {
+
+namespace {
+std::string count(size_t n, const char* what) {
+    return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+}
+}  // namespace
+
+std::vector<std::string> thread_notes(const std::vector<RankTrace>& traces) {
+    std::vector<std::string> out;
+    for (const auto& t : traces) {
+        size_t calling = 0, accessing = 0;
+        for (const auto& [tid, use] : t.threads) {
+            calling += use.mpi_calls > 0;
+            accessing += use.accesses > 0;
+        }
+        if (t.threads.size() < 2) continue;
+        std::string text = "rank " + std::to_string(t.rank) + ": MPI calls from " + count(calling, "thread");
+        if (accessing > 0) text += ", loads/stores of window memory or RMA buffers from " + count(accessing, "thread");
+        text += "; their order among threads was not checked: no OpenMP/OMPT information (events of different "
+                "threads were taken in the order they were recorded, so a race between two threads of this rank "
+                "may be missed)";
+        out.push_back(text);
+    }
+    return out;
+}
+
+}  // namespace rmacheck
