@@ -1,0 +1,66 @@
+// Communicators and requests as the trace names them. A communicator gets a
+// small id the first time it is used (MPI_COMM_WORLD is 0), and a `comm`
+// record gives its members as world ranks, so that every peer and root in the
+// trace is a world rank. A request started by Isend/Irecv gets an id that its
+// completion record names. Handles are pointers (Open MPI) or integers (MPICH):
+// both are kept as their bits.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <unordered_map>
+#include <vector>
+
+#include <mpi.h>
+
+namespace jobtrace {
+
+template <class Handle>
+std::uint64_t handle_bits(Handle h) {
+    static_assert(sizeof(Handle) <= sizeof(std::uint64_t), "an MPI handle fits 64 bits");
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &h, sizeof h);
+    return bits;
+}
+
+constexpr std::int32_t kProcNull = -2;   // the trace's MPI_PROC_NULL (no message)
+constexpr std::int32_t kAnyPeer = -1;    // the trace's MPI_ANY_SOURCE
+
+class Communicators {
+public:
+    // The id of comm, defining it in the trace on first use.
+    std::uint16_t id(MPI_Comm comm) noexcept;
+    // A rank of comm as a world rank (MPI_PROC_NULL, MPI_ANY_SOURCE as above).
+    std::int32_t world_rank(MPI_Comm comm, int rank) noexcept;
+    void forget(MPI_Comm comm) noexcept;  // MPI_Comm_free: the handle may come back for another communicator
+
+private:
+    struct Entry {
+        std::uint16_t id;
+        std::vector<std::int32_t> world;
+    };
+    const Entry& entry(MPI_Comm comm) noexcept;
+    std::unordered_map<std::uint64_t, Entry> known_;
+    std::uint16_t next_id_ = 1;
+};
+
+class Requests {
+public:
+    struct Started {
+        std::uint32_t id;
+        bool receive;
+        MPI_Comm comm;  // a receive's status names a rank of it
+    };
+    std::uint32_t start(MPI_Request request, bool receive, MPI_Comm comm) noexcept;
+    // What a request this module started was (erased: it completes now); false for others.
+    bool finish(std::uint64_t bits, Started* started) noexcept;
+
+private:
+    std::unordered_map<std::uint64_t, Started> open_;
+    std::uint32_t next_id_ = 1;
+};
+
+Communicators& communicators();
+Requests& requests();
+
+}  // namespace jobtrace
