@@ -176,6 +176,8 @@ Conversion goal_from_traces(const std::vector<RankTrace>& traces, std::uint32_t 
     for (const RankTrace& t : traces)
         if (t.rank < world_size) RankOrder(job, t).run();
     Conversion out;
+    for (const RankTrace& t : traces)
+        if (!t.records.empty()) out.traced_ns = std::max(out.traced_ns, t.records.back().end - t.records.front().start);
     for (const auto& [rank, why] : left_out)
         out.notes.push_back("rank " + std::to_string(rank) + " left out (no ops): " + why);
     for (std::uint32_t r = 0; r < world_size; ++r)

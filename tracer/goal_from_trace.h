@@ -25,6 +25,9 @@ constexpr std::int32_t kCollectiveTagBase = 1 << 30;
 struct Conversion {
     jobsentry::sim::Schedule schedule;
     std::vector<std::string> notes;  // what was left out or approximated, for the GOAL's comment
+    // The measured time to compare a prediction with: the longest rank's span from its first
+    // traced call's start to its last call's end, ns.
+    std::uint64_t traced_ns = 0;
 };
 
 // world_size: the job's MPI_COMM_WORLD size; left_out: unreadable ranks and why.

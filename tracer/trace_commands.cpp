@@ -159,7 +159,8 @@ int run_trace_to_goal(const std::vector<std::string>& args) {
     jobtrace::Conversion c = jobtrace::goal_from_traces(traces, world, left_out);
     std::ostringstream text;
     text << "// GOAL schedule of the traces in " << o.trace_dir << " (jobsentry trace-to-goal): " << world
-         << " ranks, calc in ns\n";
+         << " ranks, calc in ns\n"
+         << "// traced region: " << c.traced_ns << " ns (the longest rank, from its first MPI call to its last)\n";
     for (const std::string& note : c.notes) text << "// " << note << '\n';
     jobsentry::sim::write_goal(c.schedule, text);
     if (o.output.empty() || o.output == "-") {

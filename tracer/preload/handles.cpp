@@ -51,11 +51,20 @@ void Communicators::forget(MPI_Comm comm) noexcept { known_.erase(handle_bits(co
 
 std::uint32_t Requests::start(MPI_Request request, bool receive, MPI_Comm comm) noexcept {
     const std::uint32_t id = next_id_++;
-    open_[handle_bits(request)] = Started{id, receive, comm};
+    const Started started{id, receive, comm};
+    auto [it, added] = open_.try_emplace(handle_bits(request), started);
+    if (!added) shared_.emplace(it->first, started);
     return id;
 }
 
 bool Requests::finish(std::uint64_t bits, Started* started) noexcept {
+    if (!shared_.empty()) {
+        if (auto s = shared_.find(bits); s != shared_.end()) {
+            *started = s->second;
+            shared_.erase(s);
+            return true;
+        }
+    }
     auto it = open_.find(bits);
     if (it == open_.end()) return false;
     *started = it->second;

@@ -57,6 +57,9 @@ public:
 
 private:
     std::unordered_map<std::uint64_t, Started> open_;
+    // MPICH gives every send that completed at once the same handle (a "lightweight" request): the
+    // second and later of those wait here until a completion names that handle.
+    std::unordered_multimap<std::uint64_t, Started> shared_;
     std::uint32_t next_id_ = 1;
 };
 
