@@ -20,14 +20,14 @@ void p2p(Kind kind, std::uint64_t start, int count, MPI_Datatype type, int peer,
          std::uint32_t request = 0, std::uint8_t flags = 0) noexcept {
     if (!g_active) return;
     Communicators& c = communicators();
-    records().add(kind, c.id(comm), c.world_rank(comm, peer), tag, request, bytes_of(count, type), start, flags);
+    records().add(kind, c.id(comm), c.world_rank(comm, peer), tag, request, bytes_of(count, type), start, now_ns(), flags);
 }
 
 // A collective: root (a rank of comm, or -1) as a world rank.
 void collective(Kind kind, std::uint64_t start, std::uint64_t bytes, int root, MPI_Comm comm) noexcept {
     if (!g_active) return;
     Communicators& c = communicators();
-    records().add(kind, c.id(comm), root < 0 ? -1 : c.world_rank(comm, root), 0, 0, bytes, start);
+    records().add(kind, c.id(comm), root < 0 ? -1 : c.world_rank(comm, root), 0, 0, bytes, start, now_ns());
 }
 
 }  // namespace

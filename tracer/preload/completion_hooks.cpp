@@ -38,21 +38,31 @@ private:
     const std::uint64_t* bits_;
 };
 
-// Statuses to pass when the program ignores them.
-MPI_Status* statuses_for(int count, MPI_Status* given, std::vector<MPI_Status>* own) {
-    if (given != MPI_STATUSES_IGNORE) return given;
-    own->resize(static_cast<size_t>(count < 1 ? 1 : count));
-    return own->data();
-}
+// Statuses to pass when the program ignores them: small counts on the stack, no allocation.
+class Statuses {
+public:
+    Statuses(int count, MPI_Status* given) {
+        if (given != MPI_STATUSES_IGNORE) ptr_ = given;
+        else if (count <= kInline) ptr_ = inline_;
+        else ptr_ = (heap_.resize(static_cast<size_t>(count)), heap_.data());
+    }
+    MPI_Status* get() const { return ptr_; }
 
-void completed(std::uint64_t bits, const MPI_Status& status, std::uint64_t start) noexcept {
+private:
+    static constexpr int kInline = 16;
+    MPI_Status inline_[kInline];
+    std::vector<MPI_Status> heap_;
+    MPI_Status* ptr_;
+};
+
+void completed(std::uint64_t bits, const MPI_Status& status, std::uint64_t start, std::uint64_t end) noexcept {
     Requests::Started r;
     if (!requests().finish(bits, &r)) return;  // not started by a traced call, or MPI_REQUEST_NULL
     if (r.receive)
         records().add(Kind::complete, 0, communicators().world_rank(r.comm, status.MPI_SOURCE), status.MPI_TAG, r.id,
-                      received_bytes(status), start);
+                      received_bytes(status), start, end);
     else
-        records().add(Kind::complete, 0, -1, 0, r.id, 0, start);
+        records().add(Kind::complete, 0, -1, 0, r.id, 0, start, end);
 }
 
 }  // namespace
@@ -67,7 +77,7 @@ int on_MPI_Recv(const void*, void* buf, int count, MPI_Datatype type, int source
     if (rc == MPI_SUCCESS) {
         Communicators& c = communicators();
         records().add(Kind::recv, c.id(comm), c.world_rank(comm, s->MPI_SOURCE), s->MPI_TAG, 0, received_bytes(*s),
-                      start);
+                      start, now_ns());
     }
     return rc;
 }
@@ -89,9 +99,10 @@ int on_MPI_Sendrecv(const void*, const void* sendbuf, int sendcount, MPI_Datatyp
         PMPI_Type_size(sendtype, &type_size);
         const std::uint64_t sent = static_cast<std::uint64_t>(sendcount) * static_cast<std::uint64_t>(type_size);
         const std::uint16_t id = c.id(comm);
-        records().add(Kind::sendrecv_send, id, c.world_rank(comm, dest), sendtag, 0, sent, start);
+        const std::uint64_t end = now_ns();
+        records().add(Kind::sendrecv_send, id, c.world_rank(comm, dest), sendtag, 0, sent, start, end);
         const std::int32_t from = source == MPI_PROC_NULL ? kProcNull : c.world_rank(comm, s->MPI_SOURCE);
-        records().add(Kind::sendrecv_recv, id, from, s->MPI_TAG, 0, received_bytes(*s), start);
+        records().add(Kind::sendrecv_recv, id, from, s->MPI_TAG, 0, received_bytes(*s), start, end);
     }
     return rc;
 }
@@ -102,7 +113,7 @@ int on_MPI_Wait(const void*, MPI_Request* request, MPI_Status* status) {
     MPI_Status* s = status == MPI_STATUS_IGNORE ? &own : status;
     const std::uint64_t bits = handle_bits(*request), start = now_ns();
     int rc = PMPI_Wait(request, s);
-    if (rc == MPI_SUCCESS) completed(bits, *s, start);
+    if (rc == MPI_SUCCESS) completed(bits, *s, start, now_ns());
     return rc;
 }
 
@@ -110,9 +121,14 @@ int on_MPI_Test(const void*, MPI_Request* request, int* flag, MPI_Status* status
     if (!g_active) return PMPI_Test(request, flag, status);
     MPI_Status own;
     MPI_Status* s = status == MPI_STATUS_IGNORE ? &own : status;
-    const std::uint64_t bits = handle_bits(*request), start = now_ns();
+    const std::uint64_t bits = handle_bits(*request);
     int rc = PMPI_Test(request, flag, s);
-    if (rc == MPI_SUCCESS && *flag) completed(bits, *s, start);
+    // A polling loop calls Test far more often than it completes: only a completion reads the clock
+    // (its record starts at the return, which a Test's short call hardly moves).
+    if (rc == MPI_SUCCESS && *flag) {
+        const std::uint64_t done = now_ns();
+        completed(bits, *s, done, done);
+    }
     return rc;
 }
 
@@ -123,7 +139,7 @@ int on_MPI_Waitany(const void*, int count, MPI_Request requests[], int* index, M
     RequestBits bits(count, requests);
     const std::uint64_t start = now_ns();
     int rc = PMPI_Waitany(count, requests, index, s);
-    if (rc == MPI_SUCCESS && *index != MPI_UNDEFINED) completed(bits[*index], *s, start);
+    if (rc == MPI_SUCCESS && *index != MPI_UNDEFINED) completed(bits[*index], *s, start, now_ns());
     return rc;
 }
 
@@ -132,46 +148,53 @@ int on_MPI_Testany(const void*, int count, MPI_Request requests[], int* index, i
     MPI_Status own;
     MPI_Status* s = status == MPI_STATUS_IGNORE ? &own : status;
     RequestBits bits(count, requests);
-    const std::uint64_t start = now_ns();
     int rc = PMPI_Testany(count, requests, index, flag, s);
-    if (rc == MPI_SUCCESS && *flag && *index != MPI_UNDEFINED) completed(bits[*index], *s, start);
+    if (rc == MPI_SUCCESS && *flag && *index != MPI_UNDEFINED) {
+        const std::uint64_t done = now_ns();
+        completed(bits[*index], *s, done, done);
+    }
     return rc;
 }
 
 int on_MPI_Waitall(const void*, int count, MPI_Request requests[], MPI_Status statuses[]) {
     if (!g_active) return PMPI_Waitall(count, requests, statuses);
-    std::vector<MPI_Status> own;
-    MPI_Status* s = statuses_for(count, statuses, &own);
+    Statuses own(count, statuses);
+    MPI_Status* s = own.get();
     RequestBits bits(count, requests);
     const std::uint64_t start = now_ns();
     int rc = PMPI_Waitall(count, requests, s);
-    if (rc == MPI_SUCCESS)
-        for (int i = 0; i < count; ++i) completed(bits[i], s[i], start);
+    if (rc == MPI_SUCCESS) {
+        const std::uint64_t end = now_ns();
+        for (int i = 0; i < count; ++i) completed(bits[i], s[i], start, end);
+    }
     return rc;
 }
 
 int on_MPI_Testall(const void*, int count, MPI_Request requests[], int* flag, MPI_Status statuses[]) {
     if (!g_active) return PMPI_Testall(count, requests, flag, statuses);
-    std::vector<MPI_Status> own;
-    MPI_Status* s = statuses_for(count, statuses, &own);
+    Statuses own(count, statuses);
+    MPI_Status* s = own.get();
     RequestBits bits(count, requests);
-    const std::uint64_t start = now_ns();
     int rc = PMPI_Testall(count, requests, flag, s);
-    if (rc == MPI_SUCCESS && *flag)
-        for (int i = 0; i < count; ++i) completed(bits[i], s[i], start);
+    if (rc == MPI_SUCCESS && *flag) {
+        const std::uint64_t done = now_ns();
+        for (int i = 0; i < count; ++i) completed(bits[i], s[i], done, done);
+    }
     return rc;
 }
 
 // Waitsome and Testsome share everything but the call.
 template <class Call>
 int some(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[], Call call) {
-    std::vector<MPI_Status> own;
-    MPI_Status* s = statuses_for(incount, statuses, &own);
+    Statuses own(incount, statuses);
+    MPI_Status* s = own.get();
     RequestBits bits(incount, requests);
     const std::uint64_t start = now_ns();
     int rc = call(incount, requests, outcount, indices, s);
-    if (rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED)
-        for (int i = 0; i < *outcount; ++i) completed(bits[indices[i]], s[i], start);
+    if (rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED) {
+        const std::uint64_t end = now_ns();
+        for (int i = 0; i < *outcount; ++i) completed(bits[indices[i]], s[i], start, end);
+    }
     return rc;
 }
 

@@ -30,7 +30,7 @@ const Communicators::Entry& Communicators::entry(MPI_Comm comm) noexcept {
     PMPI_Group_free(&group);
     PMPI_Group_free(&world);
     it->second.id = next_id_++;
-    records().add(Kind::comm, it->second.id, size, 0, 0, 0, 0);
+    records().add(Kind::comm, it->second.id, size, 0, 0, 0, 0, 0);
     records().add_raw(it->second.world.data(), it->second.world.size() * sizeof(std::int32_t));
     return it->second;
 }
@@ -51,25 +51,19 @@ void Communicators::forget(MPI_Comm comm) noexcept { known_.erase(handle_bits(co
 
 std::uint32_t Requests::start(MPI_Request request, bool receive, MPI_Comm comm) noexcept {
     const std::uint32_t id = next_id_++;
-    const Started started{id, receive, comm};
-    auto [it, added] = open_.try_emplace(handle_bits(request), started);
-    if (!added) shared_.emplace(it->first, started);
+    open_.push_back(Started{handle_bits(request), id, receive, comm});
     return id;
 }
 
 bool Requests::finish(std::uint64_t bits, Started* started) noexcept {
-    if (!shared_.empty()) {
-        if (auto s = shared_.find(bits); s != shared_.end()) {
-            *started = s->second;
-            shared_.erase(s);
-            return true;
-        }
+    for (std::size_t i = 0; i < open_.size(); ++i) {
+        if (open_[i].bits != bits) continue;
+        *started = open_[i];
+        open_[i] = open_.back();
+        open_.pop_back();
+        return true;
     }
-    auto it = open_.find(bits);
-    if (it == open_.end()) return false;
-    *started = it->second;
-    open_.erase(it);
-    return true;
+    return false;
 }
 
 }  // namespace jobtrace

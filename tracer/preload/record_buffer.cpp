@@ -38,8 +38,7 @@ std::string RecordBuffer::open(const std::string& dir, int rank, int world_size,
 }
 
 void RecordBuffer::add(Kind kind, std::uint16_t comm, std::int32_t peer, std::int32_t tag, std::uint32_t request,
-                       std::uint64_t bytes, std::uint64_t start, std::uint8_t flags) noexcept {
-    const std::uint64_t end = now_ns();
+                       std::uint64_t bytes, std::uint64_t start, std::uint64_t end, std::uint8_t flags) noexcept {
     Record r{static_cast<std::uint8_t>(kind), flags, comm, peer, tag, request, bytes, start - t0_, end - t0_};
     if (used_ + sizeof r > kBufferBytes) flush();
     std::memcpy(g_buffer + used_, &r, sizeof r);
@@ -71,7 +70,8 @@ void RecordBuffer::flush() noexcept {
 void RecordBuffer::close() noexcept {
     if (fd_ < 0) return;
     const std::uint64_t before = records_;
-    add(Kind::end, 0, -1, 0, 0, before, now_ns());
+    const std::uint64_t now = now_ns();
+    add(Kind::end, 0, -1, 0, 0, before, now, now);
     flush();
     ::close(fd_);
     fd_ = -1;

@@ -16,8 +16,10 @@ class RecordBuffer {
 public:
     // Creates the file and writes the header; returns an error text, empty on success.
     std::string open(const std::string& dir, int rank, int world_size, std::uint64_t t0);
+    // start, end: CLOCK_MONOTONIC ns (now_ns()) around the call; one clock reading can serve the
+    // several records of one call.
     void add(Kind kind, std::uint16_t comm, std::int32_t peer, std::int32_t tag, std::uint32_t request,
-             std::uint64_t bytes, std::uint64_t start, std::uint8_t flags = 0) noexcept;
+             std::uint64_t bytes, std::uint64_t start, std::uint64_t end, std::uint8_t flags = 0) noexcept;
     void add_raw(const void* data, std::size_t len) noexcept;  // a comm record's member list
     void close() noexcept;  // the trailer, the last write, close(2)
 
