@@ -37,7 +37,7 @@ public:
     RankOrder(Job& job, const RankTrace& trace) : job_(job), t_(trace), rank_(trace.rank) {}
 
     void run() {
-        const std::unordered_map<std::uint32_t, std::int32_t> sources = completed_sources();
+        const std::unordered_map<std::uint32_t, Matched> matched = completed_receives();
         bool have_end = false;
         std::uint64_t last_end = 0;
         std::vector<Dep> sendrecv_entry;
@@ -53,8 +53,11 @@ public:
             case Kind::recv: message(kind == Kind::send, r.peer, r.bytes, r.tag, false); break;
             case Kind::isend: started(r.request, message(true, r.peer, r.bytes, r.tag, true)); break;
             case Kind::irecv: {
-                auto from = r.peer == -1 && sources.count(r.request) ? sources.at(r.request) : r.peer;
-                started(r.request, message(false, from, r.bytes, r.tag, true));
+                // MPI_ANY_SOURCE / MPI_ANY_TAG (-1 in the trace) become what the completion matched.
+                auto m = matched.find(r.request);
+                const std::int32_t from = r.peer == -1 && m != matched.end() ? m->second.peer : r.peer;
+                const std::int32_t tag = r.tag == -1 && m != matched.end() ? m->second.tag : r.tag;
+                started(r.request, message(false, from, r.bytes, tag, true));
                 break;
             }
             case Kind::complete: completed(r.request); break;
@@ -77,11 +80,14 @@ public:
     }
 
 private:
-    // The matched source of each Irecv from MPI_ANY_SOURCE, from its completion record.
-    std::unordered_map<std::uint32_t, std::int32_t> completed_sources() const {
-        std::unordered_map<std::uint32_t, std::int32_t> out;
+    // The source and tag each Irecv matched, from its completion record.
+    struct Matched {
+        std::int32_t peer, tag;
+    };
+    std::unordered_map<std::uint32_t, Matched> completed_receives() const {
+        std::unordered_map<std::uint32_t, Matched> out;
         for (const Record& r : t_.records)
-            if (static_cast<Kind>(r.kind) == Kind::complete && r.peer >= 0) out[r.request] = r.peer;
+            if (static_cast<Kind>(r.kind) == Kind::complete && r.peer >= 0) out[r.request] = {r.peer, r.tag};
         return out;
     }
 

@@ -76,6 +76,34 @@ TEST_CASE("a two-rank exchange becomes the GOAL written by hand", "[trace]") {
     CHECK(result.makespan > 3000);
 }
 
+TEST_CASE("Sendrecv, an Irecv from any source and an Ssend", "[trace]") {
+    // Rank 0: Irecv(any source, any tag) as request 4, Sendrecv with 1, Wait for request 4 (matched 1, tag 9).
+    // Rank 1: Sendrecv with 0, Ssend to 0 with tag 9.
+    RankTrace r0 = parse_rank_trace("rank-0", TraceBytes(0, 2)
+                                                  .rec(Kind::irecv, -1, 16, 0, 10, -1, 4)
+                                                  .rec(Kind::sendrecv_send, 1, 8, 10, 50, 2)
+                                                  .rec(Kind::sendrecv_recv, 1, 8, 10, 50, 2)
+                                                  .rec(Kind::complete, 1, 16, 60, 90, 9, 4)
+                                                  .end()
+                                                  .str());
+    TraceBytes b1(1, 2);
+    b1.rec(Kind::sendrecv_send, 0, 8, 0, 50, 2).rec(Kind::sendrecv_recv, 0, 8, 0, 50, 2);
+    Record ssend{static_cast<std::uint8_t>(Kind::send), kSynchronous, 0, 0, 9, 0, 16, 50, 60};
+    b1.raw(&ssend, sizeof ssend);
+    Record end{static_cast<std::uint8_t>(Kind::end), 0, 0, -1, 0, 0, 3, 0, 0};
+    b1.raw(&end, sizeof end);
+    Conversion c = goal_from_traces({r0, parse_rank_trace("rank-1", b1.str())}, 2, {});
+    REQUIRE(c.notes.size() == 1);
+    CHECK(c.notes[0] == "1 MPI_Ssend simulated as standard sends (GOAL has no synchronous send)");
+    const std::string goal = goal_text(c);
+    CHECK(goal.find("l1: recv 16b from 1 tag 9\n") != std::string::npos);
+    // Both halves of rank 0's Sendrecv start after the Irecv started; the calc after them waits for both.
+    CHECK(goal.find("l2 irequires l1\nl3 irequires l1\n") != std::string::npos);
+    CHECK(goal.find("l4 requires l2\nl4 requires l3\n") != std::string::npos);
+    auto result = jobsentry::sim::simulate(c.schedule, jobsentry::sim::small_params(65536));
+    CHECK(result.error.empty());
+}
+
 TEST_CASE("collectives expand into the documented rounds", "[trace]") {
     auto pairs = [](const std::vector<Round>& rounds) {
         std::vector<std::vector<std::pair<bool, std::uint32_t>>> out;
