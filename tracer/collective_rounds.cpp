@@ -30,6 +30,24 @@ void binomial_reduce(std::vector<Round>& out, std::uint32_t p, std::uint32_t v, 
     if (v != 0) out.push_back({Message{true, abs(v - mask), bytes}});
 }
 
+// Recursive doubling over p; with p not a power of two the first 2r ranks fold in pairs first.
+void recursive_doubling(std::vector<Round>& out, std::uint32_t p, std::uint32_t me, std::uint64_t bytes) {
+    std::uint32_t pof2 = 1;
+    while (pof2 * 2 <= p) pof2 *= 2;
+    const std::uint32_t rem = p - pof2;
+    if (me < 2 * rem && me % 2 == 0) {  // hands its data to me + 1 and gets the result back
+        out.push_back({{true, me + 1, bytes}});
+        out.push_back({{false, me + 1, bytes}});
+        return;
+    }
+    if (me < 2 * rem) out.push_back({{false, me - 1, bytes}});
+    const std::uint32_t v = me < 2 * rem ? me / 2 : me - rem;  // position among the pof2
+    auto real = [&](std::uint32_t u) { return u < rem ? 2 * u + 1 : u + rem; };
+    for (std::uint32_t mask = 1; mask < pof2; mask <<= 1)
+        out.push_back({{true, real(v ^ mask), bytes}, {false, real(v ^ mask), bytes}});
+    if (me < 2 * rem) out.push_back({{true, me - 1, bytes}});
+}
+
 // Linear gather (the root receives from each member) or scatter (root_sends: it sends to each).
 void linear(std::vector<Round>& out, std::uint32_t p, std::uint32_t me, std::uint32_t root, std::uint64_t bytes,
             bool root_sends) {
@@ -53,7 +71,7 @@ const char* kind_name(Kind kind) {
 }
 
 std::vector<Round> collective_rounds(Kind kind, std::uint32_t p, std::uint32_t me, std::uint32_t root,
-                                     std::uint64_t bytes) {
+                                     std::uint64_t bytes, Allreduce allreduce) {
     std::vector<Round> out;
     if (p < 2 || me >= p) return out;
     root %= p;
@@ -65,6 +83,10 @@ std::vector<Round> collective_rounds(Kind kind, std::uint32_t p, std::uint32_t m
     case Kind::bcast: binomial_bcast(out, p, v, root, bytes); break;
     case Kind::reduce: binomial_reduce(out, p, v, root, bytes); break;
     case Kind::allreduce:
+        if (allreduce == Allreduce::recursive_doubling) {
+            recursive_doubling(out, p, me, bytes);
+            break;
+        }
         binomial_reduce(out, p, me, 0, bytes);
         binomial_bcast(out, p, me, 0, bytes);
         break;

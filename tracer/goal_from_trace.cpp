@@ -19,8 +19,10 @@ struct Job {
     std::vector<bool> present;
     std::map<std::vector<std::int32_t>, std::int32_t> collective_tags;
     std::uint64_t dropped_messages = 0, synchronous_sends = 0, lost_roots = 0, never_completed = 0;
+    Allreduce allreduce;
 
-    Job(std::uint32_t world, std::uint64_t expected_ops) : builder(world, expected_ops), present(world, false) {}
+    Job(std::uint32_t world, std::uint64_t expected_ops, Allreduce algorithm)
+        : builder(world, expected_ops), present(world, false), allreduce(algorithm) {}
     bool in(std::int32_t rank) const {
         return rank >= 0 && static_cast<std::size_t>(rank) < present.size() && present[static_cast<std::size_t>(rank)];
     }
@@ -150,7 +152,8 @@ private:
                                                                                       job_.collective_tags.size()));
         const auto rounds = collective_rounds(kind, static_cast<std::uint32_t>(members.size()),
                                               static_cast<std::uint32_t>(me - members.begin()),
-                                              rooted ? static_cast<std::uint32_t>(root - members.begin()) : 0, r.bytes);
+                                              rooted ? static_cast<std::uint32_t>(root - members.begin()) : 0, r.bytes,
+                                              job_.allreduce);
         for (const Round& round : rounds) {
             std::vector<std::uint32_t> ops;
             for (const Message& m : round) {
@@ -173,10 +176,10 @@ private:
 }  // namespace
 
 Conversion goal_from_traces(const std::vector<RankTrace>& traces, std::uint32_t world_size,
-                            const std::map<std::uint32_t, std::string>& left_out) {
+                            const std::map<std::uint32_t, std::string>& left_out, Allreduce allreduce) {
     std::uint64_t records = 0;
     for (const RankTrace& t : traces) records += t.records.size();
-    Job job(world_size, records * 2);
+    Job job(world_size, records * 2, allreduce);
     for (const RankTrace& t : traces)
         if (t.rank < world_size) job.present[t.rank] = true;
     for (const RankTrace& t : traces)

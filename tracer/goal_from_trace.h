@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "collective_rounds.h"
 #include "schedule.h"
 #include "trace_reader.h"
 
@@ -32,6 +33,7 @@ struct Conversion {
 
 // world_size: the job's MPI_COMM_WORLD size; left_out: unreadable ranks and why.
 Conversion goal_from_traces(const std::vector<RankTrace>& traces, std::uint32_t world_size,
-                            const std::map<std::uint32_t, std::string>& left_out);
+                            const std::map<std::uint32_t, std::string>& left_out,
+                            Allreduce allreduce = Allreduce::recursive_doubling);
 
 }  // namespace jobtrace

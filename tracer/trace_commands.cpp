@@ -36,7 +36,10 @@ po::options_description to_goal_spec(TraceToGoalOptions* o) {
     po::options_description desc("Options of jobsentry trace-to-goal");
     desc.add_options()("help,h", "print this help")(
         "trace-dir", po::value(&o->trace_dir)->required(), "directory of rank-N.jstrace files (also positional)")(
-        "output,o", po::value(&o->output), "GOAL file to write (default: standard output)");
+        "output,o", po::value(&o->output), "GOAL file to write (default: standard output)")(
+        "allreduce", po::value(&o->allreduce)->default_value(o->allreduce),
+        "the algorithm MPI_Allreduce is expanded into: recursive-doubling or reduce-bcast (binomial reduce to "
+        "rank 0, then binomial bcast)");
     return desc;
 }
 
@@ -91,6 +94,9 @@ CommandParse<TraceToGoalOptions> parse_trace_to_goal_options(const std::vector<s
     po::positional_options_description pos;
     pos.add("trace-dir", 1);
     out.error = parse_into(args, to_goal_spec(&out.options), pos, &out.help, "trace-to-goal");
+    if (out.error.empty() && !out.help && out.options.allreduce != "recursive-doubling" &&
+        out.options.allreduce != "reduce-bcast")
+        out.error = "--allreduce '" + out.options.allreduce + "': accepted are recursive-doubling and reduce-bcast";
     return out;
 }
 
@@ -156,10 +162,12 @@ int run_trace_to_goal(const std::vector<std::string>& args) {
         std::cerr << who << ": no readable rank-N.jstrace in " << o.trace_dir << '\n';
         return 2;
     }
-    jobtrace::Conversion c = jobtrace::goal_from_traces(traces, world, left_out);
+    jobtrace::Conversion c = jobtrace::goal_from_traces(
+        traces, world, left_out,
+        o.allreduce == "reduce-bcast" ? jobtrace::Allreduce::reduce_bcast : jobtrace::Allreduce::recursive_doubling);
     std::ostringstream text;
-    text << "// GOAL schedule of the traces in " << o.trace_dir << " (jobsentry trace-to-goal): " << world
-         << " ranks, calc in ns\n"
+    text << "// GOAL schedule of the traces in " << o.trace_dir << " (jobsentry trace-to-goal --allreduce "
+         << o.allreduce << "): " << world << " ranks, calc in ns\n"
          << "// traced region: " << c.traced_ns << " ns (the longest rank, from its first MPI call to its last)\n";
     for (const std::string& note : c.notes) text << "// " << note << '\n';
     jobsentry::sim::write_goal(c.schedule, text);

@@ -18,6 +18,7 @@ struct TraceOptions {
 struct TraceToGoalOptions {
     std::string trace_dir;
     std::string output;  // "" or "-": standard output
+    std::string allreduce = "recursive-doubling";  // or reduce-bcast
 };
 
 template <class Options>

@@ -124,6 +124,15 @@ TEST_CASE("collectives expand into the documented rounds", "[trace]") {
     CHECK(pairs(collective_rounds(Kind::gather, 3, 1, 1, 4)) == P{{{false, 0}, {false, 2}}});
     CHECK(pairs(collective_rounds(Kind::scatter, 3, 0, 1, 4)) == P{{{false, 1}}});
     CHECK(collective_rounds(Kind::alltoall, 4, 0, 0, 4).size() == 3);
+    // Recursive doubling over 6 (4 + 2 folded): 0 hands to 1 and gets it back; 1 exchanges with 3 (position 0
+    // with 1), then with 4 (position 0 with 2); 5 (position 3) with 4 (2), then with 3 (1).
+    CHECK(pairs(collective_rounds(Kind::allreduce, 6, 0, 0, 8)) == P{{{true, 1}}, {{false, 1}}});
+    CHECK(pairs(collective_rounds(Kind::allreduce, 6, 1, 0, 8)) ==
+          P{{{false, 0}}, {{true, 3}, {false, 3}}, {{true, 4}, {false, 4}}, {{true, 0}}});
+    CHECK(pairs(collective_rounds(Kind::allreduce, 6, 5, 0, 8)) == P{{{true, 4}, {false, 4}}, {{true, 3}, {false, 3}}});
+    CHECK(pairs(collective_rounds(Kind::allreduce, 2, 1, 0, 8)) == P{{{true, 0}, {false, 0}}});
+    CHECK(pairs(collective_rounds(Kind::allreduce, 2, 1, 0, 8, Allreduce::reduce_bcast)) ==
+          P{{{true, 0}}, {{false, 0}}});
     CHECK(collective_rounds(Kind::allreduce, 1, 0, 0, 4).empty());
 }
 
@@ -131,6 +140,7 @@ TEST_CASE("every expanded collective simulates without deadlock for 1..9 ranks",
     const Kind kinds[] = {Kind::barrier, Kind::bcast, Kind::reduce, Kind::allreduce, Kind::gather,
                           Kind::scatter, Kind::allgather, Kind::alltoall};
     for (std::uint32_t p = 1; p <= 9; ++p)
+        for (Allreduce allreduce : {Allreduce::recursive_doubling, Allreduce::reduce_bcast})
         for (Kind kind : kinds) {
             std::vector<RankTrace> traces;
             for (std::uint32_t r = 0; r < p; ++r)
@@ -139,7 +149,7 @@ TEST_CASE("every expanded collective simulates without deadlock for 1..9 ranks",
                                                            .rec(kind, 0, 10, 20, 30)
                                                            .end()
                                                            .str()));
-            Conversion c = goal_from_traces(traces, p, {});
+            Conversion c = goal_from_traces(traces, p, {}, allreduce);
             INFO(kind_name(kind) << " over " << p);
             auto result = jobsentry::sim::simulate(c.schedule, jobsentry::sim::small_params(65536));
             CHECK(result.error.empty());
