@@ -5,9 +5,14 @@
 # Checks: one trace per rank, a GOAL the simulator reads, a makespan between
 # the longest rank's compute and twice the traced wall time; then a rank's
 # file cut short is named with its offset, left out, said in the GOAL, and the
-# other rank still converts. PROGRAM: the halo_waitall build of the MPI under test.
+# other rank still converts. Then every recorded call (trace_calls, 3 ranks: any
+# source and tag, MPI_PROC_NULL, every Wait/Test form, the eight collectives, a
+# reordered communicator freed with a receive pending) must give a schedule
+# that simulates without deadlock: every message found its match.
+# PROGRAM, CALLS_PROGRAM: the halo_waitall and trace_calls builds of the MPI under test.
 . "$(dirname "$0")/lib.sh"
 PROGRAM=${PROGRAM:?set by CTest}
+CALLS_PROGRAM=${CALLS_PROGRAM:?set by CTest}
 NP=2
 case ${MPI_IMPL:-openmpi} in
   openmpi) MPIEXEC=(mpirun --oversubscribe -np "$NP") ;;
@@ -58,4 +63,16 @@ grep -q "^// rank 1 left out (no ops): .*rank-1.jstrace: offset [0-9]*: expected
 grep -q "^// [0-9]* messages to or from left-out ranks dropped" "$WORK/cut.goal" || fail "dropped messages not said"
 "$JOBSENTRY" simulate --goal "$WORK/cut.goal" --params "$WORK/params.json" >/dev/null ||
   fail "the rest of the job does not simulate"
+case ${MPI_IMPL:-openmpi} in
+  openmpi) MPIEXEC=(mpirun --oversubscribe -np 3) ;;
+  mpich) MPIEXEC=(mpiexec.mpich -n 3) ;;
+esac
+"$JOBSENTRY" trace --trace-dir "$WORK/c" -- "${MPIEXEC[@]}" "$CALLS_PROGRAM" >"$WORK/calls.out" 2>"$WORK/calls.err" ||
+  { cat "$WORK/calls.err" >&2; fail "jobsentry trace of trace_calls failed"; }
+grep -q '^OK' "$WORK/calls.out" || fail "trace_calls did not print OK"
+"$JOBSENTRY" trace-to-goal "$WORK/c" -o "$WORK/calls.goal" 2>"$WORK/calls.err" ||
+  { cat "$WORK/calls.err" >&2; fail "trace-to-goal of trace_calls failed"; }
+grep -q "^// 2 MPI_Ssends simulated as standard sends" "$WORK/calls.goal" || fail "the Ssends are not noted"
+"$JOBSENTRY" simulate --goal "$WORK/calls.goal" --params "$WORK/params.json" >"$WORK/calls.sim" 2>&1 ||
+  { cat "$WORK/calls.sim" >&2; fail "the schedule of every recorded call does not simulate"; }
 pass "trace, trace-to-goal, simulate ($(cat "$WORK/sim.json" | jq -c '{makespan_ns}')) in $(echo "$(date +%s.%N) - $start" | bc) s"

@@ -44,12 +44,14 @@ void after_MPI_Ssend(std::uint64_t start, const void*, int count, MPI_Datatype t
 
 void after_MPI_Isend(std::uint64_t start, const void*, int count, MPI_Datatype type, int dest, int tag,
                      MPI_Comm comm, MPI_Request* request) noexcept {
-    if (g_active) p2p(Kind::isend, start, count, type, dest, tag, comm, requests().start(*request, false, comm));
+    if (g_active) p2p(Kind::isend, start, count, type, dest, tag, comm, requests().start(*request, false, nullptr));
 }
 
 void after_MPI_Irecv(std::uint64_t start, void*, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                      MPI_Request* request) noexcept {
-    if (g_active) p2p(Kind::irecv, start, count, type, source, tag, comm, requests().start(*request, true, comm));
+    if (g_active)
+        p2p(Kind::irecv, start, count, type, source, tag, comm,
+            requests().start(*request, true, communicators().members(comm)));
 }
 
 void after_MPI_Barrier(std::uint64_t start, MPI_Comm comm) noexcept { collective(Kind::barrier, start, 0, -1, comm); }

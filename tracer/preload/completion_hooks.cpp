@@ -59,7 +59,7 @@ void completed(std::uint64_t bits, const MPI_Status& status, std::uint64_t start
     Requests::Started r;
     if (!requests().finish(bits, &r)) return;  // not started by a traced call, or MPI_REQUEST_NULL
     if (r.receive)
-        records().add(Kind::complete, 0, communicators().world_rank(r.comm, status.MPI_SOURCE), status.MPI_TAG, r.id,
+        records().add(Kind::complete, 0, world_rank_in(r.members.get(), status.MPI_SOURCE), status.MPI_TAG, r.id,
                       received_bytes(status), start, end);
     else
         records().add(Kind::complete, 0, -1, 0, r.id, 0, start, end);

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -26,18 +27,26 @@ std::uint64_t handle_bits(Handle h) {
 constexpr std::int32_t kProcNull = -2;   // the trace's MPI_PROC_NULL (no message)
 constexpr std::int32_t kAnyPeer = -1;    // the trace's MPI_ANY_SOURCE
 
+using Members = std::vector<std::int32_t>;
+
+// A rank of a communicator with these members (null: MPI_COMM_WORLD) as a world rank.
+std::int32_t world_rank_in(const Members* members, int rank) noexcept;
+
 class Communicators {
 public:
     // The id of comm, defining it in the trace on first use.
     std::uint16_t id(MPI_Comm comm) noexcept;
     // A rank of comm as a world rank (MPI_PROC_NULL, MPI_ANY_SOURCE as above).
     std::int32_t world_rank(MPI_Comm comm, int rank) noexcept;
+    // comm's members as world ranks, kept alive for a receive that may complete after MPI_Comm_free;
+    // null for MPI_COMM_WORLD.
+    std::shared_ptr<const Members> members(MPI_Comm comm) noexcept;
     void forget(MPI_Comm comm) noexcept;  // MPI_Comm_free: the handle may come back for another communicator
 
 private:
     struct Entry {
         std::uint16_t id;
-        std::vector<std::int32_t> world;
+        std::shared_ptr<Members> world;
     };
     const Entry& entry(MPI_Comm comm) noexcept;
     std::unordered_map<std::uint64_t, Entry> known_;
@@ -55,9 +64,9 @@ public:
         std::uint64_t bits;
         std::uint32_t id;
         bool receive;
-        MPI_Comm comm;  // a receive's status names a rank of it
+        std::shared_ptr<const Members> members;  // a receive's status names a rank of its communicator
     };
-    std::uint32_t start(MPI_Request request, bool receive, MPI_Comm comm) noexcept;
+    std::uint32_t start(MPI_Request request, bool receive, std::shared_ptr<const Members> members) noexcept;
     // What a request this module started was (removed: it completes now); false for others.
     bool finish(std::uint64_t bits, Started* started) noexcept;
 
