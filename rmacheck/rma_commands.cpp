@@ -2,22 +2,17 @@
 // command drives parsing and --help.
 #include "rma_commands.h"
 
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <algorithm>
-#include <cerrno>
+#include <optional>
 
 #include <boost/program_options.hpp>
 
-#include "beside_self.h"
-#include "launcher.h"
+#include "preload_launch.h"
 #include "program_mpi.h"
 #include "report.h"
 
@@ -26,8 +21,6 @@ namespace po = boost::program_options;
 namespace jobsentry {
 
 namespace {
-
-volatile pid_t g_child = -1;  // the command, for forwarding SIGTERM/SIGINT
 
 po::options_description check_spec(RmaCheckOptions* o) {
     po::options_description desc("Options of jobsentry rma-check");
@@ -42,14 +35,6 @@ po::options_description check_spec(RmaCheckOptions* o) {
         "the program's MPI, which picks the preload module: openmpi, mpich, or auto (the first file of the "
         "command linked with an MPI library, else the launcher's name; Open MPI when neither says)");
     return desc;
-}
-
-// The preload module for an MPI: $JOBSENTRY_RMACHECK_LIB, else next to jobsentry
-// (installed: ../lib, build tree: ../rmacheck).
-std::string find_preload(MpiFlavor mpi) {
-    if (const char* env = std::getenv("JOBSENTRY_RMACHECK_LIB")) return env;
-    return find_beside_self(mpi == MpiFlavor::mpich ? "libjobsentry-rmacheck-mpich.so" : "libjobsentry-rmacheck.so",
-                            {"", "../lib", "../rmacheck"});
 }
 
 void print_analysis(const rmacheck::Analysis& a, std::ostream& out, std::ostream& err) {
@@ -125,61 +110,20 @@ int run_rma_check(const std::vector<std::string>& args) {
         return 2;
     }
     const RmaCheckOptions& o = parsed.options;
-    MpiFlavor mpi = MpiFlavor::open_mpi;
-    if (o.mpi == "auto") {
-        ProgramMpi found = detect_program_mpi(o.command);
-        if (found.flavor) mpi = *found.flavor;
-        std::cerr << "jobsentry rma-check: checking an " << (mpi == MpiFlavor::mpich ? "MPICH" : "Open MPI")
-                  << " program (" << (found.flavor ? found.why : "no file of the command names its MPI: the default")
-                  << "; --mpi sets it)\n";
-    } else {
-        mpi = *parse_mpi_flavor(o.mpi);
-    }
-    std::string preload = find_preload(mpi);
-    if (preload.empty()) {
-        std::cerr << "jobsentry rma-check: cannot find "
-                  << (mpi == MpiFlavor::mpich ? "libjobsentry-rmacheck-mpich.so" : "libjobsentry-rmacheck.so")
-                  << " next to jobsentry; set JOBSENTRY_RMACHECK_LIB to its path\n";
-        return 2;
-    }
-    std::error_code ec;
-    std::filesystem::create_directories(o.trace_dir, ec);
-    auto dir = std::filesystem::absolute(o.trace_dir, ec);
-    if (ec || !std::filesystem::is_directory(dir)) {
-        std::cerr << "jobsentry rma-check: cannot create the trace directory " << o.trace_dir << '\n';
-        return 2;
-    }
-    for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
-        if (entry.path().extension() == ".jsrma") std::filesystem::remove(entry.path(), ec);
-    // The module is inert in processes that never call MPI_Init (mpirun, orted, shells).
-    std::string ld = preload;
-    if (const char* old = std::getenv("LD_PRELOAD"); old && *old) ld += std::string(":") + old;
-    setenv("LD_PRELOAD", ld.c_str(), 1);
-    setenv("JOBSENTRY_RMA_TRACE_DIR", dir.c_str(), 1);
-    setenv("JOBSENTRY_RMA_MODE", o.precise ? "precise" : "protect", 1);
-    Launch launch = launch_command(o.command);
-    unsetenv("LD_PRELOAD");
-    if (!launch.error.empty()) {
-        std::cerr << "jobsentry rma-check: " << launch.error << '\n';
-        return 127;
-    }
-    // Ended from outside (timeout, scheduler): pass it on to the command and still analyse what the
-    // ranks wrote (the preload flushes on SIGTERM/SIGINT).
-    g_child = launch.pid;
-    struct sigaction sa{};
-    sa.sa_handler = [](int sig) {
-        if (g_child > 0) kill(g_child, sig);
-    };
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGTERM, &sa, nullptr);
-    sigaction(SIGINT, &sa, nullptr);
-    int wstatus = 0;
-    while (waitpid(launch.pid, &wstatus, 0) < 0 && errno == EINTR) {
-    }
-    g_child = -1;
-    int status = shell_status(wstatus);
-    rmacheck::Analysis a = rmacheck::analyse_dir(dir.string());
-    std::cerr << "jobsentry[rma-check]: traces in " << dir.string() << '\n';
+    const MpiFlavor mpi = choose_mpi(o.mpi, o.command, "jobsentry rma-check", "checking");
+    const std::string preload = find_module(mpi, "jobsentry-rmacheck", "JOBSENTRY_RMACHECK_LIB", "../rmacheck",
+                                            "jobsentry rma-check");
+    if (preload.empty()) return 2;
+    const std::string dir = prepare_trace_dir(o.trace_dir, ".jsrma", "jobsentry rma-check");
+    if (dir.empty()) return 2;
+    const std::optional<int> ran = run_preloaded(o.command, preload,
+                                     {{"JOBSENTRY_RMA_TRACE_DIR", dir},
+                                      {"JOBSENTRY_RMA_MODE", o.precise ? "precise" : "protect"}},
+                                     "jobsentry rma-check");
+    if (!ran) return 127;
+    const int status = *ran;
+    rmacheck::Analysis a = rmacheck::analyse_dir(dir);
+    std::cerr << "jobsentry[rma-check]: traces in " << dir << '\n';
     print_analysis(a, std::cerr, std::cerr);
     if (!write_report(a, o.report, "jobsentry rma-check")) return status ? status : 1;
     // No rank wrote a trace (a program of another MPI, one that never called

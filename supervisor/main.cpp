@@ -5,6 +5,7 @@
 //   noise-job  a Slurm job's noise probe at job start (noise_job.h)
 //   ckpt    Young/Daly checkpoint advice (checkpoint/ckpt_command.h)
 //   rma-check, rma-report  MPI RMA memory-consistency checker (rmacheck/rma_commands.h)
+//   trace, trace-to-goal   trace an MPI job's messages, make a GOAL schedule of them (tracer/)
 //   simulate  LogGOPS simulation of a collective under OS noise (simulator/)
 #include <algorithm>
 #include <cstring>
@@ -31,6 +32,7 @@
 #include "supervise_options.h"
 #include "watcher.h"
 #include "rma_commands.h"
+#include "trace_commands.h"
 
 namespace po = boost::program_options;
 using namespace jobsentry;
@@ -165,6 +167,9 @@ const Command kCommands[] = {
     {"ckpt", "advise|mtbf [options]    Young/Daly checkpoint periods; per-node MTBF", jobsentry::ckpt::run_ckpt},
     {"rma-check", "[options] -- CMD... run an MPI program and check its one-sided (RMA) accesses", run_rma_check},
     {"rma-report", "TRACE_DIR          analyse the traces of an rma-check run", run_rma_report},
+    {"trace", "[options] -- CMD...     record an MPI program's messages and compute times, one file per rank",
+     run_trace},
+    {"trace-to-goal", "DIR [-o FILE]   write the traces of jobsentry trace as a GOAL schedule", run_trace_to_goal},
     {"simulate", "[options]            predict a collective's slowdown under a noise trace (LogGOPS)", run_simulate},
     {"loggp", "[options]               measure L, o, g, G, O between two ranks (runs mpirun -np 2)", run_loggp},
 };

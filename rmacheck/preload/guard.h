@@ -1,4 +1,4 @@
-// The one reentry guard of the generated PMPI wrappers. A thread-local depth
+// The reentry guard of the RMA checker's generated PMPI wrappers (mpiwrap/reentry.h). A thread-local depth
 // says "inside a wrapper": nested MPI calls (MPI's own use of its API) go
 // straight to PMPI, and the SIGSEGV handler of mode 1 uses the same depth to
 // tell MPI's own copies from the program's loads and stores. The outermost
@@ -6,6 +6,7 @@
 // never meets a protected page (its transports would fail with EFAULT).
 #pragma once
 
+#include "reentry.h"
 #include "trace_format.h"
 
 #include <mpi.h>
@@ -21,19 +22,19 @@ extern thread_local int t_depth __attribute__((tls_model("initial-exec")));
 void enter_outermost() noexcept;  // mode 1: collect faults seen so far, unprotect
 void leave_outermost() noexcept;  // mode 1: protect what is still pending
 
-class Reentry {
-public:
-    Reentry() noexcept {
-        if (++t_depth == 1 && g_active) enter_outermost();
+// What mpiwrap::Reentry needs of this module: the depth above, the wrappers act
+// once the library was enabled, and mode 1's work on the outermost entry and exit.
+struct RmaModule {
+    static int& depth() noexcept { return t_depth; }
+    static bool on() noexcept { return g_enabled; }
+    static void enter() noexcept {
+        if (g_active) enter_outermost();
     }
-    ~Reentry() {
-        if (t_depth == 1 && g_active) leave_outermost();
-        --t_depth;
+    static void leave() noexcept {
+        if (g_active) leave_outermost();
     }
-    Reentry(const Reentry&) = delete;
-    Reentry& operator=(const Reentry&) = delete;
-    bool outermost() const noexcept { return t_depth == 1 && g_enabled; }
 };
+using Reentry = mpiwrap::Reentry<RmaModule>;
 
 // Called by the generated wrappers of collectives (class coll:* in the list); request: the
 // request of a nonblocking collective (its completion is recorded by Wait/Test...), or nullptr.

@@ -1,18 +1,7 @@
 #!/usr/bin/env bash
 # jobsentry simulate: bad input exits 2 naming what was wrong and what is
 # accepted; a good run prints the JSON keys with the closed-form makespan.
-set -u
-JOBSENTRY=${JOBSENTRY:?path of the jobsentry binary}
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-expect_error_of() {  # expect_error_of COMMAND PATTERN ARGS...
-  local command=$1 pattern=$2; shift 2
-  local status=0
-  "$JOBSENTRY" "$command" "$@" >"$WORK/out" 2>"$WORK/err" || status=$?
-  [ "$status" -eq 2 ] || fail "jobsentry $command $* exited $status, expected 2"
-  grep -q -- "$pattern" "$WORK/err" || { cat "$WORK/err" >&2; fail "jobsentry $command $*: message lacks '$pattern'"; }
-}
+. "$(dirname "$0")/lib.sh"
 expect_error() { expect_error_of simulate "$@"; }
 expect_error "--procs 1: accepted values are 2" --procs 1
 expect_error "--L -5: accepted values are 0..1e15" --L -5

@@ -1,6 +1,7 @@
 # The wrapper generator: the project's list generates one uniform wrapper per
 # line (extern "C", noexcept, the reentry guard), and a malformed list is
-# refused with its file and line.
+# refused with its file and line. Optional third argument: the tracer's list,
+# whose 'timed' wrappers read the clock around PMPI and call after_<name>.
 set -euo pipefail
 GEN=${1:?generator}
 PROTOS=${2:?list}
@@ -8,7 +9,7 @@ WORK=$(mktemp -d /tmp/jobsentry-gen-test.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-python3 "$GEN" "$PROTOS" "$WORK/w.cpp" "$WORK/w.h"
+python3 "$GEN" rmacheck "$PROTOS" "$WORK/w.cpp" "$WORK/w.h"
 calls=$(grep -c '^[a-z:]* *[a-z0-9 ]*| *int MPI_' "$PROTOS")
 [ "$(grep -c ') noexcept {$' "$WORK/w.cpp")" -eq "$calls" ] || fail "not one noexcept wrapper per listed call"
 [ "$(grep -c 'rmacheck::Reentry guard;' "$WORK/w.cpp")" -eq "$calls" ] || fail "a wrapper without the guard"
@@ -19,9 +20,17 @@ grep -q 'record_collective(site, comm, rmacheck::CollKind::all, -1, request);' "
 grep -q 'record_collective(site, comm, rmacheck::CollKind::all, -1, nullptr);' "$WORK/w.cpp" ||
   fail "a blocking collective passes a request"
 
+if [ -n "${3:-}" ]; then
+  python3 "$GEN" jobtrace "$3" "$WORK/t.cpp" "$WORK/t.h"
+  [ "$(grep -c 'jobtrace::Reentry guard;' "$WORK/t.cpp")" -eq "$(grep -c '| *int MPI_' "$3")" ] ||
+    fail "a tracer wrapper without the guard"
+  grep -q 'void after_MPI_Send(std::uint64_t start, const void \*buf' "$WORK/t.h" || fail "timed declaration missing"
+  grep -q 'if (rc == MPI_SUCCESS) jobtrace::after_MPI_Send(start, buf' "$WORK/t.cpp" || fail "timed call missing"
+fi
+
 bad() {  # bad LINE EXPECTED_MESSAGE
   printf '# comment\n%s\n' "$1" >"$WORK/bad.txt"
-  if python3 "$GEN" "$WORK/bad.txt" "$WORK/b.cpp" "$WORK/b.h" 2>"$WORK/err"; then fail "accepted: $1"; fi
+  if python3 "$GEN" rmacheck "$WORK/bad.txt" "$WORK/b.cpp" "$WORK/b.h" 2>"$WORK/err"; then fail "accepted: $1"; fi
   grep -q "bad.txt:2: $2" "$WORK/err" || fail "for '$1' expected '$2', got: $(cat "$WORK/err")"
 }
 bad 'hook int MPI_Barrier(MPI_Comm comm)' "expected 'CLASS | prototype'"

@@ -1,0 +1,211 @@
+// See goal_from_trace.h.
+#include "goal_from_trace.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "collective_rounds.h"
+
+namespace jobtrace {
+
+namespace sim = jobsentry::sim;
+
+namespace {
+
+// What the whole conversion shares: the builder, which ranks are in, the tags of the
+// collectives' communicators, and counts for the notes.
+struct Job {
+    sim::ScheduleBuilder builder;
+    std::vector<bool> present;
+    std::map<std::vector<std::int32_t>, std::int32_t> collective_tags;
+    std::uint64_t dropped_messages = 0, synchronous_sends = 0, lost_roots = 0, never_completed = 0;
+    Allreduce allreduce;
+
+    Job(std::uint32_t world, std::uint64_t expected_ops, Allreduce algorithm)
+        : builder(world, expected_ops), present(world, false), allreduce(algorithm) {}
+    bool in(std::int32_t rank) const {
+        return rank >= 0 && static_cast<std::size_t>(rank) < present.size() && present[static_cast<std::size_t>(rank)];
+    }
+};
+
+struct Dep {
+    std::uint32_t op;
+    bool at_start;
+};
+
+// One rank's ops in program order: `deps` are what the next op waits for.
+class RankOrder {
+public:
+    RankOrder(Job& job, const RankTrace& trace) : job_(job), t_(trace), rank_(trace.rank) {}
+
+    void run() {
+        const std::unordered_map<std::uint32_t, Matched> matched = completed_receives();
+        bool have_end = false;
+        std::uint64_t last_end = 0;
+        std::vector<Dep> sendrecv_entry;
+        for (const Record& r : t_.records) {
+            const Kind kind = static_cast<Kind>(r.kind);
+            if (have_end && r.start > last_end) then({job_.builder.calc(rank_, r.start - last_end)});
+            have_end = true;
+            last_end = std::max(last_end, r.end);
+            switch (kind) {
+            case Kind::send:
+                if (r.flags & kSynchronous) ++job_.synchronous_sends;
+                [[fallthrough]];
+            case Kind::recv: message(kind == Kind::send, r.peer, r.bytes, r.tag, false); break;
+            case Kind::isend: started(r.request, message(true, r.peer, r.bytes, r.tag, true)); break;
+            case Kind::irecv: {
+                // MPI_ANY_SOURCE / MPI_ANY_TAG (-1 in the trace) become what the completion matched.
+                auto m = matched.find(r.request);
+                const std::int32_t from = r.peer == -1 && m != matched.end() ? m->second.peer : r.peer;
+                const std::int32_t tag = r.tag == -1 && m != matched.end() ? m->second.tag : r.tag;
+                started(r.request, message(false, from, r.bytes, tag, true));
+                break;
+            }
+            case Kind::complete: completed(r.request); break;
+            case Kind::sendrecv_send:
+                sendrecv_entry = deps_;
+                message(true, r.peer, r.bytes, r.tag, false);
+                break;
+            case Kind::sendrecv_recv: {
+                std::vector<Dep> after_send = deps_;
+                deps_ = sendrecv_entry;
+                message(false, r.peer, r.bytes, r.tag, false);
+                deps_.insert(deps_.end(), after_send.begin(), after_send.end());
+                break;
+            }
+            default:
+                if (is_collective(kind)) collective(kind, r);
+            }
+        }
+        job_.never_completed += pending_.size();
+    }
+
+private:
+    // The source and tag each Irecv matched, from its completion record.
+    struct Matched {
+        std::int32_t peer, tag;
+    };
+    std::unordered_map<std::uint32_t, Matched> completed_receives() const {
+        std::unordered_map<std::uint32_t, Matched> out;
+        for (const Record& r : t_.records)
+            if (static_cast<Kind>(r.kind) == Kind::complete && r.peer >= 0) out[r.request] = {r.peer, r.tag};
+        return out;
+    }
+
+    std::uint32_t add(std::uint32_t op) {
+        for (const Dep& d : deps_) d.at_start ? job_.builder.after_start(op, d.op) : job_.builder.after_end(op, d.op);
+        return op;
+    }
+
+    // Every op in `ops` waits for deps_; the next op waits for their end.
+    void then(const std::vector<std::uint32_t>& ops) {
+        for (std::uint32_t op : ops) add(op);
+        deps_.clear();
+        for (std::uint32_t op : ops) deps_.push_back({op, false});
+    }
+
+    // A point-to-point message; kNoOp when it has no peer in the schedule.
+    static constexpr std::uint32_t kNoOp = ~0u;
+    std::uint32_t message(bool send, std::int32_t peer, std::uint64_t bytes, std::int32_t tag, bool nonblocking) {
+        if (peer == -2) return kNoOp;  // MPI_PROC_NULL
+        if (peer != -1 && !job_.in(peer)) {
+            ++job_.dropped_messages;
+            return kNoOp;
+        }
+        std::uint32_t op = send ? job_.builder.send(rank_, static_cast<std::uint32_t>(peer), bytes, tag)
+                                : job_.builder.recv(rank_, peer == -1 ? sim::kAnySource : peer, bytes, tag);
+        if (!nonblocking) {
+            then({op});
+            return op;
+        }
+        add(op);
+        deps_ = {{op, true}};  // the next call starts after this one started
+        return op;
+    }
+
+    void started(std::uint32_t request, std::uint32_t op) {
+        if (op != kNoOp) pending_[request] = op;
+    }
+
+    void completed(std::uint32_t request) {
+        auto it = pending_.find(request);
+        if (it == pending_.end()) return;  // a dropped message's request
+        deps_.push_back({it->second, false});
+        pending_.erase(it);
+    }
+
+    void collective(Kind kind, const Record& r) {
+        const auto& all = t_.comms.at(r.comm);
+        std::vector<std::int32_t> members;
+        for (std::int32_t m : all)
+            if (job_.in(m)) members.push_back(m);
+        auto me = std::find(members.begin(), members.end(), static_cast<std::int32_t>(rank_));
+        if (me == members.end()) return;
+        auto root = std::find(members.begin(), members.end(), r.peer);
+        const bool rooted = kind == Kind::bcast || kind == Kind::reduce || kind == Kind::gather || kind == Kind::scatter;
+        if (rooted && root == members.end()) {
+            ++job_.lost_roots;
+            root = members.begin();
+        }
+        auto tag = job_.collective_tags.try_emplace(members, kCollectiveTagBase + static_cast<std::int32_t>(
+                                                                                      job_.collective_tags.size()));
+        const auto rounds = collective_rounds(kind, static_cast<std::uint32_t>(members.size()),
+                                              static_cast<std::uint32_t>(me - members.begin()),
+                                              rooted ? static_cast<std::uint32_t>(root - members.begin()) : 0, r.bytes,
+                                              job_.allreduce);
+        for (const Round& round : rounds) {
+            std::vector<std::uint32_t> ops;
+            for (const Message& m : round) {
+                const auto peer = static_cast<std::uint32_t>(members[m.peer]);
+                ops.push_back(m.send ? job_.builder.send(rank_, peer, m.bytes, tag.first->second)
+                                     : job_.builder.recv(rank_, static_cast<std::int32_t>(peer), m.bytes,
+                                                         tag.first->second));
+            }
+            then(ops);
+        }
+    }
+
+    Job& job_;
+    const RankTrace& t_;
+    std::uint32_t rank_;
+    std::vector<Dep> deps_;
+    std::unordered_map<std::uint32_t, std::uint32_t> pending_;  // request id -> its op
+};
+
+}  // namespace
+
+Conversion goal_from_traces(const std::vector<RankTrace>& traces, std::uint32_t world_size,
+                            const std::map<std::uint32_t, std::string>& left_out, Allreduce allreduce) {
+    std::uint64_t records = 0;
+    for (const RankTrace& t : traces) records += t.records.size();
+    Job job(world_size, records * 2, allreduce);
+    for (const RankTrace& t : traces)
+        if (t.rank < world_size) job.present[t.rank] = true;
+    for (const RankTrace& t : traces)
+        if (t.rank < world_size) RankOrder(job, t).run();
+    Conversion out;
+    for (const RankTrace& t : traces)
+        if (!t.records.empty()) out.traced_ns = std::max(out.traced_ns, t.records.back().end - t.records.front().start);
+    for (const auto& [rank, why] : left_out)
+        out.notes.push_back("rank " + std::to_string(rank) + " left out (no ops): " + why);
+    for (std::uint32_t r = 0; r < world_size; ++r)
+        if (!job.present[r] && !left_out.count(r)) out.notes.push_back("rank " + std::to_string(r) + " left out: no trace file");
+    const struct {
+        std::uint64_t n;
+        const char *one, *many, *what;
+    } counts[] = {
+        {job.dropped_messages, "message", "messages",
+         " to or from left-out ranks dropped; collectives run among the ranks present"},
+        {job.lost_roots, "rooted collective", "rooted collectives", " whose root was left out rooted at the first rank"},
+        {job.synchronous_sends, "MPI_Ssend", "MPI_Ssends", " simulated as standard sends (GOAL has no synchronous send)"},
+        {job.never_completed, "nonblocking operation", "nonblocking operations",
+         " never completed by a traced Wait/Test: nothing after them waits for them"},
+    };
+    for (const auto& c : counts)
+        if (c.n) out.notes.push_back(std::to_string(c.n) + " " + (c.n == 1 ? c.one : c.many) + c.what);
+    out.schedule = job.builder.finish();
+    return out;
+}
+
+}  // namespace jobtrace
