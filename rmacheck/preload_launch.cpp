@@ -59,6 +59,12 @@ std::optional<int> run_preloaded(const std::vector<std::string>& command, const 
     if (const char* old = std::getenv("LD_PRELOAD"); old && *old) ld += std::string(":") + old;
     setenv("LD_PRELOAD", ld.c_str(), 1);
     for (const auto& [name, value] : environment) setenv(name.c_str(), value.c_str(), 1);
+    // Ranks write their traces when SIGTERM ends a hung job; Open MPI's
+    // launcher sends SIGKILL 1 s after SIGTERM, too soon on a loaded node
+    // (tests/rma/hang_killed.sh lost a rank's trace 1 run in 4 at load 10).
+    // A user's own setting wins.
+    for (const char* grace : {"OMPI_MCA_odls_base_sigkill_timeout", "PRTE_MCA_odls_base_sigkill_timeout"})
+        setenv(grace, "10", 0);
     Launch launch = launch_command(command);
     unsetenv("LD_PRELOAD");
     if (!launch.error.empty()) {

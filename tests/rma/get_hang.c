@@ -29,6 +29,10 @@ int main(int argc, char** argv) {
         if (racy) {
             MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
             MPI_Get(&flag, 1, MPI_INT, 0, 0, 1, MPI_INT, win);
+            if (hang) { /* tests/rma/hang_killed.sh kills the job once this is out */
+                fprintf(stderr, "rank 1 spins\n");
+                fflush(stderr);
+            }
             while (flag == 0 && (hang || MPI_Wtime() - start < 1.0)) {
             }
             MPI_Win_unlock(0, win);

@@ -1,5 +1,5 @@
 # A real hang (bug class 2 without the 1-s give-up): rank 1 spins on a Get's
-# buffer forever. jobsentry rma-check is ended with SIGTERM after 3 s, passes
+# buffer forever. jobsentry rma-check is ended with SIGTERM once it spins, passes
 # it on to mpirun, the ranks write their traces on the way out, and the
 # finding names both lines; the status is the killed job's (not 0, not 4).
 set -euo pipefail
@@ -15,7 +15,11 @@ fail() { echo "FAIL: $*" >&2; cat "$WORK/out" >&2 || true; exit 1; }
 "$JOBSENTRY" rma-check --trace-dir "$WORK/t" -- mpirun --oversubscribe -np 2 "$PROGDIR/rma_get_hang" hang \
   >"$WORK/out" 2>&1 &
 pid=$!
-sleep 3
+# Killed once rank 1 spins (a fixed 3 s was too short on a loaded machine:
+# SIGTERM came before the rank's tracing had started, and its trace was empty).
+for _ in $(seq 300); do grep -q "rank 1 spins" "$WORK/out" 2>/dev/null && break; sleep 0.1; done
+grep -q "rank 1 spins" "$WORK/out" || fail "rank 1 did not start spinning within 30 s"
+sleep 0.5
 kill -0 $pid 2>/dev/null || fail "the hanging job ended by itself"
 kill -TERM $pid
 status=0
