@@ -72,7 +72,7 @@ while [ "$tried" -lt "$N" ]; do
     >"$dir/job.out" 2>"$dir/job.err" &
   job=$!
   job_end=$(($(date +%s) + seconds))
-  for _ in $(seq 200); do [ -s "$dir/rank.$((NP - 1))" ] && break; sleep 0.05; done
+  for _ in $(seq 400); do [ "$(cat "$dir"/rank.* 2>/dev/null | wc -l)" = $NP ] && break; sleep 0.05; done
   ranks=(); for r in $(seq 0 $((NP - 1))); do ranks+=("$(cat "$dir/rank.$r")"); done
   for k in $(seq "$kills"); do
     [ $(($(date +%s) + MAX_DELAY + 3)) -lt "$job_end" ] || break
