@@ -23,7 +23,7 @@ MAX_DELAY=${3:-8}
 NP=4
 WATCH_OPTS=(--action report --alpha 0.4 --interval-ms 20 --verify-rounds 2 --spin-verify-ms 300 --verbose)
 
-field() { local k v _; while read -r k v _; do [ "$k" = "$2:" ] && { echo "$v"; return; }; done <"/proc/$1/status" 2>/dev/null; }
+field() { local k v _; { while read -r k v _; do [ "$k" = "$2:" ] && { echo "$v"; return; }; done <"/proc/$1/status"; } 2>/dev/null || true; }  # "" once the process is gone
 traced_by() {  # traced_by SUPERVISOR_PID: is a rank seized by it now?
   local p; for p in "${ranks[@]}"; do [ "$(field "$p" TracerPid)" = "$1" ] && return 0; done; return 1
 }
@@ -72,15 +72,15 @@ while [ "$tried" -lt "$N" ]; do
     >"$dir/job.out" 2>"$dir/job.err" &
   job=$!
   job_end=$(($(date +%s) + seconds))
-  for _ in $(seq 400); do [ "$(cat "$dir"/rank.* 2>/dev/null | wc -l)" = $NP ] && break; sleep 0.05; done
-  ranks=(); for r in $(seq 0 $((NP - 1))); do ranks+=("$(cat "$dir/rank.$r")"); done
+  for _ in $(seq 1200); do [ "$(cat "$dir"/rank.* 2>/dev/null | wc -l)" = $NP ] && break; sleep 0.05; done
+  ranks=(); for r in $(seq 0 $((NP - 1))); do ranks+=("$(cat "$dir/rank.$r" 2>/dev/null || echo 0)"); done
   for k in $(seq "$kills"); do
-    [ $(($(date +%s) + MAX_DELAY + 3)) -lt "$job_end" ] || break
+    [ $(($(date +%s) + MAX_DELAY + 3)) -lt "$job_end" ] && kill -0 "$job" 2>/dev/null || break
     "$JOBSENTRY" watch "${WATCH_OPTS[@]}" --report "$dir/report.json" --attach "$job" 2>"$dir/sup.err" &
     sup=$!
     sleep "$(awk -v r=$RANDOM -v m="$MAX_DELAY" 'BEGIN {printf "%.3f", 0.2 + (m - 0.2) * r / 32767}')"
     if [ $((k % 2)) = 0 ]; then
-      for _ in $(seq 2000); do traced_by "$sup" && break; done
+      for _ in $(seq 2000); do traced_by "$sup" || ! kill -0 "$job" 2>/dev/null && break; done
     fi
     seized=0; traced_by "$sup" && seized=1
     phase=$(phase_of "$dir/sup.err")
@@ -99,7 +99,10 @@ while [ "$tried" -lt "$N" ]; do
   status=0; wait "$job" || status=$?
   # Its normal result: exit 0, every rank ended, no error printed by MPI.
   if [ "$status" = 0 ] && ! grep -qiE 'error|abort|signal' "$dir/job.err"; then jobs_ok=$((jobs_ok + 1))
-  else echo "job $jobs: mpirun exited $status; $(tail -3 "$dir/job.err")" >&2; fi
+  else
+    echo "job $jobs: mpirun exited $status; its stderr ends with:" >&2; tail -5 "$dir/job.err" >&2
+    echo "the last supervisor's log ends with:" >&2; tail -5 "$dir/sup.err" >&2 2>/dev/null || true
+  fi
 done
 elapsed=$(($(date +%s) - start))
 

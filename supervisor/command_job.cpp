@@ -29,6 +29,17 @@ bool CommandJob::start(std::string* error) {
                      " (all of its uids must be ours)";
             return false;
         }
+        // pid 1 or one of our own ancestors would make every process below
+        // it, other users' jobs included when we are root, "the job".
+        for (pid_t p = self_; p > 0;) {
+            if (p == root_ || root_ == 1) {
+                *error = "--attach " + std::to_string(root_) +
+                         ": this is init or an ancestor of jobsentry itself; give the job's own root process (its mpirun)";
+                return false;
+            }
+            auto up = read_proc_stat(p);
+            p = up ? up->ppid : 0;
+        }
         root_start_ = stat->start_time;
         return true;
     }
