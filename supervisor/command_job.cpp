@@ -92,7 +92,8 @@ void CommandJob::hang(Report& report, const std::function<void()>& reap) {
         // that mpirun does not respawn or report its ranks' deaths as errors.
         if (root_ != self_) kill(root_, SIGTERM);
         terminate_tree(root_, uid_, opt_.grace_ms, reap);
-        if (root_ != self_ && !over()) kill(root_, SIGKILL);
+        for (int waited = 0; root_ != self_ && !over() && waited < opt_.grace_ms; waited += 20) usleep(20000);
+        if (root_ != self_ && !over()) kill(root_, SIGKILL);  // mpirun's own grace is over too
     } else {
         log("action report: the command keeps running");
     }
