@@ -6,9 +6,11 @@
 # As under Slurm, the supervisor is a process apart from the job: a 4-rank
 # hangprog job runs under mpirun, started here, and `jobsentry watch --attach`
 # watches it; each supervisor is killed, the ranks are checked, a new one
-# attaches. Every kill waits a random 0.2..MAX_DELAY s after the start; half
-# then fall at once, half as soon after as a rank is seen seized by the
-# supervisor (TracerPid), which is when a rank is ptrace-stopped. The
+# attaches. A third of the kills fall a random 0.2..MAX_DELAY s after the
+# start; a third after such a delay as soon as a rank is seen seized by the
+# supervisor (TracerPid), which is when a rank is ptrace-stopped; a third once
+# the supervisor has logged the start of a verification (waited for up to
+# 3 x MAX_DELAY s), as soon as a rank is seen seized. The
 # supervisor is made to verify often (--alpha 0.4 on --long-phases, where
 # ranks wait for rank 0 for seconds): its log's last line at the kill tells
 # sampling from verification (a kill before the first sample's line with a
@@ -58,6 +60,12 @@ check_ranks() {
   return 0
 }
 
+wait_random() { sleep "$(awk -v r=$RANDOM -v m="$MAX_DELAY" 'BEGIN {printf "%.3f", 0.2 + (m - 0.2) * r / 32767}')"; }
+wait_seized() { for _ in $(seq 2000); do traced_by "$sup" || ! kill -0 "$job" 2>/dev/null && break; done; }
+wait_verification() {  # until the supervisor logs a verification, at most 3 x MAX_DELAY
+  for _ in $(seq $((MAX_DELAY * 30))); do grep -q "verification [0-9]* begins" "$dir/sup.err" && return; sleep 0.1; done
+}
+
 tried=0 during_sampling=0 during_verification=0 during_startup=0 rank_seized=0
 left_stopped=0 left_traced=0 jobs=0 jobs_ok=0
 start=$(date +%s)
@@ -67,7 +75,7 @@ while [ "$tried" -lt "$N" ]; do
   kills=$((N - tried < PER_JOB ? N - tried : PER_JOB))
   # Room for the kills on average (MAX_DELAY/2 + ~1 s each): the job's end
   # is awaited after the last kill; kills that do not fit go to a next job.
-  seconds=$(awk -v k="$kills" -v m="$MAX_DELAY" 'BEGIN {printf "%d", k * (m / 2 + 1.2) + 10}')
+  seconds=$(awk -v k="$kills" -v m="$MAX_DELAY" 'BEGIN {printf "%d", k * (m / 2 + 2.5) + 10}')
   mpirun --oversubscribe -np $NP "$HANGPROG" --seconds "$seconds" --long-phases --pid-dir "$dir" \
     >"$dir/job.out" 2>"$dir/job.err" &
   job=$!
@@ -75,13 +83,14 @@ while [ "$tried" -lt "$N" ]; do
   for _ in $(seq 1200); do [ "$(cat "$dir"/rank.* 2>/dev/null | wc -l)" = $NP ] && break; sleep 0.05; done
   ranks=(); for r in $(seq 0 $((NP - 1))); do ranks+=("$(cat "$dir/rank.$r" 2>/dev/null || echo 0)"); done
   for k in $(seq "$kills"); do
-    [ $(($(date +%s) + MAX_DELAY + 3)) -lt "$job_end" ] && kill -0 "$job" 2>/dev/null || break
+    [ $(($(date +%s) + 3 * MAX_DELAY + 3)) -lt "$job_end" ] && kill -0 "$job" 2>/dev/null || break
     "$JOBSENTRY" watch "${WATCH_OPTS[@]}" --report "$dir/report.json" --attach "$job" 2>"$dir/sup.err" &
     sup=$!
-    sleep "$(awk -v r=$RANDOM -v m="$MAX_DELAY" 'BEGIN {printf "%.3f", 0.2 + (m - 0.2) * r / 32767}')"
-    if [ $((k % 2)) = 0 ]; then
-      for _ in $(seq 2000); do traced_by "$sup" || ! kill -0 "$job" 2>/dev/null && break; done
-    fi
+    case $((k % 3)) in
+      0) wait_random ;;
+      1) wait_random; wait_seized ;;
+      2) wait_verification; wait_seized ;;
+    esac
     seized=0; traced_by "$sup" && seized=1
     phase=$(phase_of "$dir/sup.err")
     kill -KILL "$sup" 2>/dev/null || true
