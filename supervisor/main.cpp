@@ -21,6 +21,7 @@
 #include "noise_job.h"
 #include "rma_job.h"
 #include "report.h"
+#include "root_environment.h"
 #include "simulate_cli.h"
 #include "loggp_command.h"
 #include "stack_walker.h"
@@ -31,7 +32,6 @@
 #include "supervise_options.h"
 #include "watcher.h"
 #include "rma_commands.h"
-#include "root_environment.h"
 
 namespace po = boost::program_options;
 using namespace jobsentry;
