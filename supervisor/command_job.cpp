@@ -8,14 +8,41 @@
 
 #include "dot_render.h"
 #include "launcher.h"
+#include "proc_files.h"
 
 namespace jobsentry {
 
-CommandJob::CommandJob(const WatchOptions& options) : opt_(options), uid_(getuid()), self_(getpid()) {}
+CommandJob::CommandJob(const WatchOptions& options)
+    : opt_(options), uid_(getuid()), self_(getpid()), root_(options.attach > 0 ? static_cast<pid_t>(options.attach) : self_) {}
 
 void CommandJob::log(const std::string& message) const { std::cerr << "jobsentry[watch]: " << message << std::endl; }
 
 bool CommandJob::start(std::string* error) {
+    if (opt_.attach > 0) {
+        auto stat = read_proc_stat(root_);
+        if (!stat || stat->state == 'Z') {
+            *error = "--attach " + std::to_string(root_) + ": no such process";
+            return false;
+        }
+        if (process_owned_by(root_, uid_) != std::optional<bool>(true)) {
+            *error = "--attach " + std::to_string(root_) + ": not a process of uid " + std::to_string(uid_) +
+                     " (all of its uids must be ours)";
+            return false;
+        }
+        // pid 1 or one of our own ancestors would make every process below
+        // it, other users' jobs included when we are root, "the job".
+        for (pid_t p = self_; p > 0;) {
+            if (p == root_ || root_ == 1) {
+                *error = "--attach " + std::to_string(root_) +
+                         ": this is init or an ancestor of jobsentry itself; give the job's own root process (its mpirun)";
+                return false;
+            }
+            auto up = read_proc_stat(p);
+            p = up ? up->ppid : 0;
+        }
+        root_start_ = stat->start_time;
+        return true;
+    }
     // Orphaned ranks (their mpirun died) are re-parented to us, not to init,
     // so that the whole tree can still be found and ended.
     prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -28,13 +55,24 @@ bool CommandJob::start(std::string* error) {
     return true;
 }
 
-Discovery CommandJob::find_ranks() { return discover_ranks(self_, uid_); }
+Discovery CommandJob::find_ranks() { return discover_ranks(root_, uid_); }
+
+bool CommandJob::over() {
+    if (opt_.attach == 0) return status_.has_value();
+    if (let_go_) return true;
+    auto stat = read_proc_stat(root_);
+    return !stat || stat->start_time != root_start_ || stat->state == 'Z' || stat->state == 'X';
+}
 
 void CommandJob::child_exited(pid_t pid, int wait_status) {
     if (pid == child_ && !status_) status_ = shell_status(wait_status);
 }
 
 std::string CommandJob::signalled(int sig, const siginfo_t& info) {
+    if (opt_.attach > 0) {  // not our job to end: stop watching, leave it running
+        let_go_ = true;
+        return std::string("received ") + strsignal(sig) + "; the attached job runs on unwatched";
+    }
     // A terminal's ^C reaches the whole foreground group, the command included;
     // a signal sent to us alone (kill, a batch system) is passed on.
     if (info.si_code == SI_USER || info.si_code == SI_QUEUE) kill(child_, sig);
@@ -50,7 +88,12 @@ void CommandJob::hang(Report& report, const std::function<void()>& reap) {
     if (!report.stack_tree_graph_note.empty()) log(report.stack_tree_graph_note);
     if (opt_.action == HangAction::kill) {
         log("terminating the command (action kill)");
-        terminate_tree(self_, uid_, opt_.grace_ms, reap);
+        // Attached: the root itself is the job's, not ours; it goes first so
+        // that mpirun does not respawn or report its ranks' deaths as errors.
+        if (root_ != self_) kill(root_, SIGTERM);
+        terminate_tree(root_, uid_, opt_.grace_ms, reap);
+        for (int waited = 0; root_ != self_ && !over() && waited < opt_.grace_ms; waited += 20) usleep(20000);
+        if (root_ != self_ && !over()) kill(root_, SIGKILL);  // mpirun's own grace is over too
     } else {
         log("action report: the command keeps running");
     }
@@ -63,6 +106,7 @@ int CommandJob::finish(Report& report, bool hang_found) {
     if (!err.empty()) log("could not write the report: " + err);
     else if (opt_.verbose && !hang_found) log("no hang; report written to " + opt_.report);
     if (hang_found) return 3;
+    if (opt_.attach > 0) return 0;  // not our child: its status is its parent's to see
     return status_.value_or(1);
 }
 

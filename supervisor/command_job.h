@@ -1,5 +1,8 @@
 // `jobsentry watch`: the watched job is a command the supervisor launches
-// (typically mpirun); its ranks are the supervisor's descendants.
+// (typically mpirun); its ranks are the supervisor's descendants. With
+// --attach PID it is a running process tree of the same user instead, the
+// supervisor a separate process as under Slurm: killing the supervisor then
+// leaves the job running, which is what the fault campaign needs.
 #pragma once
 
 #include <optional>
@@ -15,7 +18,7 @@ public:
     bool start(std::string* error) override;
     uid_t uid() const override { return uid_; }
     Discovery find_ranks() override;
-    bool over() override { return status_.has_value(); }
+    bool over() override;
     void child_exited(pid_t pid, int wait_status) override;
     pid_t child() const override { return child_; }
     std::string signalled(int sig, const siginfo_t& info) override;
@@ -30,6 +33,9 @@ private:
     pid_t self_;
     pid_t child_ = -1;
     std::optional<int> status_;
+    pid_t root_;                  // the tree whose ranks are watched: ourselves, or the attached process
+    uint64_t root_start_ = 0;     // the attached process's start time: a reused pid is not the job
+    bool let_go_ = false;         // attached, and asked to stop: the job runs on without us
 };
 
 }  // namespace jobsentry

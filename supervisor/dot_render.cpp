@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -41,9 +42,9 @@ std::string wait_at_most(pid_t pid, const std::string& name, int timeout_ms) {
 struct SpawnSetup {
     posix_spawn_file_actions_t files;
     posix_spawnattr_t attr;
-    explicit SpawnSetup(int stdout_fd) {
+    SpawnSetup(int stdin_fd, int stdout_fd) {
         posix_spawn_file_actions_init(&files);
-        posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0);
+        posix_spawn_file_actions_adddup2(&files, stdin_fd, 0);
         posix_spawn_file_actions_adddup2(&files, stdout_fd, 1);
         posix_spawn_file_actions_addclosefrom_np(&files, 3);
         posix_spawnattr_init(&attr);
@@ -64,11 +65,23 @@ struct SpawnSetup {
 
 std::string render_svg(const std::string& program, const std::string& dot_path, const std::string& svg_path,
                        int timeout_ms) {
+    // dot reads the graph from a descriptor we opened and checked, never by
+    // name: the directory may be the user's, who could swap X.dot for a FIFO
+    // (dot would block until its timeout, delaying the action) or a symlink.
+    const int in = open(dot_path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (in < 0) return "cannot open " + dot_path + ": " + std::strerror(errno);
+    struct stat st {};
+    if (fstat(in, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(in);
+        return "cannot read " + dot_path + ": not a regular file";
+    }
     TempFile out;
     std::string err = create_temp_beside(svg_path, &out);
-    if (!err.empty()) return err;
-    // "./": a relative path starting with '-' must not be taken for an option.
-    std::vector<std::string> args{program, "-Tsvg", dot_path.rfind('/', 0) == 0 ? dot_path : "./" + dot_path};
+    if (!err.empty()) {
+        close(in);
+        return err;
+    }
+    std::vector<std::string> args{program, "-Tsvg"};
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -77,9 +90,10 @@ std::string render_svg(const std::string& program, const std::string& dot_path, 
     pid_t pid = 0;
     int rc;
     {
-        SpawnSetup setup(out.fd);
+        SpawnSetup setup(in, out.fd);
         rc = posix_spawn(&pid, program.c_str(), &setup.files, &setup.attr, argv.data(), envp);
     }
+    close(in);
     err = rc != 0 ? "cannot run " + program + ": " + std::strerror(rc) : wait_at_most(pid, program, timeout_ms);
     if (!err.empty()) {
         discard_temp(out);

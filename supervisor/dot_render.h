@@ -14,8 +14,9 @@ namespace jobsentry {
 inline constexpr const char* kGraphvizDot = "/usr/bin/dot";
 inline constexpr int kRenderTimeoutMs = 10000;
 
-// Runs `program -Tsvg dot_path` (posix_spawn, no shell, minimal environment,
-// stdin /dev/null, stdout into a new temporary file beside svg_path, renamed
+// Runs `program -Tsvg` on dot_path (posix_spawn, no shell, minimal environment,
+// the file as stdin, opened without following a symlink and refused unless it
+// is a regular file; stdout into a new temporary file beside svg_path, renamed
 // over it only when dot succeeds), killed after timeout_ms. Error text, empty
 // on success.
 std::string render_svg(const std::string& program, const std::string& dot_path, const std::string& svg_path,

@@ -22,6 +22,7 @@
 #include "noise_job.h"
 #include "rma_job.h"
 #include "report.h"
+#include "root_environment.h"
 #include "simulate_cli.h"
 #include "loggp_command.h"
 #include "stack_walker.h"
@@ -154,16 +155,19 @@ struct Command {
     const char* name;
     const char* synopsis;  // shown after the name in the usage text
     int (*run)(const std::vector<std::string>& args);
+    // Run as root by jobsentry.so on behalf of a job: the environment is
+    // reduced to root_environment() first (root_environment.h).
+    bool for_a_job = false;
 };
 
 const Command kCommands[] = {
     {"watch", "[options] [--] CMD...   run CMD and detect hangs of its MPI ranks", run_watch},
-    {"supervise", "--job-id ID [opts]  watch a Slurm job on this node (started by jobsentry.so)", run_supervise},
-    {"agent", "--job-id ID --node-index K  a multi-node job's node agent (started by jobsentry.so)", run_agent},
+    {"supervise", "--job-id ID [opts]  watch a Slurm job on this node (started by jobsentry.so)", run_supervise, true},
+    {"agent", "--job-id ID --node-index K  a multi-node job's node agent (started by jobsentry.so)", run_agent, true},
     {"sample", "[options] PID          stack samples of one process, with their cost", run_sample},
     {"noise", "[options]               OS noise per PU (selfish detour, pinned with hwloc)", run_noise},
-    {"noise-job", "--job-id ID [opts]  a Slurm job's noise probe at its start (run by jobsentry.so)", run_noise_job},
-    {"rma-job", "--job-id ID [opts]    a Slurm job's RMA traces analysed at its end (run by jobsentry.so)", run_rma_job},
+    {"noise-job", "--job-id ID [opts]  a Slurm job's noise probe at its start (run by jobsentry.so)", run_noise_job, true},
+    {"rma-job", "--job-id ID [opts]    a Slurm job's RMA traces analysed at its end (run by jobsentry.so)", run_rma_job, true},
     {"ckpt", "advise|mtbf [options]    Young/Daly checkpoint periods; per-node MTBF", jobsentry::ckpt::run_ckpt},
     {"rma-check", "[options] -- CMD... run an MPI program and check its one-sided (RMA) accesses", run_rma_check},
     {"rma-report", "TRACE_DIR          analyse the traces of an rma-check run", run_rma_report},
@@ -195,8 +199,12 @@ int main(int argc, char** argv) {
     }
     std::string names;
     for (const auto& c : kCommands) {
-        if (command == c.name) return c.run(args);
-        names += std::string(names.empty() ? "" : ", ") + c.name;
+        if (command != c.name) {
+            names += std::string(names.empty() ? "" : ", ") + c.name;
+            continue;
+        }
+        if (c.for_a_job) enter_root_environment();
+        return c.run(args);
     }
     std::cerr << "jobsentry: unknown command '" << command << "'; accepted commands are " << names << "\n\n"
               << usage();

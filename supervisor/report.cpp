@@ -161,7 +161,7 @@ std::string text_path_for(const std::string& json_path) { return sibling_path(js
 std::string create_temp_beside(const std::string& path, TempFile* temp) {
     temp->name = path + ".XXXXXX";
     temp->fd = mkostemp(temp->name.data(), O_CLOEXEC);  // O_CREAT|O_EXCL: a fresh file, never a symlink's target
-    if (temp->fd < 0) return "cannot create " + temp->name + ": " + std::strerror(errno);
+    if (temp->fd < 0) return "cannot write " + path + ": cannot create " + temp->name + ": " + std::strerror(errno);
     fchmod(temp->fd, 0644);
     return {};
 }
@@ -192,7 +192,7 @@ std::string write_file_safely(const std::string& path, const std::string& conten
         ssize_t n = write(temp.fd, content.data() + done, content.size() - done);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
-            err = "cannot write " + temp.name + ": " + std::strerror(errno);
+            err = "cannot write " + path + " (through " + temp.name + "): " + std::strerror(n < 0 ? errno : EIO);
             discard_temp(temp);
             return err;
         }

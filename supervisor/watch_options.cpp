@@ -22,7 +22,10 @@ po::options_description describe(WatchOptions& o, std::string& action) {
         ("report", po::value(&o.report)->default_value(o.report),
             "JSON report path; the text form goes next to it with .txt")
         ("grace-ms", po::value(&o.grace_ms)->default_value(o.grace_ms),
-            "time between SIGTERM and SIGKILL when killing; 0..600000");
+            "time between SIGTERM and SIGKILL when killing; 0..600000")
+        ("attach", po::value(&o.attach)->default_value(o.attach),
+            "watch the running process PID (e.g. an mpirun started elsewhere) and its descendants instead of "
+            "launching COMMAND; the supervisor is then a separate process, as under Slurm. 0: launch COMMAND");
     // clang-format on
     return d;
 }
@@ -35,7 +38,10 @@ std::string check(const WatchOptions& o, const std::string& action) {
         e << "--action " << action << ": accepted values are kill, report";
     else if (o.report.empty()) e << "--report: needs a file name";
     else if (o.grace_ms < 0 || o.grace_ms > 600000) e << "--grace-ms " << o.grace_ms << ": accepted values are 0..600000";
-    else if (o.command.empty()) e << "no COMMAND given: usage is jobsentry watch [options] -- COMMAND [ARGS...]";
+    else if (o.attach < 0 || o.attach > 4194304) e << "--attach " << o.attach << ": accepted values are 1..4194304 (a pid)";
+    else if (o.attach > 0 && !o.command.empty()) e << "--attach and a COMMAND: give one of them, not both";
+    else if (o.attach == 0 && o.command.empty())
+        e << "no COMMAND given: usage is jobsentry watch [options] -- COMMAND [ARGS...] (or --attach PID)";
     return e.str();
 }
 
@@ -76,7 +82,8 @@ std::string watch_help() {
     WatchOptions defaults;
     std::string action;
     std::ostringstream out;
-    out << "Usage: jobsentry watch [options] [--] COMMAND [ARGS...]\n\n"
+    out << "Usage: jobsentry watch [options] [--] COMMAND [ARGS...]\n"
+           "       jobsentry watch [options] --attach PID\n\n"
            "Runs COMMAND (typically mpirun ...), samples the stacks of its MPI ranks at random\n"
            "moments and, when the ParaStack model and a verification agree that the job hangs,\n"
            "writes a report and acts. Exit status: COMMAND's own when no hang was found, 3 when a\n"

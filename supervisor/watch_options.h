@@ -16,6 +16,7 @@ struct WatchOptions : DetectionSettings {
     HangAction action = HangAction::kill;
     std::string report = "jobsentry-report.json";
     int grace_ms = 3000;    // SIGTERM to SIGKILL when killing the command tree
+    long attach = 0;        // > 0: watch this running process tree instead of launching a command
     std::vector<std::string> command;
 };
 

@@ -457,6 +457,7 @@ double Watcher::next_delay() {
 
 void Watcher::verify(const std::vector<int>& still_suspects) {
     ++verifications_;
+    if (opt_.verbose) log("verification " + std::to_string(verifications_) + " begins");
     std::map<int, std::vector<StackSample>> seen;
     std::map<int, bool> exited;
     std::map<int, int> timeouts;

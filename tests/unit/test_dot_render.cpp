@@ -160,3 +160,17 @@ TEST_CASE("as the job's user (SlurmJob::hang), the report and its graph belong t
     CHECK_THAT(slurp(dir.path + "/r.svg"), Catch::Contains("stuck_in_compute"));
     CHECK(nlohmann::json::parse(slurp(json))["stack_tree_svg"] == dir.path + "/r.svg");
 }
+
+TEST_CASE("render_svg: a FIFO or a symlink swapped in at the DOT path is refused, not read", "[dot_render]") {
+    TempDir dir;
+    const std::string dot = dir.path + "/tree.dot", svg = dir.path + "/tree.svg", real = dir.path + "/real.dot";
+    REQUIRE(mkfifo(dot.c_str(), 0600) == 0);  // nobody writes: reading it by name would block
+    const auto start = std::chrono::steady_clock::now();
+    CHECK_THAT(render_svg(kGraphvizDot, dot, svg, 5000), Catch::Contains("not a regular file"));
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(2));
+    REQUIRE(unlink(dot.c_str()) == 0);
+    REQUIRE(write_file_safely(real, "digraph g {}\n").empty());
+    REQUIRE(symlink(real.c_str(), dot.c_str()) == 0);
+    CHECK_THAT(render_svg(kGraphvizDot, dot, svg, 5000), Catch::Contains("cannot open " + dot));
+    CHECK(dir.names() == std::set<std::string>{"tree.dot", "real.dot"});
+}
