@@ -28,15 +28,16 @@ tagged() {  # pids of this run's processes named jobsentry, mpirun, prterun, ort
 nfds() { { ls "/proc/$1/fd" 2>/dev/null || true; } | wc -l; }
 
 max() { if [ "${2:-0}" -gt "$1" ]; then echo "$2"; else echo "$1"; fi; }
-# rank_files JOB: the most fds to files (not a pipe, socket, anon inode or
-# /dev: Open MPI's own, their number varies with its connections) that a
+# rank_files JOB: the most fds to files (not a pipe, socket, anon inode, /dev
+# or Open MPI's session and vader dirs under SCRATCH: Open MPI's own) that a
 # hangprog rank of JOB (LOAD_JOB) holds now. A descriptor of jobsentry's that
 # leaked into the job would show here.
 rank_files() {
   local c m=0
   for c in $(pgrep -x hangprog); do
     grep -qz "^LOAD_JOB=$1\$" "/proc/$c/environ" 2>/dev/null || continue
-    m=$(max "$m" "$(find "/proc/$c/fd" -mindepth 1 -printf '%l\n' 2>/dev/null | grep -cvE '^(pipe|socket|anon_inode):|^/dev/' || true)")
+    m=$(max "$m" "$(find "/proc/$c/fd" -mindepth 1 -printf '%l\n' 2>/dev/null |
+      grep -vE '^(pipe|socket|anon_inode):|^/dev/' | grep -cv "^$SCRATCH/" || true)")
   done
   echo "$m"
 }
@@ -126,5 +127,5 @@ echo "| watch max VmRSS kB, median / max: last 10 healthy jobs | ${rss_last/ / /
 echo "| watch max VmRSS kB, median / max: all $SEQ / the $CONC concurrent | ${rss_all/ / / } / ${rss_conc/ / / } |"
 echo "| watch max open fds, median / max: first 10 / last 10 healthy | ${fd_first/ / / } / ${fd_last/ / / } |"
 echo "| watch max open fds, median / max: all $SEQ / the $CONC concurrent | ${fd_all/ / / } / ${fd_conc/ / / } |"
-echo "| rank fds to files (not pipe, socket, /dev): unwatched / watched median, max | $base_rfds / ${rfd_all/ /, } |"
+echo "| rank fds to files (not pipe, socket, /dev, Open MPI's dirs): unwatched / watched median, max | $base_rfds / ${rfd_all/ /, } |"
 [ "$bad$left_procs$left_temp" = 000 ]
