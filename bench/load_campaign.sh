@@ -36,8 +36,10 @@ rank_files() {
   local c m=0
   for c in $(pgrep -x hangprog); do
     grep -qz "^LOAD_JOB=$1\$" "/proc/$c/environ" 2>/dev/null || continue
-    m=$(max "$m" "$(find "/proc/$c/fd" -mindepth 1 -printf '%l\n' 2>/dev/null |
-      grep -vE '^(pipe|socket|anon_inode):|^/dev/' | grep -cv "^$SCRATCH/" || true)")
+    find "/proc/$c/fd" -mindepth 1 -printf '%l\n' 2>/dev/null | grep -vE '^(pipe|socket|anon_inode):|^/dev/' |
+      grep -v "^$SCRATCH/" >"$SCRATCH/stats/$1.files.$c" || true
+    cat "$SCRATCH/stats/$1.files.$c" >>"$SCRATCH/stats/rank-files"
+    m=$(max "$m" "$(wc -l <"$SCRATCH/stats/$1.files.$c")")
   done
   echo "$m"
 }
@@ -128,4 +130,7 @@ echo "| watch max VmRSS kB, median / max: all $SEQ / the $CONC concurrent | ${rs
 echo "| watch max open fds, median / max: first 10 / last 10 healthy | ${fd_first/ / / } / ${fd_last/ / / } |"
 echo "| watch max open fds, median / max: all $SEQ / the $CONC concurrent | ${fd_all/ / / } / ${fd_conc/ / / } |"
 echo "| rank fds to files (not pipe, socket, /dev, Open MPI's dirs): unwatched / watched median, max | $base_rfds / ${rfd_all/ /, } |"
+if [ -s "$SCRATCH/stats/rank-files" ]; then
+  echo; echo "files seen open in ranks: $(sort -u "$SCRATCH/stats/rank-files" | tr '\n' ' ')"
+fi
 [ "$bad$left_procs$left_temp" = 000 ]
