@@ -28,6 +28,7 @@ function(jobsentry_preload_module target output mpi_target gen_dir)
   target_include_directories(${target} PRIVATE ${gen_dir} ${CMAKE_CURRENT_SOURCE_DIR}
     ${CMAKE_CURRENT_SOURCE_DIR}/preload ${MPIWRAP_DIR})
   target_link_libraries(${target} PRIVATE ${mpi_target})
+  jobsentry_plain(${target})  # LD_PRELOADed into mpirun and the ranks: no sanitizer runtime (cmake/sanitize.cmake)
   # C bindings only: the C++ bindings of mpi.h would pull in libmpi_cxx.
   target_compile_definitions(${target} PRIVATE OMPI_SKIP_MPICXX=1 MPICH_SKIP_MPICXX=1)
   set_target_properties(${target} PROPERTIES OUTPUT_NAME ${output})
