@@ -214,12 +214,13 @@ StackSample StackWalker::sample(pid_t pid, uint64_t start_time) {
             if (unw_step(&cursor) <= 0) break;
         }
     }
-    if (ptrace(PTRACE_DETACH, pid, nullptr, reinterpret_cast<void*>(static_cast<long>(reinject))) != 0 &&
-        (errno != ESRCH || kill(pid, 0) == 0)) {
+    const int detached = ptrace(PTRACE_DETACH, pid, nullptr, reinterpret_cast<void*>(static_cast<long>(reinject)));
+    const int detach_errno = errno;
+    if (detached != 0 && (detach_errno != ESRCH || kill(pid, 0) == 0)) {
         // ESRCH of a live process: it was not in a ptrace-stop after all and
         // is still ours; the pending reaper stops and detaches it, so it is
         // never left traced (seen once under the sanitizer build's timing).
-        if (errno == ESRCH) ptrace(PTRACE_INTERRUPT, pid, nullptr, nullptr);
+        if (detach_errno == ESRCH) ptrace(PTRACE_INTERRUPT, pid, nullptr, nullptr);
         pending_.insert(pid);
     }
     out.cost_seconds = monotonic_now() - begin;
