@@ -7,7 +7,6 @@
 #   bash bench/trace_predict.sh [ROUNDS]
 . "$(dirname "$0")/common.sh"
 ROUNDS=${1:-3}
-mpicc -O2 -o "$SCRATCH/ring_allreduce" "$TOP/bench/trace/ring_allreduce.c"
 HALO=$BUILD/tests/programs/halo_waitall
 "$JOBSENTRY" loggp --reps 50 --out "$SCRATCH/loggp.json" >"$SCRATCH/loggp.out" 2>&1
 echo "LogGP parameters (jobsentry loggp --reps 50): $(tr -d '\n' <"$SCRATCH/loggp.json")"
@@ -43,8 +42,8 @@ print(f"| {sys.argv[1]} | {len(rows)} | {m / 1e6:.1f} | {p / 1e6:.1f} | {p / m:.
 PY
 }
 row "halo_waitall --seconds 2 --n 256" "$HALO" --seconds 2 --n 256
-row "ring: 2000 x (200 us, Sendrecv 64 KiB)" "$SCRATCH/ring_allreduce" ring 2000 200 65536
-row "allreduce: 5000 x (100 us, Allreduce 8 B)" "$SCRATCH/ring_allreduce" allreduce 5000 100 8
-row "allreduce: 2000 x (100 us, Allreduce 64 KiB)" "$SCRATCH/ring_allreduce" allreduce 2000 100 65536
+row "ring: 2000 x (200 us, Sendrecv 64 KiB)" "$BUILD/tests/programs/ring_allreduce" ring 2000 200 65536
+row "allreduce: 5000 x (100 us, Allreduce 8 B)" "$BUILD/tests/programs/ring_allreduce" allreduce 5000 100 8
+row "allreduce: 2000 x (100 us, Allreduce 64 KiB)" "$BUILD/tests/programs/ring_allreduce" allreduce 2000 100 65536
 echo
 echo "load average during the runs: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -135,32 +135,53 @@ private:
         pending_.erase(it);
     }
 
-    void collective(Kind kind, const Record& r) {
-        const auto& all = t_.comms.at(r.comm);
+    // A communicator as this rank's collectives see it: its members present, its tag, our position.
+    // Made once per communicator: at an extrapolated scale it has P' members.
+    struct CommView {
         std::vector<std::int32_t> members;
-        for (std::int32_t m : all)
-            if (job_.in(m)) members.push_back(m);
-        auto me = std::find(members.begin(), members.end(), static_cast<std::int32_t>(rank_));
-        if (me == members.end()) return;
-        auto root = std::find(members.begin(), members.end(), r.peer);
+        std::int32_t tag = 0;
+        std::uint32_t me = 0;
+        bool in = false;
+    };
+    const CommView& view(std::uint16_t comm) {
+        auto [it, added] = views_.try_emplace(comm);
+        CommView& v = it->second;
+        if (!added) return v;
+        for (std::int32_t m : t_.comms.at(comm))
+            if (job_.in(m)) v.members.push_back(m);
+        auto me = std::find(v.members.begin(), v.members.end(), static_cast<std::int32_t>(rank_));
+        v.in = me != v.members.end();
+        v.me = static_cast<std::uint32_t>(me - v.members.begin());
+        v.tag = job_.collective_tags
+                    .try_emplace(v.members, kCollectiveTagBase + static_cast<std::int32_t>(job_.collective_tags.size()))
+                    .first->second;
+        return v;
+    }
+
+    void collective(Kind kind, const Record& r) {
+        const CommView& v = view(r.comm);
+        if (!v.in) return;
         const bool rooted = kind == Kind::bcast || kind == Kind::reduce || kind == Kind::gather || kind == Kind::scatter;
-        if (rooted && root == members.end()) {
-            ++job_.lost_roots;
-            root = members.begin();
+        std::uint32_t root = 0;
+        if (rooted) {
+            // Members are in rank order in the common case (world and its duplicates): look there first.
+            const auto at = static_cast<std::size_t>(r.peer);
+            if (r.peer >= 0 && at < v.members.size() && v.members[at] == r.peer) {
+                root = static_cast<std::uint32_t>(at);
+            } else {
+                auto it = std::find(v.members.begin(), v.members.end(), r.peer);
+                if (it == v.members.end()) ++job_.lost_roots;
+                else root = static_cast<std::uint32_t>(it - v.members.begin());
+            }
         }
-        auto tag = job_.collective_tags.try_emplace(members, kCollectiveTagBase + static_cast<std::int32_t>(
-                                                                                      job_.collective_tags.size()));
-        const auto rounds = collective_rounds(kind, static_cast<std::uint32_t>(members.size()),
-                                              static_cast<std::uint32_t>(me - members.begin()),
-                                              rooted ? static_cast<std::uint32_t>(root - members.begin()) : 0, r.bytes,
+        const auto rounds = collective_rounds(kind, static_cast<std::uint32_t>(v.members.size()), v.me, root, r.bytes,
                                               job_.allreduce);
         for (const Round& round : rounds) {
             std::vector<std::uint32_t> ops;
             for (const Message& m : round) {
-                const auto peer = static_cast<std::uint32_t>(members[m.peer]);
-                ops.push_back(m.send ? job_.builder.send(rank_, peer, m.bytes, tag.first->second)
-                                     : job_.builder.recv(rank_, static_cast<std::int32_t>(peer), m.bytes,
-                                                         tag.first->second));
+                const auto peer = static_cast<std::uint32_t>(v.members[m.peer]);
+                ops.push_back(m.send ? job_.builder.send(rank_, peer, m.bytes, v.tag)
+                                     : job_.builder.recv(rank_, static_cast<std::int32_t>(peer), m.bytes, v.tag));
             }
             then(ops);
         }
@@ -171,7 +192,26 @@ private:
     std::uint32_t rank_;
     std::vector<Dep> deps_;
     std::unordered_map<std::uint32_t, std::uint32_t> pending_;  // request id -> its op
+    std::unordered_map<std::uint16_t, CommView> views_;
 };
+
+// The notes on what was approximated, and the schedule.
+void finish(Job& job, Conversion& out) {
+    const struct {
+        std::uint64_t n;
+        const char *one, *many, *what;
+    } counts[] = {
+        {job.dropped_messages, "message", "messages",
+         " to or from left-out ranks dropped; collectives run among the ranks present"},
+        {job.lost_roots, "rooted collective", "rooted collectives", " whose root was left out rooted at the first rank"},
+        {job.synchronous_sends, "MPI_Ssend", "MPI_Ssends", " simulated as standard sends (GOAL has no synchronous send)"},
+        {job.never_completed, "nonblocking operation", "nonblocking operations",
+         " never completed by a traced Wait/Test: nothing after them waits for them"},
+    };
+    for (const auto& c : counts)
+        if (c.n) out.notes.push_back(std::to_string(c.n) + " " + (c.n == 1 ? c.one : c.many) + c.what);
+    out.schedule = job.builder.finish();
+}
 
 }  // namespace
 
@@ -191,20 +231,20 @@ Conversion goal_from_traces(const std::vector<RankTrace>& traces, std::uint32_t 
         out.notes.push_back("rank " + std::to_string(rank) + " left out (no ops): " + why);
     for (std::uint32_t r = 0; r < world_size; ++r)
         if (!job.present[r] && !left_out.count(r)) out.notes.push_back("rank " + std::to_string(r) + " left out: no trace file");
-    const struct {
-        std::uint64_t n;
-        const char *one, *many, *what;
-    } counts[] = {
-        {job.dropped_messages, "message", "messages",
-         " to or from left-out ranks dropped; collectives run among the ranks present"},
-        {job.lost_roots, "rooted collective", "rooted collectives", " whose root was left out rooted at the first rank"},
-        {job.synchronous_sends, "MPI_Ssend", "MPI_Ssends", " simulated as standard sends (GOAL has no synchronous send)"},
-        {job.never_completed, "nonblocking operation", "nonblocking operations",
-         " never completed by a traced Wait/Test: nothing after them waits for them"},
-    };
-    for (const auto& c : counts)
-        if (c.n) out.notes.push_back(std::to_string(c.n) + " " + (c.n == 1 ? c.one : c.many) + c.what);
-    out.schedule = job.builder.finish();
+    finish(job, out);
+    return out;
+}
+
+Conversion goal_from_rank_source(std::uint32_t world_size, std::uint64_t records,
+                                 const std::function<RankTrace(std::uint32_t)>& rank_trace, Allreduce allreduce) {
+    Job job(world_size, records * 2, allreduce);
+    job.present.assign(world_size, true);
+    for (std::uint32_t r = 0; r < world_size; ++r) {
+        const RankTrace t = rank_trace(r);
+        RankOrder(job, t).run();
+    }
+    Conversion out;
+    finish(job, out);
     return out;
 }
 

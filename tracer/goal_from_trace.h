@@ -9,6 +9,7 @@
 // collectives run among the others, and `notes` says so. Pure.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -35,5 +36,11 @@ struct Conversion {
 Conversion goal_from_traces(const std::vector<RankTrace>& traces, std::uint32_t world_size,
                             const std::map<std::uint32_t, std::string>& left_out,
                             Allreduce allreduce = Allreduce::recursive_doubling);
+
+// The same for ranks made on demand (trace-to-goal --scale): rank_trace(r) is called once for each
+// r in 0..world_size-1, all present; records: their total, to reserve the schedule. traced_ns is 0.
+Conversion goal_from_rank_source(std::uint32_t world_size, std::uint64_t records,
+                                 const std::function<RankTrace(std::uint32_t)>& rank_trace,
+                                 Allreduce allreduce = Allreduce::recursive_doubling);
 
 }  // namespace jobtrace

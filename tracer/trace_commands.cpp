@@ -11,6 +11,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "extrapolate.h"
 #include "goal_from_trace.h"
 #include "goal_writer.h"
 #include "preload_launch.h"
@@ -21,6 +22,8 @@ namespace po = boost::program_options;
 namespace jobsentry {
 
 namespace {
+
+constexpr unsigned long kMaxScale = 1ul << 24;  // the engine's schedules reach 1 M ranks; leave room
 
 po::options_description trace_spec(TraceOptions* o) {
     po::options_description desc("Options of jobsentry trace");
@@ -39,7 +42,13 @@ po::options_description to_goal_spec(TraceToGoalOptions* o) {
         "output,o", po::value(&o->output), "GOAL file to write (default: standard output)")(
         "allreduce", po::value(&o->allreduce)->default_value(o->allreduce),
         "the algorithm MPI_Allreduce is expanded into: recursive-doubling or reduce-bcast (binomial reduce to "
-        "rank 0, then binomial bcast)");
+        "rank 0, then binomial bcast)")(
+        "scale", po::value(&o->scale_text),
+        "extrapolate the traced job to this many ranks (weak scaling: each rank keeps its compute times and "
+        "message sizes; docs/simulator.md, Extrapolation)")(
+        "scale-rule", po::value(&o->scale_rule)->default_value(o->scale_rule),
+        "how --scale maps ranks: offsets (a ring or a 1-D chain, partners kept at their offsets) or replicate "
+        "(LogGOPSim's schedgen: whole copies of the traced job, point-to-point within each copy)");
     return desc;
 }
 
@@ -97,6 +106,17 @@ CommandParse<TraceToGoalOptions> parse_trace_to_goal_options(const std::vector<s
     if (out.error.empty() && !out.help && out.options.allreduce != "recursive-doubling" &&
         out.options.allreduce != "reduce-bcast")
         out.error = "--allreduce '" + out.options.allreduce + "': accepted are recursive-doubling and reduce-bcast";
+    else if (out.error.empty() && !out.help && out.options.scale_rule != "offsets" && out.options.scale_rule != "replicate")
+        out.error = "--scale-rule '" + out.options.scale_rule + "': accepted are offsets and replicate";
+    else if (out.error.empty() && !out.help && !out.options.scale_text.empty()) {
+        const std::string& t = out.options.scale_text;
+        const bool digits = t.size() <= 8 && t.find_first_not_of("0123456789") == std::string::npos;
+        const unsigned long n = digits ? std::stoul(t) : 0;
+        if (n < 1 || n > kMaxScale)
+            out.error = "--scale '" + t + "': accepted is a number of ranks from 1 to " + std::to_string(kMaxScale);
+        else
+            out.options.scale = static_cast<std::uint32_t>(n);
+    }
     return out;
 }
 
@@ -131,7 +151,7 @@ int run_trace_to_goal(const std::vector<std::string>& args) {
     const std::string who = "jobsentry trace-to-goal";
     TraceToGoalOptions defaults;
     std::ostringstream help;
-    help << "Usage: jobsentry trace-to-goal DIR [-o app.goal]\n\n"
+    help << "Usage: jobsentry trace-to-goal DIR [-o app.goal] [--scale P [--scale-rule offsets|replicate]]\n\n"
          << "Writes the traces of `jobsentry trace` as a GOAL schedule for `jobsentry simulate --goal`\n"
          << "(collective algorithms: docs/simulator.md). A rank whose trace is unreadable is left out, with\n"
          << "its file, offset and what was expected on stderr and in a comment of the GOAL. Exit status: 0,\n"
@@ -162,13 +182,38 @@ int run_trace_to_goal(const std::vector<std::string>& args) {
         std::cerr << who << ": no readable rank-N.jstrace in " << o.trace_dir << '\n';
         return 2;
     }
-    jobtrace::Conversion c = jobtrace::goal_from_traces(
-        traces, world, left_out,
-        o.allreduce == "reduce-bcast" ? jobtrace::Allreduce::reduce_bcast : jobtrace::Allreduce::recursive_doubling);
+    const auto allreduce =
+        o.allreduce == "reduce-bcast" ? jobtrace::Allreduce::reduce_bcast : jobtrace::Allreduce::recursive_doubling;
+    jobtrace::Conversion c = jobtrace::goal_from_traces(traces, world, left_out, allreduce);
+    std::string scaled;
+    if (o.scale) {
+        if (!left_out.empty()) {
+            std::cerr << who << ": --scale needs the trace of every rank; " << left_out.size()
+                      << (left_out.size() == 1 ? " rank was" : " ranks were") << " left out (above)\n";
+            return 2;
+        }
+        try {
+            const jobtrace::Extrapolation x(traces, o.scale,
+                                            o.scale_rule == "replicate" ? jobtrace::ScaleRule::replicate
+                                                                        : jobtrace::ScaleRule::offsets);
+            const std::uint64_t traced_ns = c.traced_ns;
+            c = jobtrace::goal_from_rank_source(
+                x.size(), x.records(), [&](std::uint32_t r) { return x.rank(r); }, allreduce);
+            c.traced_ns = traced_ns;
+            scaled = "// extrapolated from " + std::to_string(world) + " to " + std::to_string(o.scale) + " ranks (--scale-rule " +
+                     o.scale_rule + "): " + x.how() + "\n";
+            world = o.scale;
+        } catch (const jobtrace::ExtrapolationError& e) {
+            std::cerr << who << ": cannot extrapolate to " << o.scale << " ranks: " << e.what() << '\n';
+            return 2;
+        }
+    }
     std::ostringstream text;
     text << "// GOAL schedule of the traces in " << o.trace_dir << " (jobsentry trace-to-goal --allreduce "
          << o.allreduce << "): " << world << " ranks, calc in ns\n"
-         << "// traced region: " << c.traced_ns << " ns (the longest rank, from its first MPI call to its last)\n";
+         << scaled
+         << "// traced region: " << c.traced_ns << " ns (the longest rank, from its first MPI call to its last"
+         << (scaled.empty() ? "" : ", as traced") << ")\n";
     for (const std::string& note : c.notes) text << "// " << note << '\n';
     jobsentry::sim::write_goal(c.schedule, text);
     if (o.output.empty() || o.output == "-") {

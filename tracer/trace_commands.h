@@ -19,6 +19,9 @@ struct TraceToGoalOptions {
     std::string trace_dir;
     std::string output;  // "" or "-": standard output
     std::string allreduce = "recursive-doubling";  // or reduce-bcast
+    std::uint32_t scale = 0;                        // 0: the traced number of ranks
+    std::string scale_text;                         // --scale as given
+    std::string scale_rule = "offsets";             // or replicate (extrapolate.h)
 };
 
 template <class Options>

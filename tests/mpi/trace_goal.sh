@@ -51,6 +51,41 @@ print(f"traced {traced} ns, predicted {makespan} ns ({makespan / traced:.2f}), l
 assert compute <= makespan <= 2 * traced, (compute, makespan, traced)
 PY
 
+# --scale: two ranks of a 2-D halo are no ring or chain (said, exit 2); LogGOPSim's replicate
+# rule makes 4 copies; a ring traced at 3 ranks carries to 64 and still simulates.
+status=0
+"$JOBSENTRY" trace-to-goal "$WORK/t" --scale 16 -o "$WORK/x.goal" 2>"$WORK/x.err" || status=$?
+[ "$status" -eq 2 ] && grep -q "cannot extrapolate to 16 ranks: .*trace more ranks, or use --scale-rule replicate" \
+  "$WORK/x.err" || { cat "$WORK/x.err" >&2; fail "a 2-rank halo was not refused by --scale (exit $status)"; }
+"$JOBSENTRY" trace-to-goal "$WORK/t" --scale 8 --scale-rule replicate -o "$WORK/x.goal" ||
+  fail "--scale-rule replicate failed"
+grep -q "^num_ranks 8$" "$WORK/x.goal" && grep -q "^// extrapolated from 2 to 8 ranks (--scale-rule replicate)" \
+  "$WORK/x.goal" || fail "the replicated GOAL is not 8 ranks or does not say so"
+"$JOBSENTRY" simulate --goal "$WORK/x.goal" --params "$WORK/params.json" >/dev/null || fail "the copies do not simulate"
+case ${MPI_IMPL:-openmpi} in
+  openmpi) RING=(mpirun --oversubscribe -np 3) ;;
+  mpich) RING=(mpiexec.mpich -n 3) ;;
+esac
+"$JOBSENTRY" trace --trace-dir "$WORK/r" -- "${RING[@]}" "$RING_PROGRAM" ring 300 50 1024 >"$WORK/ring.out" 2>&1 ||
+  { cat "$WORK/ring.out" >&2; fail "jobsentry trace of the ring failed"; }
+"$JOBSENTRY" trace-to-goal "$WORK/r" --scale 64 -o "$WORK/ring.goal" 2>"$WORK/ring.err" ||
+  { cat "$WORK/ring.err" >&2; fail "the 3-rank ring does not extrapolate to 64"; }
+grep -q "^// extrapolated from 3 to 64 ranks (--scale-rule offsets): a ring" "$WORK/ring.goal" ||
+  fail "the ring was not recognised as one"
+grep -q "^l[0-9]*: send 1024b to 0 tag" <(sed -n '/^rank 63 {/,/^}/p' "$WORK/ring.goal") ||
+  fail "rank 63 of 64 does not send to rank 0"
+"$JOBSENTRY" simulate --goal "$WORK/ring.goal" --params "$WORK/params.json" --json >"$WORK/ring.json" ||
+  fail "the extrapolated ring does not simulate"
+python3 - "$WORK/ring.goal" "$WORK/ring.json" <<'PY' || fail "the extrapolated ring's makespan is not sane"
+import json, re, sys
+goal = open(sys.argv[1]).read()
+makespan = json.load(open(sys.argv[2]))["makespan_ns"]
+traced = int(re.search(r"traced region: (\d+) ns", goal).group(1))
+# 300 iterations of at least 50 us of work each; weak scaling keeps it near the traced time.
+print(f"ring 3 -> 64 ranks: traced {traced} ns, predicted {makespan} ns ({makespan / traced:.2f})")
+assert 300 * 50000 <= makespan <= 2 * traced, (makespan, traced)
+PY
+
 # Rank 1's file cut short: it ends 23 bytes into its trailer.
 truncate -s -17 "$WORK/t/rank-1.jstrace"
 status=0

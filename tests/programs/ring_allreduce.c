@@ -1,5 +1,6 @@
 /* ring_allreduce: a small iterative program for predicted-vs-measured runs of
- * jobsentry trace (bench/trace_predict.sh): ITER iterations of WORK_US of
+ * jobsentry trace (bench/trace_predict.sh) and for trace-to-goal --scale
+ * (tests/mpi/trace_goal.sh): ITER iterations of WORK_US of
  * arithmetic, then either a ring exchange (MPI_Sendrecv of BYTES to the right
  * neighbour, from the left) or an MPI_Allreduce of BYTES.
  *   ring_allreduce ring|allreduce ITER WORK_US BYTES */
