@@ -3,6 +3,8 @@
 #include <iomanip>
 #include <sstream>
 
+#include "goal_reader.h"
+#include "params_file.h"
 #include "predict.h"
 
 #include <sys/stat.h>
@@ -42,17 +44,27 @@ std::string make_trace_dir(const std::string& dir) {
 
 // The noisiest measured PU's trace through the LogGOPS simulator, in the
 // probe's own trace format (the one `jobsentry simulate --noise-trace` reads).
-nlohmann::json predict_for_noisiest(const ProbeResult& result, const std::vector<uint32_t>& scales) {
+// Applications' schedules (--predict-goal) are read now, one at a time, after the measurement.
+nlohmann::json predict_for_noisiest(const ProbeResult& result, const NoiseOptions& o, const sim::LogGOPS& params) {
     const PuResult* worst = noisiest_pu(result);
     if (!worst) return {{"error", "no PU was measured"}};
     std::stringstream trace;
     write_noise_trace(trace, *worst);
     try {
         sim::PredictOptions options;
-        options.scales = scales;
-        nlohmann::json out =
-            sim::predict_noise_slowdown(sim::read_noise_trace(trace, noise_trace_name(worst->cpu)), options);
+        options.scales = o.predict_scales;
+        options.params = params;
+        const sim::NoiseTrace noise = sim::read_noise_trace(trace, noise_trace_name(worst->cpu));
+        nlohmann::json out = sim::predict_noise_slowdown(noise, options);
         out["cpu"] = worst->cpu;
+        for (const std::string& goal : o.predict_goals) {
+            try {
+                out["predictions"].push_back(
+                    sim::predict_schedule_slowdown(sim::read_goal_file(goal), goal, noise, options));
+            } catch (const std::exception& e) {
+                out["predictions"].push_back({{"application", goal}, {"error", e.what()}});
+            }
+        }
         return out;
     } catch (const std::exception& e) {
         return {{"cpu", worst->cpu}, {"error", e.what()}};
@@ -63,10 +75,21 @@ std::string prediction_table(const nlohmann::json& p) {
     std::ostringstream out;
     if (p.contains("error")) return "prediction: " + p["error"].get<std::string>() + "\n";
     out << "predicted slowdown with the noise of PU " << p["cpu"] << " (LogGOPS, " << p["bytes"] << "-byte messages):\n";
-    for (const auto& row : p["predictions"])
-        out << "  " << std::left << std::setw(18) << row["collective"].get<std::string>() << std::right
-            << std::setw(9) << row["procs"].get<uint64_t>() << " processes  x" << std::fixed << std::setprecision(4)
-            << row["slowdown"].get<double>() << '\n';
+    for (const auto& row : p["predictions"]) {
+        const bool app = row.contains("application");
+        out << "  " << std::left << std::setw(18) << row[app ? "application" : "collective"].get<std::string>()
+            << std::right;
+        if (row.contains("error")) {
+            out << "  cannot be predicted: " << row["error"].get<std::string>() << '\n';
+            continue;
+        }
+        out << std::setw(9) << row["procs"].get<uint64_t>() << " processes  x" << std::fixed << std::setprecision(4)
+            << row["slowdown"].get<double>();
+        if (app)
+            out << "  (" << std::setprecision(3) << row["noise_free_makespan_ns"].get<double>() / 1e9 << " s -> "
+                << row["makespan_ns"].get<double>() / 1e9 << " s)";
+        out << '\n';
+    }
     return out.str();
 }
 
@@ -99,6 +122,16 @@ int run_noise(const std::vector<std::string>& args) {
         }
     }
 
+    // The prediction's inputs are checked before measuring: a typo costs no measurement.
+    sim::LogGOPS params;
+    try {
+        if (!o.predict_params.empty()) params = sim::read_params_file(o.predict_params, params);
+    } catch (const std::exception& e) {
+        return refuse(std::string("--predict-params: ") + e.what());
+    }
+    for (const std::string& goal : o.predict_goals)
+        if (!std::ifstream(goal)) return refuse("--predict-goal " + goal + ": cannot be read (" + std::strerror(errno) + ")");
+
     ProbeResult result = run_noise_probe(parsed.settings);
 
     std::cout << noise_table(result);
@@ -109,7 +142,7 @@ int run_noise(const std::vector<std::string>& args) {
     }
     nlohmann::json report = noise_json(result);
     if (o.predict) {
-        nlohmann::json predicted = predict_for_noisiest(result, o.predict_scales);
+        nlohmann::json predicted = predict_for_noisiest(result, o, params);
         std::cout << prediction_table(predicted);
         report["predicted_slowdown"] = predicted;
     }

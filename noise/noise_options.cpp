@@ -37,7 +37,12 @@ po::options_description describe(NoiseOptions& o) {
             "also predict, with the LogGOPS simulator, how much the noisiest PU's noise slows a barrier and an "
             "allreduce at the --predict-procs scales (1 M processes: about a minute and 2 GiB)")
         ("predict-procs", po::value(&o.predict_procs)->default_value(o.predict_procs),
-            "process counts for --predict, comma-separated, each 2..16777216");
+            "process counts for --predict, comma-separated, each 2..16777216")
+        ("predict-goal", po::value(&o.predict_goals)->composing(),
+            "with --predict: also the slowdown of this application's GOAL schedule (jobsentry trace-to-goal, "
+            "with --scale for larger scales); may be given several times")
+        ("predict-params", po::value(&o.predict_params),
+            "with --predict: LogGOPS parameters, the JSON jobsentry loggp writes (default: the Odin cluster's)");
     // clang-format on
     return d;
 }
@@ -68,6 +73,9 @@ std::string check(NoiseOptions& o, ProbeSettings* s) {
     else if (!parse_scales(o.predict_procs, &o.predict_scales))
         e << "--predict-procs " << o.predict_procs << ": accepted values are process counts 2..16777216, "
           << "comma-separated, e.g. 1024,16384";
+    else if (!o.predict && (!o.predict_goals.empty() || !o.predict_params.empty()))
+        e << (o.predict_goals.empty() ? "--predict-params" : "--predict-goal") << " is used by --predict: give --predict "
+          << "as well";
     else if (o.clock != "auto" && o.clock != "tsc" && o.clock != "monotonic")
         e << "--clock " << o.clock << ": accepted values are auto, tsc, monotonic";
 #if !JOBSENTRY_HAVE_TSC

@@ -22,6 +22,8 @@ struct NoiseOptions {
     bool predict = false;   // LogGOPS prediction for the noisiest PU's trace (simulator/predict.h)
     std::string predict_procs = "1024,16384,1048576";
     std::vector<uint32_t> predict_scales;  // parsed from predict_procs
+    std::vector<std::string> predict_goals;  // applications' GOAL schedules to predict as well
+    std::string predict_params;              // LogGOPS parameters (jobsentry loggp's JSON); empty: Odin's
 };
 
 struct NoiseParse {

@@ -5,6 +5,28 @@
 
 namespace jobsentry::sim {
 
+namespace {
+
+// One schedule without and with the noise: makespans and their ratio.
+nlohmann::json slowdown_row(Schedule&& s, const LogGOPS& p, const Noise& noise) {
+    SimResult quiet = simulate(s, p);
+    if (!quiet.error.empty()) return {{"procs", s.num_ranks}, {"error", quiet.error}};
+    SimResult noisy = noise.active() ? simulate(s, p, noise) : quiet;
+    return {{"procs", s.num_ranks},
+            {"makespan_ns", noisy.makespan},
+            {"noise_free_makespan_ns", quiet.makespan},
+            {"slowdown", quiet.makespan ? static_cast<double>(noisy.makespan) / quiet.makespan : 1.0}};
+}
+
+}  // namespace
+
+nlohmann::json predict_schedule_slowdown(Schedule schedule, const std::string& name, const NoiseTrace& trace,
+                                         const PredictOptions& opt) {
+    nlohmann::json row = slowdown_row(std::move(schedule), opt.params, Noise(trace, opt.seed, opt.cosched));
+    row["application"] = name;
+    return row;
+}
+
 nlohmann::json predict_noise_slowdown(const NoiseTrace& trace, const PredictOptions& opt) {
     const LogGOPS& p = opt.params;
     nlohmann::json out = {{"bytes", opt.bytes},
@@ -15,15 +37,9 @@ nlohmann::json predict_noise_slowdown(const NoiseTrace& trace, const PredictOpti
     Noise noise(trace, opt.seed, opt.cosched);
     for (const char* collective : {"dissemination", "allreduce-recdbl"}) {
         for (std::uint32_t procs : opt.scales) {
-            Schedule s = make_collective(collective, procs, opt.bytes);
-            SimResult quiet = simulate(s, p);
-            SimResult noisy = noise.active() ? simulate(s, p, noise) : quiet;
-            out["predictions"].push_back(
-                {{"collective", collective},
-                 {"procs", procs},
-                 {"makespan_ns", noisy.makespan},
-                 {"noise_free_makespan_ns", quiet.makespan},
-                 {"slowdown", quiet.makespan ? static_cast<double>(noisy.makespan) / quiet.makespan : 1.0}});
+            nlohmann::json row = slowdown_row(make_collective(collective, procs, opt.bytes), p, noise);
+            row["collective"] = collective;
+            out["predictions"].push_back(row);
         }
     }
     return out;

@@ -6,12 +6,14 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "noise.h"
 #include "params.h"
+#include "schedule.h"
 
 namespace jobsentry::sim {
 
@@ -29,5 +31,11 @@ struct PredictOptions {
 // Cost: two simulations per row; the 1 M-process rows take seconds each and
 // about 2 GiB of memory (docs/simulator.md).
 nlohmann::json predict_noise_slowdown(const NoiseTrace& trace, const PredictOptions& options = PredictOptions());
+
+// The same for an application's schedule (a GOAL from jobsentry trace-to-goal): {"application": name,
+// "procs", "makespan_ns", "noise_free_makespan_ns", "slowdown"}, or {"application", "procs", "error"}
+// when it cannot be simulated (a deadlock). options.params and the noise settings apply; not scales, bytes.
+nlohmann::json predict_schedule_slowdown(Schedule schedule, const std::string& name, const NoiseTrace& trace,
+                                         const PredictOptions& options = PredictOptions());
 
 }  // namespace jobsentry::sim

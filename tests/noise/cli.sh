@@ -31,6 +31,10 @@ expect_refused "with a unit" --duration 5
 expect_refused "--threshold-ns -1: accepted values" --threshold-ns -1
 expect_refused "--clock hpet: accepted values are auto, tsc, monotonic" --clock hpet
 expect_refused "--predict-procs 1,64: accepted values are process counts 2..16777216" --predict --predict-procs 1,64
+expect_refused "--predict-goal is used by --predict: give --predict as well" --predict-goal "$WORK/app.goal"
+expect_refused "--predict-goal $WORK/none.goal: cannot be read" --predict --predict-goal "$WORK/none.goal"
+echo '{"latency": 3}' >"$WORK/bad-params.json"
+expect_refused '--predict-params: .*unknown key "latency"' --predict --predict-params "$WORK/bad-params.json"
 expect_refused "frobnicate" --frobnicate
 expect_refused "--json $WORK/missing/r.json: cannot be written" --json "$WORK/missing/r.json"
 expect_refused "--json $WORK: is a directory" --json "$WORK"
@@ -77,6 +81,23 @@ jq -e '.predicted_slowdown.cpu == 0 and (.predicted_slowdown.predictions | lengt
        all(.predicted_slowdown.predictions[]; .slowdown >= 1 and (.procs == 64 or .procs == 256))' "$WORK/p.json" \
   >/dev/null || fail "--predict report: $(jq -c .predicted_slowdown "$WORK/p.json")"
 grep -q "predicted slowdown with the noise of PU 0" "$WORK/out" || fail "--predict prints no table"
+# --predict-goal: an application's schedule (two ranks, 1 ms of compute, a message) with given
+# parameters; a schedule that deadlocks is named in its row, and the rest is still predicted.
+printf 'num_ranks 2\nrank 0 {\nl1: calc 1000000\nl2: send 8b to 1 tag 1\nl2 requires l1\n}\nrank 1 {\nl1: recv 8b from 0 tag 1\n}\n' \
+  >"$WORK/app.goal"
+printf 'num_ranks 2\nrank 0 {\nl1: recv 8b from 1 tag 1\n}\nrank 1 {\nl1: recv 8b from 0 tag 1\n}\n' >"$WORK/stuck.goal"
+echo '{"L": 300, "o": 400, "g": 400, "G": 0.1, "O": 0.05}' >"$WORK/params.json"
+"$JOBSENTRY" noise --cpus 0 --duration 300ms --predict --predict-procs 64 --predict-goal "$WORK/app.goal" \
+  --predict-goal "$WORK/stuck.goal" --predict-params "$WORK/params.json" --json "$WORK/g.json" >"$WORK/out" ||
+  fail "a --predict-goal run failed"
+jq -e --arg app "$WORK/app.goal" --arg stuck "$WORK/stuck.goal" '.predicted_slowdown.params.L == 300 and
+  (.predicted_slowdown.predictions | length) == 4 and
+  (.predicted_slowdown.predictions[2] | .application == $app and .procs == 2 and .slowdown >= 1 and
+     .noise_free_makespan_ns >= 1000000) and
+  (.predicted_slowdown.predictions[3] | .application == $stuck and (.error | length) > 0)' "$WORK/g.json" >/dev/null ||
+  fail "--predict-goal report: $(jq -c .predicted_slowdown "$WORK/g.json")"
+grep -q "app.goal .* 2 processes  x" "$WORK/out" && grep -q "stuck.goal  cannot be predicted: " "$WORK/out" ||
+  { cat "$WORK/out" >&2; fail "--predict-goal rows missing from the table"; }
 # The clock_gettime fallback, forced.
 "$JOBSENTRY" noise --cpus 0 --duration 200ms --clock monotonic --json "$WORK/mono.json" >/dev/null \
   || fail "a --clock monotonic run failed"

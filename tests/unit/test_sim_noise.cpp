@@ -108,3 +108,22 @@ TEST_CASE("noise: predicted slowdowns of a barrier and an allreduce", "[simulato
     nlohmann::json none = predict_noise_slowdown(NoiseTrace(), opt);
     for (const auto& row : none["predictions"]) CHECK(row["slowdown"].get<double>() == 1.0);
 }
+
+TEST_CASE("noise: predicted slowdown of an application's schedule, and of one that deadlocks", "[simulator][noise]") {
+    PredictOptions opt;
+    opt.params = small_params(1 << 20);
+    opt.cosched = true;  // both ranks read the trace from one offset
+    std::istringstream app("num_ranks 2\nrank 0 {\nl1: calc 100000\nl2: send 8b to 1 tag 1\nl2 requires l1\n}\n"
+                           "rank 1 {\nl1: recv 8b from 0 tag 1\n}\n");
+    // 10 % noise in 2 us detours: 100 us of compute loses 10 us, give or take one detour.
+    nlohmann::json row = predict_schedule_slowdown(read_goal(app, "app.goal"), "app.goal", trace({{0, 2000}}, 20000), opt);
+    CHECK(row["application"] == "app.goal");
+    CHECK(row["procs"] == 2);
+    const double lost = row["makespan_ns"].get<double>() - row["noise_free_makespan_ns"].get<double>();
+    CHECK(lost >= 8000);
+    CHECK(lost <= 14000);
+    std::istringstream stuck("num_ranks 2\nrank 0 {\nl1: recv 8b from 1 tag 1\n}\nrank 1 {\nl1: recv 8b from 0 tag 1\n}\n");
+    nlohmann::json bad = predict_schedule_slowdown(read_goal(stuck, "stuck.goal"), "stuck.goal", trace({{0, 2000}}, 20000), opt);
+    CHECK(bad["application"] == "stuck.goal");
+    CHECK(!bad["error"].get<std::string>().empty());
+}
