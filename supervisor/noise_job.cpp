@@ -117,10 +117,22 @@ int run_noise_job(const std::vector<std::string>& args) {
     json["job_id"] = job_id;
     json["node"] = node;
     const std::string dir = job.report_dir.empty() ? info->work_dir : job.report_dir;
-    const std::string path = dir + "/jobsentry-noise-" + std::to_string(job_id) + "." + node + ".json";
+    const std::string base = dir + "/jobsentry-noise-" + std::to_string(job_id) + "." + node;
     const UserIdentity user{info->uid, info->gid, info->user};
-    err = dir.empty() ? "no directory for the result" : run_as_user(user, [&] { return write_file_safely(path, json.dump(2) + "\n"); });
-    std::cerr << tag << (err.empty() ? "result written to " + path : "could not write the result: " + err) << '\n';
+    // The noisiest PU's detours, for the user's own prediction of what they cost the application:
+    // jobsentry simulate --goal app.goal --noise-trace BASE.tsv (docs/noise.md).
+    std::ostringstream trace;
+    if (const PuResult* worst = noisiest_pu(result)) {
+        write_noise_trace(trace, *worst);
+        json["noise_trace"] = {{"file", base + ".tsv"}, {"cpu", worst->cpu}};
+    }
+    for (const auto& [path, text] : {std::pair<std::string, std::string>{base + ".json", json.dump(2) + "\n"},
+                                     {base + ".tsv", trace.str()}}) {
+        if (text.empty()) continue;
+        err = dir.empty() ? "no directory for the result"
+                          : run_as_user(user, [&, &path = path, &text = text] { return write_file_safely(path, text); });
+        std::cerr << tag << (err.empty() ? "result written to " + path : "could not write the result: " + err) << '\n';
+    }
 
     // Read-modify-write of the job's comment: the hang supervisor keeps this
     // clause (annotation.h). Nodes of a multi-node job each add their own.

@@ -25,6 +25,15 @@ pus=$(jq '.pus | length' "$result")
 [ "$pus" -ge 1 ] || fail "$result measured no PU"
 jq -e '.pus | all(has("cpu") and has("noise_percent") and has("max_detour_ns") and has("resolution_ns"))' "$result" >/dev/null ||
   fail "$result lacks per-PU figures: $(head -c 400 "$result")"
+# The noisiest PU's detours beside it, the user's, in the form simulate --noise-trace reads.
+tsv="$WORK/jobsentry-noise-$id.$node.tsv"
+[ -f "$tsv" ] && [ ! -L "$tsv" ] && [ "$(stat -c %U "$tsv")" = "$TEST_USER" ] || fail "no noise trace $tsv of $TEST_USER"
+[ "$(jq -r .noise_trace.file "$result")" = "$tsv" ] || fail "$result does not name its trace"
+head -1 "$tsv" | grep -q '^# period_ns [0-9]*$' || fail "$tsv does not start with its period"
+printf 'num_ranks 2\nrank 0 {\nl1: calc 1000000\nl2: send 8b to 1 tag 1\nl2 requires l1\n}\nrank 1 {\nl1: recv 8b from 0 tag 1\n}\n' \
+  >"$WORK/app.goal"
+"$JOBSENTRY_BIN" simulate --goal "$WORK/app.goal" --noise-trace "$tsv" --json | jq -e '.slowdown >= 1' >/dev/null ||
+  fail "simulate does not take the job's noise trace"
 started=$(sed -n 's/^SCRIPT-START //p' "$WORK/out.$id")
 written=$(date -r "$result" +%s.%N)
 (( $(echo "$written <= $started" | bc) )) || fail "the script started at $started, before the probe ended ($written)"
