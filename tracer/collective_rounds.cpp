@@ -31,7 +31,10 @@ void binomial_reduce(std::vector<Round>& out, std::uint32_t p, std::uint32_t v, 
 }
 
 // Recursive doubling over p; with p not a power of two the first 2r ranks fold in pairs first.
-void recursive_doubling(std::vector<Round>& out, std::uint32_t p, std::uint32_t me, std::uint64_t bytes) {
+// halving (Rabenseifner): the exchanges are a reduce-scatter by recursive halving (bytes/2,
+// bytes/4, ... bytes/pof2), then an allgather by recursive doubling (the same sizes backwards).
+void recursive_doubling(std::vector<Round>& out, std::uint32_t p, std::uint32_t me, std::uint64_t bytes,
+                        bool halving = false) {
     std::uint32_t pof2 = 1;
     while (pof2 * 2 <= p) pof2 *= 2;
     const std::uint32_t rem = p - pof2;
@@ -43,8 +46,21 @@ void recursive_doubling(std::vector<Round>& out, std::uint32_t p, std::uint32_t 
     if (me < 2 * rem) out.push_back({{false, me - 1, bytes}});
     const std::uint32_t v = me < 2 * rem ? me / 2 : me - rem;  // position among the pof2
     auto real = [&](std::uint32_t u) { return u < rem ? 2 * u + 1 : u + rem; };
-    for (std::uint32_t mask = 1; mask < pof2; mask <<= 1)
-        out.push_back({{true, real(v ^ mask), bytes}, {false, real(v ^ mask), bytes}});
+    struct Step {
+        std::uint32_t mask;
+        std::uint64_t bytes;
+    };
+    std::vector<Step> steps;
+    std::uint64_t chunk = bytes;
+    for (std::uint32_t mask = 1; mask < pof2; mask <<= 1) {
+        if (halving) chunk = chunk > 1 ? chunk / 2 : 1;
+        steps.push_back({mask, chunk});
+    }
+    for (std::size_t i = steps.size(); halving && i-- > 0;) {
+        const Step back = steps[i];
+        steps.push_back(back);
+    }
+    for (const Step& s : steps) out.push_back({{true, real(v ^ s.mask), s.bytes}, {false, real(v ^ s.mask), s.bytes}});
     if (me < 2 * rem) out.push_back({{true, me - 1, bytes}});
 }
 
@@ -83,8 +99,10 @@ std::vector<Round> collective_rounds(Kind kind, std::uint32_t p, std::uint32_t m
     case Kind::bcast: binomial_bcast(out, p, v, root, bytes); break;
     case Kind::reduce: binomial_reduce(out, p, v, root, bytes); break;
     case Kind::allreduce:
-        if (allreduce == Allreduce::recursive_doubling) {
-            recursive_doubling(out, p, me, bytes);
+        if (allreduce == Allreduce::by_size)
+            allreduce = bytes <= kShortAllreduce ? Allreduce::recursive_doubling : Allreduce::rabenseifner;
+        if (allreduce != Allreduce::reduce_bcast) {
+            recursive_doubling(out, p, me, bytes, allreduce == Allreduce::rabenseifner);
             break;
         }
         binomial_reduce(out, p, me, 0, bytes);

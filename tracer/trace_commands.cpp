@@ -23,6 +23,16 @@ namespace jobsentry {
 
 namespace {
 
+std::optional<jobtrace::Allreduce> allreduce_algorithm(const std::string& name) {
+    using jobtrace::Allreduce;
+    for (const auto& [text, algorithm] : {std::pair{"recursive-doubling", Allreduce::recursive_doubling},
+                                          {"reduce-bcast", Allreduce::reduce_bcast},
+                                          {"rabenseifner", Allreduce::rabenseifner},
+                                          {"by-size", Allreduce::by_size}})
+        if (name == text) return algorithm;
+    return std::nullopt;
+}
+
 constexpr unsigned long kMaxScale = 1ul << 24;  // the engine's schedules reach 1 M ranks; leave room
 
 po::options_description trace_spec(TraceOptions* o) {
@@ -41,8 +51,10 @@ po::options_description to_goal_spec(TraceToGoalOptions* o) {
         "trace-dir", po::value(&o->trace_dir)->required(), "directory of rank-N.jstrace files (also positional)")(
         "output,o", po::value(&o->output), "GOAL file to write (default: standard output)")(
         "allreduce", po::value(&o->allreduce)->default_value(o->allreduce),
-        "the algorithm MPI_Allreduce is expanded into: recursive-doubling or reduce-bcast (binomial reduce to "
-        "rank 0, then binomial bcast)")(
+        "the algorithm MPI_Allreduce is expanded into: recursive-doubling, reduce-bcast (binomial reduce to "
+        "rank 0, then binomial bcast), rabenseifner (reduce-scatter by recursive halving, then allgather by "
+        "recursive doubling) or by-size (recursive doubling up to 2048 bytes, Rabenseifner above: MPICH's "
+        "classic rule)")(
         "scale", po::value(&o->scale_text),
         "extrapolate the traced job to this many ranks (weak scaling: each rank keeps its compute times and "
         "message sizes; docs/simulator.md, Extrapolation)")(
@@ -103,9 +115,9 @@ CommandParse<TraceToGoalOptions> parse_trace_to_goal_options(const std::vector<s
     po::positional_options_description pos;
     pos.add("trace-dir", 1);
     out.error = parse_into(args, to_goal_spec(&out.options), pos, &out.help, "trace-to-goal");
-    if (out.error.empty() && !out.help && out.options.allreduce != "recursive-doubling" &&
-        out.options.allreduce != "reduce-bcast")
-        out.error = "--allreduce '" + out.options.allreduce + "': accepted are recursive-doubling and reduce-bcast";
+    if (out.error.empty() && !out.help && !allreduce_algorithm(out.options.allreduce))
+        out.error = "--allreduce '" + out.options.allreduce +
+                    "': accepted are recursive-doubling, reduce-bcast, rabenseifner and by-size";
     else if (out.error.empty() && !out.help && out.options.scale_rule != "offsets" && out.options.scale_rule != "replicate")
         out.error = "--scale-rule '" + out.options.scale_rule + "': accepted are offsets and replicate";
     else if (out.error.empty() && !out.help && !out.options.scale_text.empty()) {
@@ -182,8 +194,7 @@ int run_trace_to_goal(const std::vector<std::string>& args) {
         std::cerr << who << ": no readable rank-N.jstrace in " << o.trace_dir << '\n';
         return 2;
     }
-    const auto allreduce =
-        o.allreduce == "reduce-bcast" ? jobtrace::Allreduce::reduce_bcast : jobtrace::Allreduce::recursive_doubling;
+    const jobtrace::Allreduce allreduce = *allreduce_algorithm(o.allreduce);
     jobtrace::Conversion c = jobtrace::goal_from_traces(traces, world, left_out, allreduce);
     std::string scaled;
     if (o.scale) {

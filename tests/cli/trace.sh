@@ -7,7 +7,7 @@ expect_error_of trace "--mpi 'lam': accepted are auto, openmpi and mpich" --mpi 
 expect_error_of trace "unrecognised option" --frobnicate -- true
 expect_error_of trace-to-goal "the option '--trace-dir' is required" 
 expect_error_of trace-to-goal "no readable rank-N.jstrace in $WORK" "$WORK"
-expect_error_of trace-to-goal "--allreduce 'ring': accepted are recursive-doubling and reduce-bcast" --allreduce ring "$WORK"
+expect_error_of trace-to-goal "--allreduce 'ring': accepted are recursive-doubling, reduce-bcast, rabenseifner and by-size" --allreduce ring "$WORK"
 printf 'not a trace at all, longer than 32 bytes' >"$WORK/rank-0.jstrace"
 expect_error_of trace-to-goal "rank-0.jstrace: offset 0: expected the magic JSTRACE, found another file kind" "$WORK"
 "$JOBSENTRY" trace --help | grep -q "trace-dir" || fail "trace --help lacks --trace-dir"

@@ -5,6 +5,7 @@
 #include "catch_compat.hpp"
 
 #include <sstream>
+#include <tuple>
 
 #include "collective_rounds.h"
 #include "engine.h"
@@ -134,13 +135,35 @@ TEST_CASE("collectives expand into the documented rounds", "[trace]") {
     CHECK(pairs(collective_rounds(Kind::allreduce, 2, 1, 0, 8, Allreduce::reduce_bcast)) ==
           P{{{true, 0}}, {{false, 0}}});
     CHECK(collective_rounds(Kind::allreduce, 1, 0, 0, 4).empty());
+    // Rabenseifner over 6 with 4096 bytes: rank 1 (position 0) folds 0's 4096 in, halves with 3 (2048)
+    // and 4 (1024), gathers back from 4 (1024) and 3 (2048), and returns the whole result to 0.
+    auto sized = [](const std::vector<Round>& rounds) {
+        std::vector<std::vector<std::tuple<bool, std::uint32_t, std::uint64_t>>> out;
+        for (const Round& r : rounds) {
+            out.emplace_back();
+            for (const Message& m : r) out.back().push_back({m.send, m.peer, m.bytes});
+        }
+        return out;
+    };
+    using S = std::vector<std::vector<std::tuple<bool, std::uint32_t, std::uint64_t>>>;
+    CHECK(sized(collective_rounds(Kind::allreduce, 6, 1, 0, 4096, Allreduce::rabenseifner)) ==
+          S{{{false, 0, 4096}},
+            {{true, 3, 2048}, {false, 3, 2048}},
+            {{true, 4, 1024}, {false, 4, 1024}},
+            {{true, 4, 1024}, {false, 4, 1024}},
+            {{true, 3, 2048}, {false, 3, 2048}},
+            {{true, 0, 4096}}});
+    // by-size: recursive doubling up to 2048 bytes, Rabenseifner above.
+    CHECK(sized(collective_rounds(Kind::allreduce, 2, 0, 0, 2048, Allreduce::by_size)) == S{{{true, 1, 2048}, {false, 1, 2048}}});
+    CHECK(sized(collective_rounds(Kind::allreduce, 2, 0, 0, 2049, Allreduce::by_size)) ==
+          S{{{true, 1, 1024}, {false, 1, 1024}}, {{true, 1, 1024}, {false, 1, 1024}}});
 }
 
 TEST_CASE("every expanded collective simulates without deadlock for 1..9 ranks", "[trace]") {
     const Kind kinds[] = {Kind::barrier, Kind::bcast, Kind::reduce, Kind::allreduce, Kind::gather,
                           Kind::scatter, Kind::allgather, Kind::alltoall};
     for (std::uint32_t p = 1; p <= 9; ++p)
-        for (Allreduce allreduce : {Allreduce::recursive_doubling, Allreduce::reduce_bcast})
+        for (Allreduce allreduce : {Allreduce::recursive_doubling, Allreduce::reduce_bcast, Allreduce::rabenseifner})
         for (Kind kind : kinds) {
             std::vector<RankTrace> traces;
             for (std::uint32_t r = 0; r < p; ++r)
