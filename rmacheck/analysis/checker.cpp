@@ -169,7 +169,7 @@ std::vector<Finding> find_races(const Execution& exec) {
             const Event& e = t.events[i];
             if (e.type == Rec::rma) {
                 auto kind = kind_of(static_cast<RmaKind>(e.kind), e.op);
-                Side side{kind, t.rank, e.site, false, e.op, e.basic};
+                Side side{kind, t.rank, e.site, false, e.op, e.basic, exec.thread_number({slot, i})};
                 // Within the epoch: this operation against earlier ones still pending at this origin.
                 OriginUse use{side, {slot, i}, sorted(e.origin), sorted(e.result)};
                 for (const auto& u : uses) {
@@ -239,7 +239,7 @@ std::vector<Finding> find_races(const Execution& exec) {
                 complete(i, [win](const Event& op) { return op.win == win; }, true);
             } else if (e.type == Rec::local) {
                 AccessKind kind = e.write ? AccessKind::store : AccessKind::load;
-                Side side{kind, t.rank, e.site, true, "", ""};
+                Side side{kind, t.rank, e.site, true, "", "", exec.thread_number({slot, i})};
                 std::vector<Range> bytes{{e.addr, e.addr + std::max<uint32_t>(e.size, 1)}};
                 for (const auto& u : uses) {
                     Range where{};
