@@ -32,10 +32,16 @@ std::vector<std::string> thread_notes(const std::vector<RankTrace>& traces) {
                     "barriers (explicit, and the implicit ones of parallel, for, sections and single), critical, "
                     "ordered, OpenMP locks, and tasks (creation, completion at taskwait and barriers); not from "
                     "task dependences, taskgroup or synchronisation outside OpenMP";
-        else
-            text += "; their order among threads was not checked: no OpenMP/OMPT information (events of different "
-                    "threads were taken in the order they were recorded, so a race between two threads of this "
-                    "rank may be missed)";
+        else {
+            size_t outside = 0;
+            for (const auto& [tid, use] : t.threads) outside += !t.omp_threads.count(tid);
+            text += "; their order among threads was not checked: ";
+            text += t.omp_threads.empty()
+                        ? std::string("no OpenMP/OMPT information")
+                        : count(outside, "thread") + " took no part in OpenMP synchronisation (e.g. raw pthreads)";
+            text += " (events of different threads were taken in the order they were recorded, so a race between "
+                    "two threads of this rank may be missed)";
+        }
         out.push_back(text);
     }
     return out;
