@@ -60,6 +60,8 @@ enum class OmpKind : uint8_t {
     task_begin,      // b: task (its first schedule on this thread)
     task_end,        // b: task (completed)
     parallel_end,    // a: parallel region
+    depend_in,       // a: address, b: the new task (after its task_create): depend(in: a)
+    depend_out,      // a: address, b: the new task: depend(out/inout: a)
 };
 
 enum class RmaKind : uint8_t { put, get, acc, get_acc, fetch_op, cas };

@@ -85,7 +85,9 @@ int Execution::thread_number(EventRef e) const {
 //  mutex:    per wait id, the critical sections in the order they were acquired (the acquired callback
 //            runs once the mutex is held): a section's release -> the next section's acquire;
 //  tasks:    create -> begin; end -> the creator's next taskwait end, and the ends of the first barrier
-//            of the creator's region that the creating thread enters after creating it.
+//            of the creator's region that the creating thread enters after creating it; between
+//            sibling tasks, depend clauses on one address: the last out -> a later in or out, every in
+//            since -> a later out (end -> begin).
 // Ids never begun in the trace (a region started before MPI_Init) order nothing.
 void Execution::order_threads(int slot) {
     const RankTrace& t = traces_[static_cast<size_t>(slot)];
@@ -106,6 +108,12 @@ void Execution::order_threads(int slot) {
     std::map<uint64_t, Task> tasks;
     std::map<uint32_t, std::vector<uint64_t>> unbarriered;  // thread -> tasks it created not yet at a barrier
     std::vector<std::pair<size_t, uint64_t>> taskwait_ends;  // (event, waiting task)
+    struct Depend {
+        uint64_t last_out = 0;      // the last sibling with depend(out/inout) on the address
+        std::vector<uint64_t> ins;  // siblings with depend(in) since
+    };
+    std::map<std::pair<uint64_t, uint64_t>, Depend> depends;  // (parent task, address)
+    std::vector<std::pair<uint64_t, uint64_t>> after;          // (task, task that begins after its end)
     for (size_t i = 0; i < t.events.size(); ++i) {
         const Event& e = t.events[i];
         if (e.type != Rec::omp) continue;
@@ -165,6 +173,21 @@ void Execution::order_threads(int slot) {
             break;
         }
         case OmpKind::taskwait_end: taskwait_ends.emplace_back(i, e.id2); break;
+        case OmpKind::depend_in:
+        case OmpKind::depend_out: {
+            auto it = tasks.find(e.id2);
+            if (it == tasks.end()) break;
+            Depend& d = depends[{it->second.parent, e.id}];
+            if (d.last_out) after.emplace_back(d.last_out, e.id2);
+            if (static_cast<OmpKind>(e.kind) == OmpKind::depend_in) {
+                d.ins.push_back(e.id2);
+            } else {
+                for (uint64_t in : d.ins) after.emplace_back(in, e.id2);
+                d.ins.clear();
+                d.last_out = e.id2;
+            }
+            break;
+        }
         default: break;
         }
     }
@@ -176,6 +199,10 @@ void Execution::order_threads(int slot) {
             auto r = release_of.find(list[k - 1]);
             if (r != release_of.end()) deps[list[k]].push_back({slot, r->second});
         }
+    for (const auto& [first, then] : after) {
+        const Task &a = tasks[first], &b = tasks[then];
+        if (a.end >= 0 && b.begin >= 0) deps[static_cast<size_t>(b.begin)].push_back({slot, static_cast<size_t>(a.end)});
+    }
     for (const auto& [id, task] : tasks) {
         if (task.end < 0) continue;
         EventRef end{slot, static_cast<size_t>(task.end)};

@@ -30,8 +30,8 @@ std::vector<std::string> thread_notes(const std::vector<RankTrace>& traces) {
         if (ompt_ordered(t))
             text += "; their order among threads was taken from OpenMP synchronisation (OMPT): parallel regions, "
                     "barriers (explicit, and the implicit ones of parallel, for, sections and single), critical, "
-                    "ordered, OpenMP locks, and tasks (creation, completion at taskwait and barriers); not from "
-                    "task dependences, taskgroup or synchronisation outside OpenMP";
+                    "ordered, OpenMP locks, and tasks (creation, depend clauses, completion at taskwait and "
+                    "barriers); not from taskgroup, mutexinoutset or synchronisation outside OpenMP";
         else {
             size_t outside = 0;
             for (const auto& [tid, use] : t.threads) outside += !t.omp_threads.count(tid);

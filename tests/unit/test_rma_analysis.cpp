@@ -582,3 +582,23 @@ TEST_CASE("a rank with a thread outside OpenMP stays one sequence, with the note
     CHECK(notes[0].find("their order among threads was not checked: 1 thread took no part in OpenMP "
                         "synchronisation (e.g. raw pthreads)") != std::string::npos);
 }
+
+TEST_CASE("sibling tasks ordered by depend(out) -> depend(in); without the clauses they race") {
+    using K = trace::OmpKind;
+    auto run = [](bool depend) {
+        auto t = job(2);
+        auto& r = t[0];
+        add(r, {on(sync(SyncKind::lock_all), 10), omp(K::parallel_begin, 1, 0, 10), omp(K::implicit_begin, 1, 2, 10),
+                omp(K::implicit_begin, 1, 3, 11), omp(K::task_create, 2, 8, 10)});
+        if (depend) add(r, {omp(K::depend_out, 0x5000, 8, 10)});
+        add(r, {omp(K::task_create, 2, 9, 10)});
+        if (depend) add(r, {omp(K::depend_in, 0x5000, 9, 10)});
+        add(r, {omp(K::task_begin, 0, 8, 11), on(rma(RmaKind::put, 1, 3, 0x100), 11), on(sync(SyncKind::flush, 1), 11),
+                omp(K::task_end, 0, 8, 11), omp(K::task_begin, 0, 9, 10), on(rma(RmaKind::put, 1, 3, 0x200), 10),
+                on(sync(SyncKind::flush, 1), 10), omp(K::task_end, 0, 9, 10), on(sync(SyncKind::unlock_all), 10)});
+        threaded(r);
+        return t;
+    };
+    CHECK(races(run(true)).empty());
+    CHECK(races(run(false)).size() == 1);
+}
