@@ -508,6 +508,12 @@ void threaded(RankTrace& t) {
             ++t.threads[e.thread].mpi_calls;
     }
 }
+// Thread 10 opens lock_all and forks region 1: implicit tasks 2 (thread 10) and 3 (thread 11).
+std::vector<Event> fork_two() {
+    using K = trace::OmpKind;
+    return {on(sync(SyncKind::lock_all), 10), omp(K::parallel_begin, 1, 0, 10), omp(K::implicit_begin, 1, 2, 10),
+            omp(K::implicit_begin, 1, 3, 11)};
+}
 }  // namespace
 
 TEST_CASE("threads of one rank ordered by OpenMP: barrier, critical, taskwait; racing without them") {
@@ -515,9 +521,7 @@ TEST_CASE("threads of one rank ordered by OpenMP: barrier, critical, taskwait; r
     auto run = [](const std::string& how) {
         auto t = job(2);
         auto& r = t[0];
-        // Thread 10 (main) opens lock_all and forks region 1; threads 10 and 11 run implicit tasks 2 and 3.
-        add(r, {on(sync(SyncKind::lock_all), 10), omp(K::parallel_begin, 1, 0, 10), omp(K::implicit_begin, 1, 2, 10)});
-        add(r, {omp(K::implicit_begin, 1, 3, 11)});
+        add(r, fork_two());
         auto put_flush = [&](uint32_t th, uint64_t site) {
             add(r, {on(rma(RmaKind::put, 1, 3, site), th), on(sync(SyncKind::flush, 1), th)});
         };
@@ -588,8 +592,8 @@ TEST_CASE("sibling tasks ordered by depend(out) -> depend(in); without the claus
     auto run = [](bool depend) {
         auto t = job(2);
         auto& r = t[0];
-        add(r, {on(sync(SyncKind::lock_all), 10), omp(K::parallel_begin, 1, 0, 10), omp(K::implicit_begin, 1, 2, 10),
-                omp(K::implicit_begin, 1, 3, 11), omp(K::task_create, 2, 8, 10)});
+        add(r, fork_two());
+        add(r, {omp(K::task_create, 2, 8, 10)});
         if (depend) add(r, {omp(K::depend_out, 0x5000, 8, 10)});
         add(r, {omp(K::task_create, 2, 9, 10)});
         if (depend) add(r, {omp(K::depend_in, 0x5000, 9, 10)});
@@ -601,4 +605,26 @@ TEST_CASE("sibling tasks ordered by depend(out) -> depend(in); without the claus
     };
     CHECK(races(run(true)).empty());
     CHECK(races(run(false)).size() == 1);
+}
+
+TEST_CASE("threads ordered apart: a load of a Get's buffer after its flush races unless synchronised after it") {
+    using K = trace::OmpKind;
+    auto run = [](bool barrier) {
+        auto t = job(2);
+        auto& r = t[0];
+        add(r, fork_two());
+        add(r, {on(rma(RmaKind::get, 1, 3, 0x100), 10), on(sync(SyncKind::flush, 1), 10)});
+        if (barrier)
+            add(r, {omp(K::barrier_begin, 0, 2, 10), omp(K::barrier_begin, 0, 3, 11), omp(K::barrier_end, 0, 3, 11),
+                    omp(K::barrier_end, 0, 2, 10)});
+        add(r, {on(local(0x9000, false, 0x300), 11), on(sync(SyncKind::unlock_all), 10)});
+        threaded(r);
+        ++r.threads[11].accesses;
+        return t;
+    };
+    CHECK(races(run(true)).empty());
+    auto f = races(run(false));
+    REQUIRE(f.size() == 1);
+    CHECK_FALSE(f[0].remote);
+    CHECK(std::set<uint64_t>{f[0].a.site, f[0].b.site} == std::set<uint64_t>{0x100, 0x300});
 }
