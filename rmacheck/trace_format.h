@@ -54,7 +54,7 @@ enum class OmpKind : uint8_t {
     barrier_end,     // b: implicit task
     taskwait_begin,  // b: the waiting task
     taskwait_end,    // b: the waiting task
-    mutex_acquired,  // a: wait id (critical, lock, nest lock, ordered, atomic)
+    mutex_acquired,  // a: wait id (critical, lock, nest lock, ordered; not atomic)
     mutex_released,  // a: wait id
     task_create,     // a: the creating task, b: the new explicit task
     task_begin,      // b: task (its first schedule on this thread)

@@ -98,11 +98,13 @@ void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, omp
         record(begin ? OmpKind::barrier_begin : OmpKind::barrier_end, 0, t_implicit);
     }
 }
-void on_mutex_acquired(ompt_mutex_t, ompt_wait_id_t wait_id, const void*) {
-    record(OmpKind::mutex_acquired, wait_id, 0);
+// Atomics (a runtime may implement some with a lock) are not taken as ordering: an atomic update
+// does not order the accesses around it (no edge: a race stays visible rather than hidden).
+void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void*) {
+    if (kind != ompt_mutex_atomic) record(OmpKind::mutex_acquired, wait_id, 0);
 }
-void on_mutex_released(ompt_mutex_t, ompt_wait_id_t wait_id, const void*) {
-    record(OmpKind::mutex_released, wait_id, 0);
+void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void*) {
+    if (kind != ompt_mutex_atomic) record(OmpKind::mutex_released, wait_id, 0);
 }
 void on_task_create(ompt_data_t* parent, const ompt_frame_t*, ompt_data_t* task, int flags, int, const void*) {
     if (!(flags & ompt_task_explicit)) return;

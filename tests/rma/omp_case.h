@@ -5,6 +5,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static int omp_case_buf[8];
 
@@ -27,4 +28,15 @@ static int omp_case_end(MPI_Win* win) {
     MPI_Win_free(win);
     MPI_Finalize();
     return 0;
+}
+
+/* The racy variants' two sides meet (threads 0 and 1 of the team): each says it is here and waits up
+ * to 5 s for the other, so the two sides run at the same time on two threads whatever the load of the
+ * machine. Plain volatile flags, one per thread: no atomic builtins (the precise mode's runtime
+ * answers no __tsan_atomic hooks) and nothing OMPT sees, on purpose: the analysis must not be told. */
+static volatile int omp_case_here[2];
+
+static void omp_case_meet(int thread) {
+    omp_case_here[thread] = 1;
+    for (int i = 0; i < 50000 && !omp_case_here[1 - thread]; ++i) usleep(100);
 }

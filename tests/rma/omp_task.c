@@ -1,14 +1,14 @@
 /* MPI + OpenMP (jobsentry-mpicc -fopenmp): rank 0's master thread creates a task
- * that Puts to rank 1's window and flushes, waits 0.1 s (so the other thread,
- * idle at the region's barrier, takes the task), then Puts to the same bytes
- * and flushes itself, in one lock_all epoch. "racy": no taskwait before the
- * master's Put; "fixed": a taskwait (the task's completion orders its flushed
- * Put before the master's). Rule applied (MPI-3.1 11.7): two Puts to the same
- * location conflict unless one completes before the other is issued. */
+ * that Puts to rank 1's window and flushes, then Puts to the same bytes and
+ * flushes itself, in one lock_all epoch. "racy": no taskwait before the
+ * master's Put, and the master and the task meet first (omp_case_meet: the
+ * task then runs on the other thread, at the same time); "fixed": a taskwait
+ * (the task's completion orders its flushed Put before the master's). Rule
+ * applied (MPI-3.1 11.7): two Puts to the same location conflict unless one
+ * completes before the other is issued. */
 #include <omp.h>
 
 #include "omp_case.h"
-#include <unistd.h>
 
 int main(int argc, char** argv) {
     int racy;
@@ -23,10 +23,11 @@ int main(int argc, char** argv) {
 #pragma omp task
             {
                 int theirs = 2;
+                if (racy) omp_case_meet(omp_get_thread_num());
                 MPI_Put(&theirs, 1, MPI_INT, 1, 3, 1, MPI_INT, win); /* the task's put */
                 MPI_Win_flush(1, win);
             }
-            usleep(100000); /* timing, not synchronisation */
+            if (racy) omp_case_meet(0);
             if (!racy) {
 #pragma omp taskwait
             }
