@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <deque>
-#include <set>
 #include <tuple>
 
 #include "threads.h"
