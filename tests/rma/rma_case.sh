@@ -116,10 +116,11 @@ omp_store)  # rank 0's Put vs the store of rank 1's OpenMP thread that writes me
   grep -q "^NOTE the OpenMP runtime (.*) offers OMPT: its synchronisation was recorded" \
     "$WORK/racy.err" || fail "the report did not name LLVM libomp's OMPT"
   expect_line "^RACE remote put\(rank 0, $f:$(line_of MPI_Put)\) vs store\(rank 1 thread [0-9]+, $f:$(line_of "the threads' store")\) on win 1 bytes \[12,16\) of rank 1$" ;;
-omp_master|omp_critical|omp_for|omp_sections|omp_single|omp_task|omp_depend)  # two threads of rank 0, ordered only by OpenMP in the twin
+omp_master|omp_critical|omp_for|omp_sections|omp_single|omp_task|omp_depend|omp_lock)  # two threads of rank 0, ordered only by OpenMP in the twin
   case $name in
   omp_master) one=$(line_of "the master's put") two=$(line_of "thread 1's put") ;;
   omp_critical) one=$(line_of 'the unprotected put') two=$one ;;
+  omp_lock) one=$(line_of '/\* the put') two=$one ;;
   omp_for) one=$(line_of "the loop's put") two=$(line_of 'the put after the loop') ;;
   omp_sections) one=$(line_of "the section's put") two=$(line_of 'the put after the sections') ;;
   omp_single) one=$(line_of "the single's put (nowait)") two=$(line_of "the other thread's put") ;;
