@@ -17,7 +17,9 @@ constexpr char kMagic[8] = {'J', 'S', 'R', 'M', 'A', 'T', 'R', '1'};
 // 2: rma records carry the size of the target's basic element (accumulate atomicity); collective
 //    records the request of a nonblocking collective; comm records their generation.
 // 3: thread records name the thread that made the records after them.
-constexpr uint32_t kVersion = 3;
+// 4: omp records (OpenMP synchronisation through OMPT); a version 3 file is read as one without them.
+constexpr uint32_t kVersion = 4;
+constexpr uint32_t kOldestVersion = 3;
 constexpr size_t kHeaderSize = 8 + 4 * 5;  // magic, version, rank, size, pid, mode
 
 enum class Rec : uint8_t {
@@ -39,6 +41,27 @@ enum class Rec : uint8_t {
     note = 15,       // str text (what this run could not observe)
     thread = 16,     // u32 kernel thread id (v3): the records up to the next thread record were made by it
                      // (written only when the thread changes; the first record of a file is one)
+    omp = 17,        // u8 OmpKind, u64 a, u64 b (v4): OpenMP synchronisation seen through OMPT, by the thread
+                     // that made it (ids are the tool's own: parallel regions and tasks numbered from 1)
+};
+
+// What a and b of an omp record hold.
+enum class OmpKind : uint8_t {
+    parallel_begin,  // a: parallel region                 (on the encountering thread)
+    implicit_begin,  // a: parallel region, b: implicit task (every team thread, the encountering one too)
+    implicit_end,    // b: implicit task
+    barrier_begin,   // b: implicit task (any barrier: explicit, implicit at the end of parallel/for/single/...)
+    barrier_end,     // b: implicit task
+    taskwait_begin,  // b: the waiting task
+    taskwait_end,    // b: the waiting task
+    mutex_acquired,  // a: wait id (critical, lock, nest lock, ordered; not atomic)
+    mutex_released,  // a: wait id
+    task_create,     // a: the creating task, b: the new explicit task
+    task_begin,      // b: task (its first schedule on this thread)
+    task_end,        // b: task (completed)
+    parallel_end,    // a: parallel region
+    depend_in,       // a: address, b: the new task (after its task_create): depend(in: a)
+    depend_out,      // a: address, b: the new task: depend(out/inout: a)
 };
 
 enum class RmaKind : uint8_t { put, get, acc, get_acc, fetch_op, cas };

@@ -52,6 +52,9 @@ Compat across_processes(AccessKind a, AccessKind b) { return kAcross[static_cast
 namespace {
 
 constexpr size_t kNever = SIZE_MAX;
+// Threads ordered apart: how many completed origin-buffer uses stay checked against other threads'
+// later events (the oldest are dropped: long runs stay linear; older unordered uses are missed).
+constexpr size_t kKeptDone = 256;
 
 struct Access {
     Side side;
@@ -148,6 +151,8 @@ std::vector<Finding> find_races(const Execution& exec) {
         int slot = static_cast<int>(s);
         std::vector<std::pair<Access, size_t>> open;  // remote accesses not yet completed, with event index
         std::vector<OriginUse> uses;                  // origin buffers not yet completed locally
+        const bool threaded = !t.events.empty() && exec.thread_number({slot, 0}) > 0;
+        std::vector<std::pair<OriginUse, EventRef>> done_uses;  // threaded: completed uses, with the completion
         std::map<std::pair<uint32_t, int>, int> locks;  // (win, target) -> lock type
         std::map<uint32_t, bool> lock_all;
         auto complete = [&](size_t j, auto pred, bool remote) {
@@ -160,25 +165,39 @@ std::vector<Finding> find_races(const Execution& exec) {
                     ++it;
                 }
             }
-            // A use completed here concerns no later event: dropped, so long runs stay linear.
+            // A use completed here concerns no later event of its thread: dropped, so long runs stay
+            // linear. Threads ordered apart (OpenMP): another thread's later event is ordered after the
+            // completion only through synchronisation, so the last completed uses are kept and checked.
             uses.erase(std::remove_if(uses.begin(), uses.end(),
-                                      [&](const OriginUse& u) { return pred(t.events[u.start.index]); }),
+                                      [&](const OriginUse& u) {
+                                          if (!pred(t.events[u.start.index])) return false;
+                                          if (threaded) done_uses.push_back({u, {slot, j}});
+                                          return true;
+                                      }),
                        uses.end());
+            if (done_uses.size() > kKeptDone) done_uses.erase(done_uses.begin(), done_uses.end() - kKeptDone);
+        };
+        // The uses an event at i meets: pending ones, and (threads ordered apart) completed ones whose
+        // completion does not happen before it.
+        auto meets = [&](size_t i, auto each) {
+            for (const auto& u : uses) each(u);
+            for (const auto& [u, done] : done_uses)
+                if (!exec.before(done, {slot, i})) each(u);
         };
         for (size_t i = 0; i < t.events.size(); ++i) {
             const Event& e = t.events[i];
             if (e.type == Rec::rma) {
                 auto kind = kind_of(static_cast<RmaKind>(e.kind), e.op);
-                Side side{kind, t.rank, e.site, false, e.op, e.basic};
+                Side side{kind, t.rank, e.site, false, e.op, e.basic, exec.thread_number({slot, i})};
                 // Within the epoch: this operation against earlier ones still pending at this origin.
                 OriginUse use{side, {slot, i}, sorted(e.origin), sorted(e.result)};
-                for (const auto& u : uses) {
+                meets(i, [&](const OriginUse& u) {
                     Range where{};
                     bool hit = (overlap(u.written, use.written, &where) || overlap(u.written, use.read, &where) ||
                                 overlap(u.read, use.written, &where));
                     if (hit && within_epoch(u.side.kind, kind) != Compat::both)
                         out.add({false, u.side, side, exec.window_number(slot, e.win), t.rank, where, 1, ""});
-                }
+                });
                 uses.push_back(use);
                 Access a;
                 a.side = side;
@@ -239,9 +258,9 @@ std::vector<Finding> find_races(const Execution& exec) {
                 complete(i, [win](const Event& op) { return op.win == win; }, true);
             } else if (e.type == Rec::local) {
                 AccessKind kind = e.write ? AccessKind::store : AccessKind::load;
-                Side side{kind, t.rank, e.site, true, "", ""};
+                Side side{kind, t.rank, e.site, true, "", "", exec.thread_number({slot, i})};
                 std::vector<Range> bytes{{e.addr, e.addr + std::max<uint32_t>(e.size, 1)}};
-                for (const auto& u : uses) {
+                meets(i, [&](const OriginUse& u) {
                     Range where{};
                     if (overlap(u.written, bytes, &where) && within_epoch(AccessKind::get, kind) != Compat::both)
                         out.add({false, u.side, side, exec.window_number(slot, t.events[u.start.index].win), t.rank,
@@ -249,7 +268,7 @@ std::vector<Finding> find_races(const Execution& exec) {
                     else if (overlap(u.read, bytes, &where) && within_epoch(u.side.kind, kind) != Compat::both)
                         out.add({false, u.side, side, exec.window_number(slot, t.events[u.start.index].win), t.rank,
                                  where, 1, ""});
-                }
+                });
                 // Window memory of this rank (precise mode): a target-side access.
                 for (const auto& [id, w] : t.wins) {
                     std::vector<Range> mem = w.flavor == 3 ? w.attached : std::vector<Range>{{w.base, w.base + w.size}};

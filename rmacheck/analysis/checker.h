@@ -36,6 +36,7 @@ struct Side {
     bool is_pc = false;  // site is an instruction address (load/store), not a return address
     std::string op;      // accumulate operation, if any (MPI_CAS for compare-and-swap)
     std::string basic;   // RMA operation: the target datatype's basic type ("" when it mixes several)
+    int thread = 0;      // the thread of its rank (Execution::thread_number), 0: threads not told apart
 };
 
 struct Finding {

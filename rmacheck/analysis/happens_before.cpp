@@ -5,9 +5,12 @@
 #include <deque>
 #include <tuple>
 
+#include "threads.h"
+
 namespace rmacheck {
 
 using trace::CollKind;
+using trace::OmpKind;
 using trace::Rec;
 using trace::SyncKind;
 
@@ -35,8 +38,179 @@ Execution::Execution(const std::vector<RankTrace>& traces) : traces_(traces) {
             if (it == numbers.end()) it = numbers.emplace(key, static_cast<int>(numbers.size()) + 1).first;
             win_number_[s][id] = it->second;
         }
+    make_lanes();
     match();
+    for (size_t s = 0; s < n; ++s)
+        if (!thread_number_[s].empty()) order_threads(static_cast<int>(s));
     compute_clocks();
+}
+
+// One lane per rank, or per thread of a rank ordered by OpenMP synchronisation.
+void Execution::make_lanes() {
+    size_t n = traces_.size();
+    lane_of_.resize(n), pos_.resize(n), thread_number_.resize(n);
+    for (size_t s = 0; s < n; ++s) {
+        const RankTrace& t = traces_[s];
+        bool per_thread = ompt_ordered(t);
+        std::map<uint32_t, int> lane_of_thread;
+        if (per_thread)
+            for (uint32_t tid : t.thread_order)
+                thread_number_[s].emplace(tid, static_cast<int>(thread_number_[s].size()) + 1);
+        lane_of_[s].resize(t.events.size()), pos_[s].resize(t.events.size());
+        int whole = -1;
+        for (size_t i = 0; i < t.events.size(); ++i) {
+            int& l = per_thread ? lane_of_thread.emplace(t.events[i].thread, -1).first->second : whole;
+            if (l < 0) {
+                l = static_cast<int>(lanes_.size());
+                lanes_.emplace_back();
+            }
+            lane_of_[s][i] = l;
+            pos_[s][i] = lanes_[static_cast<size_t>(l)].size();
+            lanes_[static_cast<size_t>(l)].push_back({static_cast<int>(s), i});
+        }
+    }
+}
+
+int Execution::thread_number(EventRef e) const {
+    const auto& numbers = thread_number_[static_cast<size_t>(e.slot)];
+    auto it = numbers.find(traces_[static_cast<size_t>(e.slot)].events[e.index].thread);
+    return it == numbers.end() ? 0 : it->second;
+}
+
+// OpenMP's edges between the threads of one rank (OMPT records, trace_format.h OmpKind):
+//  fork:     parallel_begin -> every implicit task's begin;
+//  barrier:  the k-th barrier of every implicit task of a region is one barrier: every begin -> every end
+//            (the implicit barrier at the end of a region is the join);
+//  mutex:    per wait id, the critical sections in the order they were acquired (the acquired callback
+//            runs once the mutex is held): a section's release -> the next section's acquire;
+//  tasks:    create -> begin; end -> the creator's next taskwait end, and the ends of the first barrier
+//            of the creator's region that the creating thread enters after creating it; between
+//            sibling tasks, depend clauses on one address: the last out -> a later in or out, every in
+//            since -> a later out (end -> begin).
+// Ids never begun in the trace (a region started before MPI_Init) order nothing.
+void Execution::order_threads(int slot) {
+    const RankTrace& t = traces_[static_cast<size_t>(slot)];
+    auto& deps = deps_[static_cast<size_t>(slot)];
+    std::map<uint64_t, size_t> region_begin;                    // parallel region -> parallel_begin
+    std::map<uint64_t, uint64_t> region_of;                     // implicit or explicit task -> its region
+    std::map<uint64_t, size_t> barriers_of;                     // implicit task -> barriers begun so far
+    std::map<std::pair<uint64_t, size_t>, std::vector<size_t>> barrier_begins, barrier_ends;  // (region, k)
+    std::map<uint64_t, std::vector<size_t>> acquires;           // wait id -> acquires in order
+    std::map<std::pair<uint32_t, uint64_t>, size_t> held;       // (thread, wait id) -> its acquire
+    std::map<size_t, size_t> release_of;                        // acquire -> the release ending its section
+    struct Task {
+        size_t create = 0;
+        uint64_t parent = 0;
+        long begin = -1, end = -1;
+        std::pair<uint64_t, size_t> barrier{0, SIZE_MAX};  // the barrier that completes it, if found
+    };
+    std::map<uint64_t, Task> tasks;
+    std::map<uint32_t, std::vector<uint64_t>> unbarriered;  // thread -> tasks it created not yet at a barrier
+    std::vector<std::pair<size_t, uint64_t>> taskwait_ends;  // (event, waiting task)
+    struct Depend {
+        uint64_t last_out = 0;      // the last sibling with depend(out/inout) on the address
+        std::vector<uint64_t> ins;  // siblings with depend(in) since
+    };
+    std::map<std::pair<uint64_t, uint64_t>, Depend> depends;  // (parent task, address)
+    std::vector<std::pair<uint64_t, uint64_t>> after;          // (task, task that begins after its end)
+    for (size_t i = 0; i < t.events.size(); ++i) {
+        const Event& e = t.events[i];
+        if (e.type != Rec::omp) continue;
+        switch (static_cast<OmpKind>(e.kind)) {
+        case OmpKind::parallel_begin: region_begin[e.id] = i; break;
+        case OmpKind::implicit_begin: {
+            region_of[e.id2] = e.id;
+            auto it = region_begin.find(e.id);
+            if (it != region_begin.end()) deps[i].push_back({slot, it->second});
+            break;
+        }
+        case OmpKind::barrier_begin:
+        case OmpKind::barrier_end: {
+            auto r = region_of.find(e.id2);
+            if (r == region_of.end()) break;
+            bool begin = static_cast<OmpKind>(e.kind) == OmpKind::barrier_begin;
+            size_t& k = barriers_of[e.id2];
+            if (begin) {
+                std::pair<uint64_t, size_t> key{r->second, k++};
+                barrier_begins[key].push_back(i);
+                for (uint64_t task : unbarriered[e.thread])
+                    if (tasks[task].barrier.second == SIZE_MAX && region_of[task] == r->second) tasks[task].barrier = key;
+                unbarriered[e.thread].clear();
+            } else if (k > 0) {
+                barrier_ends[{r->second, k - 1}].push_back(i);
+            }
+            break;
+        }
+        case OmpKind::mutex_acquired:
+            acquires[e.id].push_back(i);
+            held[{e.thread, e.id}] = i;
+            break;
+        case OmpKind::mutex_released: {
+            auto it = held.find({e.thread, e.id});
+            if (it != held.end()) release_of[it->second] = i, held.erase(it);
+            break;
+        }
+        case OmpKind::task_create: {
+            Task& task = tasks[e.id2];
+            task.create = i, task.parent = e.id;
+            auto r = region_of.find(e.id);
+            if (r != region_of.end()) region_of[e.id2] = r->second;
+            unbarriered[e.thread].push_back(e.id2);
+            break;
+        }
+        case OmpKind::task_begin: {
+            auto it = tasks.find(e.id2);
+            if (it != tasks.end() && it->second.begin < 0) {
+                it->second.begin = static_cast<long>(i);
+                deps[i].push_back({slot, it->second.create});
+            }
+            break;
+        }
+        case OmpKind::task_end: {
+            auto it = tasks.find(e.id2);
+            if (it != tasks.end()) it->second.end = static_cast<long>(i);
+            break;
+        }
+        case OmpKind::taskwait_end: taskwait_ends.emplace_back(i, e.id2); break;
+        case OmpKind::depend_in:
+        case OmpKind::depend_out: {
+            auto it = tasks.find(e.id2);
+            if (it == tasks.end()) break;
+            Depend& d = depends[{it->second.parent, e.id}];
+            if (d.last_out) after.emplace_back(d.last_out, e.id2);
+            if (static_cast<OmpKind>(e.kind) == OmpKind::depend_in) {
+                d.ins.push_back(e.id2);
+            } else {
+                for (uint64_t in : d.ins) after.emplace_back(in, e.id2);
+                d.ins.clear();
+                d.last_out = e.id2;
+            }
+            break;
+        }
+        default: break;
+        }
+    }
+    for (const auto& [key, ends] : barrier_ends)
+        for (size_t end : ends)
+            for (size_t begin : barrier_begins[key]) deps[end].push_back({slot, begin});
+    for (const auto& [id, list] : acquires)
+        for (size_t k = 1; k < list.size(); ++k) {
+            auto r = release_of.find(list[k - 1]);
+            if (r != release_of.end()) deps[list[k]].push_back({slot, r->second});
+        }
+    for (const auto& [first, then] : after) {
+        const Task &a = tasks[first], &b = tasks[then];
+        if (a.end >= 0 && b.begin >= 0) deps[static_cast<size_t>(b.begin)].push_back({slot, static_cast<size_t>(a.end)});
+    }
+    for (const auto& [id, task] : tasks) {
+        if (task.end < 0) continue;
+        EventRef end{slot, static_cast<size_t>(task.end)};
+        for (const auto& [at, waiting] : taskwait_ends)
+            if (waiting == task.parent && at > task.create) deps[at].push_back(end);
+        auto b = barrier_ends.find(task.barrier);
+        if (b != barrier_ends.end())
+            for (size_t at : b->second) deps[at].push_back(end);
+    }
 }
 
 int Execution::slot_of_world(int world) const {
@@ -204,45 +378,49 @@ void Execution::order_nonblocking(const std::vector<EventRef>& parts, CollKind k
 }
 
 void Execution::compute_clocks() {
-    size_t n = traces_.size();
-    std::vector<size_t> cursor(n, 0);
-    auto done = [&](EventRef r) { return cursor[r.slot] > r.index; };
-    auto prev_clock = [&](int slot, size_t index) {
-        return index == 0 ? std::vector<uint32_t>(n, 0) : clock_[slot][index - 1];
+    size_t n = lanes_.size();
+    std::vector<size_t> cursor(n, 0);  // per lane: its events before this have clocks
+    auto done = [&](EventRef r) { return cursor[static_cast<size_t>(lane(r))] > pos(r); };
+    auto next = [&](EventRef r) { return cursor[static_cast<size_t>(lane(r))] == pos(r); };
+    auto prev_clock = [&](EventRef r) {
+        size_t p = pos(r);
+        if (p == 0) return std::vector<uint32_t>(n, 0);
+        EventRef before = lanes_[static_cast<size_t>(lane(r))][p - 1];
+        return clock_[before.slot][before.index];
     };
     auto join = [](std::vector<uint32_t>& into, const std::vector<uint32_t>& from) {
         for (size_t k = 0; k < into.size(); ++k) into[k] = std::max(into[k], from[k]);
     };
-    for (size_t s = 0; s < n; ++s) clock_[s].resize(traces_[s].events.size());
+    for (size_t s = 0; s < traces_.size(); ++s) clock_[s].resize(traces_[s].events.size());
     bool force = false;
     for (;;) {
         bool progress = false, all_done = true;
-        for (size_t s = 0; s < n; ++s) {
-            while (cursor[s] < traces_[s].events.size()) {
-                size_t i = cursor[s];
+        for (size_t l = 0; l < n; ++l) {
+            while (cursor[l] < lanes_[l].size()) {
+                EventRef r = lanes_[l][cursor[l]];
+                size_t s = static_cast<size_t>(r.slot), i = r.index;
                 auto& deps = deps_[s][i];
                 bool ready = std::all_of(deps.begin(), deps.end(), done);
                 int g = group_[s][i];
                 if (g >= 0 && ready) {
                     for (const auto& p : groups_[static_cast<size_t>(g)])
-                        if (cursor[p.slot] != p.index ||
+                        if (!next(p) ||
                             !std::all_of(deps_[p.slot][p.index].begin(), deps_[p.slot][p.index].end(), done))
                             ready = false;
                 }
                 if (!ready && force) {
                     warnings_.push_back("rank " + std::to_string(traces_[s].rank) + " event " + std::to_string(i) +
                                         ": its matching events on other ranks are missing; ordered without them");
-                    deps.erase(std::remove_if(deps.begin(), deps.end(), [&](EventRef r) { return !done(r); }),
+                    deps.erase(std::remove_if(deps.begin(), deps.end(), [&](EventRef d) { return !done(d); }),
                                deps.end());
                     if (g >= 0) {
                         // Those that have arrived synchronise; the others become ordinary events.
                         auto& parts = groups_[static_cast<size_t>(g)];
                         std::vector<EventRef> arrived;
                         for (const auto& p : parts) {
-                            bool here = cursor[p.slot] == p.index &&
-                                        (p.slot == static_cast<int>(s) ||
-                                         std::all_of(deps_[p.slot][p.index].begin(), deps_[p.slot][p.index].end(),
-                                                     done));
+                            bool here = next(p) && (static_cast<size_t>(lane(p)) == l ||
+                                                    std::all_of(deps_[p.slot][p.index].begin(),
+                                                                deps_[p.slot][p.index].end(), done));
                             if (here)
                                 arrived.push_back(p);
                             else
@@ -257,25 +435,25 @@ void Execution::compute_clocks() {
                 if (g >= 0) {
                     std::vector<uint32_t> c(n, 0);
                     for (const auto& p : groups_[static_cast<size_t>(g)]) {
-                        std::vector<uint32_t> pre = prev_clock(p.slot, p.index);
-                        pre[p.slot] += 1;
+                        std::vector<uint32_t> pre = prev_clock(p);
+                        pre[static_cast<size_t>(lane(p))] += 1;
                         join(c, pre);
                         for (const auto& d : deps_[p.slot][p.index]) join(c, clock_[d.slot][d.index]);
                     }
                     for (const auto& p : groups_[static_cast<size_t>(g)]) {
                         clock_[p.slot][p.index] = c;
-                        cursor[p.slot] = p.index + 1;
+                        cursor[static_cast<size_t>(lane(p))] = pos(p) + 1;
                     }
                 } else {
-                    std::vector<uint32_t> c = prev_clock(static_cast<int>(s), i);
-                    c[s] += 1;
+                    std::vector<uint32_t> c = prev_clock(r);
+                    c[l] += 1;
                     for (const auto& d : deps) join(c, clock_[d.slot][d.index]);
                     clock_[s][i] = std::move(c);
-                    cursor[s] = i + 1;
+                    cursor[l] = pos(r) + 1;
                 }
                 progress = true;
             }
-            if (cursor[s] < traces_[s].events.size()) all_done = false;
+            if (cursor[l] < lanes_[l].size()) all_done = false;
         }
         if (all_done) return;
         if (!progress) force = true;  // unmatched events (damaged trace): order the first blocked one alone
@@ -283,8 +461,9 @@ void Execution::compute_clocks() {
 }
 
 bool Execution::before(EventRef a, EventRef b) const {
-    if (a.slot == b.slot) return a.index <= b.index;
-    return clock_[b.slot][b.index][a.slot] >= clock_[a.slot][a.index][a.slot];
+    size_t la = static_cast<size_t>(lane(a));
+    if (la == static_cast<size_t>(lane(b))) return pos(a) <= pos(b);
+    return clock_[b.slot][b.index][la] >= clock_[a.slot][a.index][la];
 }
 
 }  // namespace rmacheck

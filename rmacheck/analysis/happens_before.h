@@ -6,6 +6,11 @@
 // the other members' calls, fences as window-wide collectives, and post->start,
 // complete->wait edges of PSCW epochs. Lock/unlock add no edges: they complete
 // operations and exclude each other, they do not order processes.
+// Clock components are lanes: one per rank, or one per thread of a rank whose
+// threads are ordered by OpenMP synchronisation (threads.h, ompt_ordered); then
+// a thread's events are in program order and OpenMP adds edges between threads
+// (fork, barriers, mutexes, task creation and completion), while an MPI event's
+// edges to other ranks belong to the thread that made it.
 #pragma once
 
 #include <cstdint>
@@ -35,6 +40,9 @@ public:
     int world_of_win_rank(int slot, uint32_t win, int rank) const;
     // Job-wide window number (1, 2, ... in order of creation) of a rank's local window id.
     int window_number(int slot, uint32_t win) const;
+    // Which thread of its rank made the event (1: the first thread in the trace), or 0 when the
+    // rank's threads are not ordered apart (one lane).
+    int thread_number(EventRef e) const;
     // The trace slot holding a world rank, or -1.
     int slot_of_world(int world) const;
     const std::vector<std::string>& warnings() const { return warnings_; }
@@ -43,7 +51,11 @@ private:
     void match();
     void order_nonblocking(const std::vector<EventRef>& parts, trace::CollKind kind, int root_slot,
                            const std::vector<std::map<uint64_t, size_t>>& done_at);
+    void make_lanes();
+    void order_threads(int slot);
     void compute_clocks();
+    int lane(EventRef e) const { return lane_of_[e.slot][e.index]; }
+    size_t pos(EventRef e) const { return pos_[e.slot][e.index]; }
 
     const std::vector<RankTrace>& traces_;
     std::map<int, int> slot_of_world_;
@@ -51,7 +63,11 @@ private:
     std::vector<std::vector<std::vector<EventRef>>> deps_;  // per slot, per event: events joined into it
     std::vector<std::vector<int>> group_;                   // per slot, per event: all-to-all group or -1
     std::vector<std::vector<EventRef>> groups_;
-    std::vector<std::vector<std::vector<uint32_t>>> clock_;  // per slot, per event
+    std::vector<std::vector<std::vector<uint32_t>>> clock_;  // per slot, per event: one component per lane
+    std::vector<std::vector<int>> lane_of_;                  // per slot, per event: its lane
+    std::vector<std::vector<size_t>> pos_;                   // per slot, per event: its place in the lane
+    std::vector<std::vector<EventRef>> lanes_;               // per lane: its events in order
+    std::vector<std::map<uint32_t, int>> thread_number_;     // per slot with lanes per thread: tid -> 1, 2, ...
     std::vector<std::string> warnings_;
 };
 

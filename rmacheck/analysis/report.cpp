@@ -78,7 +78,8 @@ Analysis analyse_dir(const std::string& dir) {
 
 std::string format_finding(const Finding& f, const Located& a, const Located& b) {
     auto side = [](const Side& s, const Located& l) {
-        return std::string(to_string(s.kind)) + "(rank " + std::to_string(s.rank) + ", " + l.where + ")";
+        return std::string(to_string(s.kind)) + "(rank " + std::to_string(s.rank) +
+               (s.thread > 0 ? " thread " + std::to_string(s.thread) : "") + ", " + l.where + ")";
     };
     std::string line = std::string("RACE ") + (f.remote ? "remote " : "local ") + side(f.a, a) + " vs " +
                        side(f.b, b) + " on win " + std::to_string(f.win);
@@ -100,6 +101,7 @@ nlohmann::json to_json(const Analysis& analysis) {
             return nlohmann::json{{"kind", to_string(s.kind)}, {"rank", s.rank}, {"where", l.where},
                                   {"function", l.function}, {"address", hex(s.site)},
                                   {"address_is", s.is_pc ? "instruction" : "return address"}, {"op", s.op},
+                                  {"thread", s.thread},
                                   {"basic_type", s.basic}};
         };
         findings.push_back({{"line", format_finding(f, analysis.places[i].first, analysis.places[i].second)},

@@ -99,9 +99,20 @@ void decode(RankTrace& t, Rec type, Decoder& d, uint32_t& thread) {
     case Rec::thread:
         thread = d.get<uint32_t>();
         return;
+    case Rec::omp:
+        e.kind = d.get<uint8_t>(), e.id = d.get<uint64_t>(), e.id2 = d.get<uint64_t>();
+        if (e.kind > static_cast<uint8_t>(trace::OmpKind::depend_out)) throw trace::DecodeError("unknown OpenMP event");
+        t.omp_threads.insert(e.thread);
+        if (std::find(t.thread_order.begin(), t.thread_order.end(), e.thread) == t.thread_order.end())
+            t.thread_order.push_back(e.thread);
+        t.events.push_back(std::move(e));  // orders threads; neither an MPI call nor an access
+        return;
     default:
         throw trace::DecodeError("unknown record type " + std::to_string(static_cast<int>(type)));
     }
+    if (!t.threads.count(e.thread) &&
+        std::find(t.thread_order.begin(), t.thread_order.end(), e.thread) == t.thread_order.end())
+        t.thread_order.push_back(e.thread);
     ThreadUse& use = t.threads[e.thread];
     ++(type == Rec::local ? use.accesses : use.mpi_calls);
     t.events.push_back(std::move(e));
@@ -120,9 +131,11 @@ RankTrace parse_trace(const std::string& file, const std::string& bytes) {
     }
     int32_t fields[5];
     std::copy(bytes.data() + 8, bytes.data() + trace::kHeaderSize, reinterpret_cast<char*>(fields));
-    if (static_cast<uint32_t>(fields[0]) != trace::kVersion) {
-        t.error = at(file, 8) + "trace version " + std::to_string(fields[0]) + ", this jobsentry reads version " +
-                  std::to_string(trace::kVersion) + " (run the program again under this jobsentry's rma-check)";
+    // Version 3 differs only by having no omp records: read as it is.
+    if (static_cast<uint32_t>(fields[0]) < trace::kOldestVersion || static_cast<uint32_t>(fields[0]) > trace::kVersion) {
+        t.error = at(file, 8) + "trace version " + std::to_string(fields[0]) + ", this jobsentry reads versions " +
+                  std::to_string(trace::kOldestVersion) + " to " + std::to_string(trace::kVersion) +
+                  " (run the program again under this jobsentry's rma-check)";
         return t;
     }
     t.rank = fields[1], t.size = fields[2], t.pid = fields[3], t.mode = static_cast<uint32_t>(fields[4]);

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,7 @@ struct Event {
     std::vector<Range> origin, result, target_bytes;  // rma: origin read, result written, target offsets
     std::vector<int32_t> group;                        // post/start: world ranks
     uint32_t thread = 0;  // kernel id of the thread that made it (0: the trace named none)
+    uint64_t id = 0, id2 = 0;  // omp: a and b of the record (trace_format.h, OmpKind)
 };
 
 // What one thread of a rank did: MPI calls (every event but loads/stores) and loads/stores.
@@ -65,6 +67,8 @@ struct RankTrace {
     std::map<uint32_t, WinDesc> wins;                // local id -> description
     std::vector<std::string> notes;
     std::map<uint32_t, ThreadUse> threads;  // by kernel thread id
+    std::set<uint32_t> omp_threads;         // threads that recorded OpenMP synchronisation (OMPT)
+    std::vector<uint32_t> thread_order;     // every thread in order of first appearance (thread 1, 2, ...)
     bool finalized = false;
     std::string error;  // non-empty: the file is damaged; events before the damage are kept
 };

@@ -321,6 +321,14 @@ void win_created(const void* site, MPI_Win win, MPI_Comm comm, void* base, MPI_A
 
 using namespace state;
 
+void record_omp(uint8_t kind, uint64_t a, uint64_t b) noexcept {
+    if (!g_active || t_depth != 0) return;  // not yet tracing, or the MPI library's own use of OpenMP
+    write_local_hits();  // the loads/stores made so far come before it, in each thread's order
+    Encoder e;
+    e.put<uint8_t>(kind), e.put<uint64_t>(a), e.put<uint64_t>(b);
+    writer().add(Rec::omp, e);
+}
+
 // Threads inside an outermost wrapper. Pages are protected again only when the last one leaves:
 // one thread leaving must not protect a buffer MPI is still copying on another (EFAULT, a hang).
 std::mutex g_inside_mutex;

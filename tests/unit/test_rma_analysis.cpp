@@ -3,6 +3,10 @@
 #include "catch_compat.hpp"
 
 #include "checker.h"
+#include "threads.h"
+
+#include <algorithm>
+#include <set>
 
 using namespace rmacheck;
 using trace::Rec;
@@ -479,4 +483,148 @@ TEST_CASE("a rank whose trace stops early: the others are still ordered and anal
     // Rank 1's trace is empty (died before writing): the barriers match among ranks 0 and 2.
     Execution exec(t);
     CHECK(find_races(exec).size() == 1);
+}
+
+namespace {
+// OpenMP synchronisation of one thread (an omp record, trace_format.h OmpKind).
+Event omp(trace::OmpKind k, uint64_t a, uint64_t b, uint32_t thread) {
+    Event e;
+    e.type = Rec::omp, e.kind = static_cast<uint8_t>(k), e.id = a, e.id2 = b, e.thread = thread;
+    return e;
+}
+Event on(Event e, uint32_t thread) {
+    e.thread = thread;
+    return e;
+}
+// Rank 0 of a 2-rank job as the reader would leave it: every thread named, OpenMP threads marked.
+void threaded(RankTrace& t) {
+    t.threads.clear(), t.thread_order.clear(), t.omp_threads.clear();
+    for (const auto& e : t.events) {
+        if (std::find(t.thread_order.begin(), t.thread_order.end(), e.thread) == t.thread_order.end())
+            t.thread_order.push_back(e.thread);
+        if (e.type == Rec::omp)
+            t.omp_threads.insert(e.thread);
+        else
+            ++t.threads[e.thread].mpi_calls;
+    }
+}
+// Thread 10 opens lock_all and forks region 1: implicit tasks 2 (thread 10) and 3 (thread 11).
+std::vector<Event> fork_two() {
+    using K = trace::OmpKind;
+    return {on(sync(SyncKind::lock_all), 10), omp(K::parallel_begin, 1, 0, 10), omp(K::implicit_begin, 1, 2, 10),
+            omp(K::implicit_begin, 1, 3, 11)};
+}
+}  // namespace
+
+TEST_CASE("threads of one rank ordered by OpenMP: barrier, critical, taskwait; racing without them") {
+    using K = trace::OmpKind;
+    auto run = [](const std::string& how) {
+        auto t = job(2);
+        auto& r = t[0];
+        add(r, fork_two());
+        auto put_flush = [&](uint32_t th, uint64_t site) {
+            add(r, {on(rma(RmaKind::put, 1, 3, site), th), on(sync(SyncKind::flush, 1), th)});
+        };
+        if (how == "barrier") {
+            put_flush(10, 0x100);
+            add(r, {omp(K::barrier_begin, 0, 2, 10), omp(K::barrier_begin, 0, 3, 11), omp(K::barrier_end, 0, 3, 11)});
+            put_flush(11, 0x200);
+            add(r, {omp(K::barrier_end, 0, 2, 10)});
+        } else if (how == "critical") {
+            add(r, {omp(K::mutex_acquired, 77, 0, 10)});
+            put_flush(10, 0x100);
+            add(r, {omp(K::mutex_acquired, 77, 0, 11)});  // recorded before the release: still after it
+            add(r, {omp(K::mutex_released, 77, 0, 10)});
+            put_flush(11, 0x200);
+            add(r, {omp(K::mutex_released, 77, 0, 11)});
+        } else if (how == "taskwait") {
+            add(r, {omp(K::task_create, 2, 9, 10), omp(K::task_begin, 0, 9, 11)});
+            put_flush(11, 0x200);
+            add(r, {omp(K::task_end, 0, 9, 11), omp(K::taskwait_begin, 0, 2, 10), omp(K::taskwait_end, 0, 2, 10)});
+            put_flush(10, 0x100);
+        } else {  // nothing orders the two threads
+            put_flush(10, 0x100);
+            put_flush(11, 0x200);
+        }
+        add(r, {omp(K::barrier_begin, 0, 2, 10), omp(K::barrier_begin, 0, 3, 11), omp(K::barrier_end, 0, 2, 10),
+                omp(K::parallel_end, 1, 0, 10), on(sync(SyncKind::unlock_all), 10)});
+        for (auto& e : r.events)
+            if (e.thread == 0) e.thread = 10;
+        threaded(r);
+        return t;
+    };
+    for (const char* how : {"barrier", "critical", "taskwait"}) {
+        CAPTURE(how);
+        auto t = run(how);
+        CHECK(ompt_ordered(t[0]));
+        CHECK(races(t).empty());
+    }
+    auto t = run("none");
+    auto f = races(t);
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].a.rank == 0);
+    CHECK(f[0].b.rank == 0);
+    CHECK(std::set<int>{f[0].a.thread, f[0].b.thread} == std::set<int>{1, 2});
+    CHECK(std::set<uint64_t>{f[0].a.site, f[0].b.site} == std::set<uint64_t>{0x100, 0x200});
+    auto notes = thread_notes(t);
+    REQUIRE(notes.size() == 1);
+    CHECK(notes[0].find("rank 0: MPI calls from 2 threads; their order among threads was taken from OpenMP") == 0);
+}
+
+TEST_CASE("a rank with a thread outside OpenMP stays one sequence, with the note") {
+    using K = trace::OmpKind;
+    auto t = job(2);
+    auto& r = t[0];
+    add(r, {on(sync(SyncKind::lock_all), 10), omp(K::parallel_begin, 1, 0, 10), on(rma(RmaKind::put, 1, 3, 0x100), 10),
+            on(sync(SyncKind::flush, 1), 10), on(rma(RmaKind::put, 1, 3, 0x200), 12),  // thread 12: no OMPT
+            on(sync(SyncKind::flush, 1), 12), on(sync(SyncKind::unlock_all), 10)});
+    threaded(r);
+    CHECK_FALSE(ompt_ordered(r));
+    CHECK(races(t).empty());  // one sequence in recorded order: the flush orders them
+    auto notes = thread_notes(t);
+    REQUIRE(notes.size() == 1);
+    CHECK(notes[0].find("their order among threads was not checked: 1 thread took no part in OpenMP "
+                        "synchronisation (e.g. raw pthreads)") != std::string::npos);
+}
+
+TEST_CASE("sibling tasks ordered by depend(out) -> depend(in); without the clauses they race") {
+    using K = trace::OmpKind;
+    auto run = [](bool depend) {
+        auto t = job(2);
+        auto& r = t[0];
+        add(r, fork_two());
+        add(r, {omp(K::task_create, 2, 8, 10)});
+        if (depend) add(r, {omp(K::depend_out, 0x5000, 8, 10)});
+        add(r, {omp(K::task_create, 2, 9, 10)});
+        if (depend) add(r, {omp(K::depend_in, 0x5000, 9, 10)});
+        add(r, {omp(K::task_begin, 0, 8, 11), on(rma(RmaKind::put, 1, 3, 0x100), 11), on(sync(SyncKind::flush, 1), 11),
+                omp(K::task_end, 0, 8, 11), omp(K::task_begin, 0, 9, 10), on(rma(RmaKind::put, 1, 3, 0x200), 10),
+                on(sync(SyncKind::flush, 1), 10), omp(K::task_end, 0, 9, 10), on(sync(SyncKind::unlock_all), 10)});
+        threaded(r);
+        return t;
+    };
+    CHECK(races(run(true)).empty());
+    CHECK(races(run(false)).size() == 1);
+}
+
+TEST_CASE("threads ordered apart: a load of a Get's buffer after its flush races unless synchronised after it") {
+    using K = trace::OmpKind;
+    auto run = [](bool barrier) {
+        auto t = job(2);
+        auto& r = t[0];
+        add(r, fork_two());
+        add(r, {on(rma(RmaKind::get, 1, 3, 0x100), 10), on(sync(SyncKind::flush, 1), 10)});
+        if (barrier)
+            add(r, {omp(K::barrier_begin, 0, 2, 10), omp(K::barrier_begin, 0, 3, 11), omp(K::barrier_end, 0, 3, 11),
+                    omp(K::barrier_end, 0, 2, 10)});
+        add(r, {on(local(0x9000, false, 0x300), 11), on(sync(SyncKind::unlock_all), 10)});
+        threaded(r);
+        ++r.threads[11].accesses;
+        return t;
+    };
+    CHECK(races(run(true)).empty());
+    auto f = races(run(false));
+    REQUIRE(f.size() == 1);
+    CHECK_FALSE(f[0].remote);
+    CHECK(std::set<uint64_t>{f[0].a.site, f[0].b.site} == std::set<uint64_t>{0x100, 0x300});
 }

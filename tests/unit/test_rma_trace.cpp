@@ -92,13 +92,44 @@ TEST_CASE("damaged traces name the file and the offset, and keep what came befor
         other[8] = 9;
         CHECK(parse_trace("v", other).error.find("trace version 9") != std::string::npos);
     }
+    SECTION("a version 3 trace (no omp records) is read as it is") {
+        std::string v3 = header() + thread_record(7) + put_record();
+        v3[8] = 3;
+        RankTrace t = parse_trace("v3.jsrma", v3);
+        CHECK(t.error.empty());
+        CHECK(t.events.size() == 1);
+        CHECK(t.omp_threads.empty());
+    }
     SECTION("a version 2 trace (no thread records) is refused, not misread") {
         std::string v2 = header() + put_record();
         v2[8] = 2;
         RankTrace t = parse_trace("old.jsrma", v2);
-        CHECK(t.error.find("old.jsrma: offset 8: trace version 2, this jobsentry reads version 3") == 0);
+        CHECK(t.error.find("old.jsrma: offset 8: trace version 2, this jobsentry reads versions 3 to 4") == 0);
         CHECK(t.events.empty());
     }
+}
+
+TEST_CASE("omp records: read with their thread, not counted as MPI calls; an unknown kind is refused") {
+    auto omp = [](uint8_t kind, uint64_t a, uint64_t b) {
+        Encoder e;
+        e.put<uint8_t>(kind), e.put<uint64_t>(a), e.put<uint64_t>(b);
+        return e.record(Rec::omp);
+    };
+    std::string bytes = header() + thread_record(7) + put_record() + thread_record(8) +
+                        omp(static_cast<uint8_t>(trace::OmpKind::implicit_begin), 1, 2);
+    RankTrace t = parse_trace("o.jsrma", bytes);
+    REQUIRE(t.error.empty());
+    REQUIRE(t.events.size() == 2);
+    CHECK(t.events[1].type == Rec::omp);
+    CHECK(t.events[1].thread == 8);
+    CHECK(t.events[1].id == 1);
+    CHECK(t.events[1].id2 == 2);
+    CHECK(t.threads.size() == 1);  // thread 8 made no MPI call nor access
+    CHECK(t.omp_threads == std::set<uint32_t>{8});
+    CHECK(t.thread_order == std::vector<uint32_t>{7, 8});
+    CHECK_FALSE(ompt_ordered(t));  // thread 7 calls MPI but took no part in OpenMP
+    RankTrace bad = parse_trace("b.jsrma", header() + omp(200, 0, 0));
+    CHECK(bad.error.find("malformed record: unknown OpenMP event") != std::string::npos);
 }
 
 TEST_CASE("thread records name the thread of the records after them") {
