@@ -40,6 +40,21 @@ run() {  # run VARIANT EXPECTED_STATUS (a number, or alternatives: 0|4) [rma-che
   fi
 }
 
+# With RMA_SCORE_FILE set (bench/rma_suite_score.sh), a passing case appends one line per variant:
+# NAME MODE MPI VARIANT RACES DECLARED, where DECLARED says whether the report stated it did not
+# check something (a NOTE: not observed, not checked, cannot be ordered).
+score() {
+  [ -n "${RMA_SCORE_FILE:-}" ] || return 0
+  local variant mode=1 declared
+  [ "${1:-}" = --precise ] && mode=2
+  for variant in racy fixed; do
+    [ -f "$WORK/$variant.json" ] || continue
+    declared=0
+    grep -Eq "^NOTE .*(not observed|not checked|cannot be ordered|has no OMPT)" "$WORK/$variant.err" && declared=1
+    echo "$name $mode ${MPI_IMPL:-openmpi} $variant $(jq .races "$WORK/$variant.json") $declared" >>"$RMA_SCORE_FILE"
+  done
+}
+
 expect_line() {  # expect_line REGEX: a finding line of the racy run
   grep -Eq -- "$1" "$WORK/racy.err" || fail "no finding matching '$1'"
   jq -e --arg re "$1" '[.findings[].line | test($re)] | any' "$WORK/racy.json" >/dev/null ||
@@ -109,6 +124,7 @@ omp_store)  # rank 0's Put vs the store of rank 1's OpenMP thread that writes me
     grep -q "^NOTE the program runs GNU libgomp, which has no OMPT tool interface" "$WORK/racy.err" ||
       fail "the report did not say that libgomp's threads cannot be ordered"
     run fixed 0 "$@"
+    score "$@"
     echo "PASS: $name $* (${MPI_IMPL:-openmpi})"
     exit 0
   fi
@@ -176,4 +192,5 @@ omp_store)  # the OpenMP threads' stores are recorded with their threads in both
     done
   fi ;;
 esac
+score "$@"
 echo "PASS: $name $* (${MPI_IMPL:-openmpi})"
