@@ -4,6 +4,7 @@
 // schedule for `jobsentry simulate --goal`.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
