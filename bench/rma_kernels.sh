@@ -34,19 +34,20 @@
 #   --quick      about 1 s per native run at 2 ranks, to check that it all works
 #   KERNELS="halo dht" limits the kernels; ITERS_halo=N etc. set an iteration
 #   count (queue: tasks of the whole job; the others: iterations per rank).
-#   MODE2_SCALE_halo=S (per kernel; MODE2_SCALE=S for all) runs mode 2 with 1/S
-#   of the iterations and scales its timed region by S (the loops are steady:
-#   time per iteration is constant), for kernels where mode 2 is very slow (the
-#   stencils over window memory, halo and hybrid, whose every load is recorded:
-#   tens of times native in the quick check); that kernel's mode 2 command
-#   ratio is then not shown. Default 1 (the same work).
+#   MODE2_SCALE=S (MODE2_SCALE_halo=S for one kernel) runs mode 2 with 1/S of
+#   the iterations and multiplies its timed region by S (the loops are steady:
+#   time per iteration is constant), because mode 2 was tens of times native on
+#   every kernel in the quick check (every load and store of the program calls
+#   the module's hook); the mode 2 command ratio is then not shown. Default 1
+#   (the same work).
 #   OMP_NUM_THREADS (default 2) and KMP_BLOCKTIME (default 0: libomp's threads
 #   sleep at once instead of spinning, which on 2 oversubscribed cores made the
 #   hybrid kernel 3-10x slower) are passed to every run.
 # The full campaign (needs an idle machine; each native run 5-8 s at 2 ranks,
-# about twice that at 4; roughly an hour in all; without the two MODE2_SCALE
-# settings mode 2 of halo and hybrid alone would take hours):
-#   MODE2_SCALE_halo=10 MODE2_SCALE_hybrid=10 nice -n 19 bash bench/rma_kernels.sh 5 "2 4"
+# about twice that at 4; mode 1 of dht is slow (an mprotect storm, about 10 us
+# per Get) and writes about 650 MB of trace per rank; estimated 1.5-2 hours
+# and up to 3 GB in /tmp; without MODE2_SCALE mode 2 alone would take hours):
+#   MODE2_SCALE=10 nice -n 19 bash bench/rma_kernels.sh 5 "2 4"
 # Its tables are Markdown, on stdout; progress goes to stderr.
 . "$(dirname "$0")/common.sh"
 QUICK=no
@@ -58,8 +59,8 @@ REPS=${1:-$([ $QUICK = yes ] && echo 1 || echo 5)}
 NPS=${2:-"2 4"}
 KERNELS=${KERNELS:-"halo queue dht hybrid"}
 # Iterations: full runs take 5-8 s natively at 2 ranks on this machine; quick ones about 1 s.
-declare -A FULL=([halo]=12000 [queue]=800000 [dht]=110000 [hybrid]=4000)
-declare -A SHORT=([halo]=2000 [queue]=130000 [dht]=18000 [hybrid]=700)
+declare -A FULL=([halo]=12000 [queue]=400000 [dht]=12000 [hybrid]=4000)
+declare -A SHORT=([halo]=2000 [queue]=70000 [dht]=2000 [hybrid]=700)
 MODE2_SCALE=${MODE2_SCALE:-1}
 mode2_scale() {  # mode2_scale KERNEL
   local var=MODE2_SCALE_$1
@@ -79,7 +80,8 @@ for k in $KERNELS; do
   [ -n "${FULL[$k]:-}" ] || { echo "unknown kernel '$k' (known: ${!FULL[*]})" >&2; exit 2; }
   flags=(-O2 -g)
   [ "$k" = hybrid ] && flags+=(-fopenmp)
-  OMPI_CC=clang mpicc "${flags[@]}" -o "$SCRATCH/$k.native" "$SRC/$k.c" -lm
+  # -gdwarf-aranges as jobsentry-mpicc adds it: libdw needs it to name a finding's lines in clang's output
+  OMPI_CC=clang mpicc "${flags[@]}" -gdwarf-aranges -o "$SCRATCH/$k.native" "$SRC/$k.c" -lm
   "$BUILD/rmacheck/jobsentry-mpicc" "${flags[@]}" -o "$SCRATCH/$k.precise" "$SRC/$k.c" -lm
 done
 
@@ -89,8 +91,7 @@ fail() {  # fail MESSAGE: the run's output and traces are kept for the bug repor
   cp -r "$SCRATCH"/run.* "$SCRATCH"/tr-* "$SCRATCH"/*.json "$keep"/ 2>/dev/null || true
   {
     echo "FAIL: $*"
-    grep -E '^(RACE|NOTE|jobsentry\[rma)' "$SCRATCH/run.err" 2>/dev/null | head -20 || true
-    tail -5 "$SCRATCH/run.err" 2>/dev/null || true
+    grep -E '^(RACE|NOTE|jobsentry)' "$SCRATCH/run.err" 2>/dev/null | head -20 || true
     echo "(output, report and traces kept in $keep)"
   } >&2
   exit 1
@@ -140,7 +141,7 @@ analyse() {
   local bytes events
   bytes=$(cat "$1"/rank-*.jsrma | wc -c)
   events=$(jq '[.ranks[].events] | add' "$SCRATCH/analysis.json")
-  echo "$bytes $events $(( (e - s) / 1000000 ))" | awk '{ printf "%.1f %d %.3f\n", $1 / 1e6, $2, $3 / 1000 }'
+  echo "$bytes $events $(( (e - s) / 1000000 ))" | awk '{ printf "%.3f %d %.3f\n", $1 / 1e6, $2, $3 / 1000 }'
 }
 
 configs=(native mode1 mode2)
@@ -175,7 +176,7 @@ for k in $KERNELS; do
     a1=$(analyse "$SCRATCH/tr-$tag-mode1") a2=$(analyse "$SCRATCH/tr-$tag-mode2")
     read -r mb1 _ an1 <<<"$a1"
     read -r mb2 _ an2 <<<"$a2"
-    echo "$cells | $mb1 / $mb2 | $an1 / $an2 |" >>"$MAIN"
+    echo "$cells | $mb1 / $mb2 | $an1 / $an2 |" | tee -a "$MAIN" >&2
     if [ "$np" = "$first_np" ]; then
       for m in mode1 mode2; do
         full=$it
@@ -190,15 +191,15 @@ for k in $KERNELS; do
           fi
           a=$(analyse "$dir")
           read -r mb ev an <<<"$a"
-          echo "$k $m $n $mb $ev $an" | awk '{ printf "| %s | %s | %d | %.1f | %.2f | %.3f | %.4f | %.3f |\n",
-            $1, ($2 == "mode1" ? "1" : "2"), $3, $4, $5 / 1e6, $6, ($4 > 0 ? $6 / $4 : 0), ($5 > 0 ? $6 * 1e6 / $5 : 0) }' >>"$LIN"
+          echo "$k $m $n $mb $ev $an" | awk '{ printf "| %s | %s | %d | %.2f | %d | %.3f | %.4f | %.2f |\n",
+            $1, ($2 == "mode1" ? "1" : "2"), $3, $4, $5, $6, ($4 > 0 ? $6 / $4 : 0), ($5 > 0 ? $6 * 1e6 / $5 : 0) }' | tee -a "$LIN" >&2
         done
       done
     fi
   done
 done
 
-echo "RMA checker overhead, $(date -u +%F), commit $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo '?'),"
+echo "RMA checker overhead, $(date -u +%F), commit $(git -C "$TOP" describe --always --dirty 2>/dev/null || echo "?"),"
 echo "$REPS interleaved round(s)$([ $QUICK = yes ] && echo ', QUICK mode (short runs: start-up weighs, figures not meaningful)'),"
 for k in $KERNELS; do
   s=$(mode2_scale "$k")
@@ -219,6 +220,6 @@ echo "Trace MB and analysis: the last round's traces, analysed again by jobsentr
 echo
 echo "Analysis time against trace size ($first_np ranks; 1/4, 1/2 and all of the iterations):"
 echo
-echo "| kernel | mode | iterations | trace MB | events (M) | analysis (s) | s per MB | us per event |"
+echo "| kernel | mode | iterations | trace MB | events | analysis (s) | s per MB | us per event |"
 echo "|---|---|---|---|---|---|---|---|"
 cat "$LIN"
