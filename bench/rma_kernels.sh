@@ -45,8 +45,9 @@
 #   hybrid kernel 3-10x slower) are passed to every run.
 # The full campaign (needs an idle machine; each native run 5-8 s at 2 ranks,
 # about twice that at 4; mode 1 of dht is slow (an mprotect storm, about 10 us
-# per Get) and writes about 650 MB of trace per rank; estimated 1.5-2 hours
-# and up to 3 GB in /tmp; without MODE2_SCALE mode 2 alone would take hours):
+# per Get) and writes about 650 MB of trace per rank; estimated 1-1.5 hours
+# from the quick check, up to 3 GB in /tmp; without MODE2_SCALE mode 2 alone
+# would take hours):
 #   MODE2_SCALE=10 nice -n 19 bash bench/rma_kernels.sh 5 "2 4"
 # Its tables are Markdown, on stdout; progress goes to stderr.
 . "$(dirname "$0")/common.sh"
@@ -196,6 +197,7 @@ for k in $KERNELS; do
         done
       done
     fi
+    rm -rf "$SCRATCH"/tr-"$tag"-*  # dht's mode 1 traces are GBs
   done
 done
 
