@@ -2,11 +2,12 @@
 # Overhead of `jobsentry rma-check` on RMA kernels that run for seconds, not on
 # start-up (issue #17, "Performance"). Four race-free kernels (bench/rma/):
 #   halo    2-D Jacobi, row decomposition, MPI_Put of halo rows between two fences
-#   queue   shared task queue: MPI_Fetch_and_op + flush on rank 0's counter,
-#           compute, MPI_Accumulate of the result (lock_all, passive target)
+#   queue   shared task queue: MPI_Fetch_and_op + flush on rank 0's counter for
+#           32 tasks at a time, compute, one MPI_Accumulate of the 32 results
+#           (lock_all, passive target)
 #   dht     distributed hash table lookups: 512 MPI_Get per batch, flush_all
-#   hybrid  MPI + OpenMP: column decomposition, MPI_Put of MPI_Type_vector
-#           columns from the master thread between fences, OpenMP parallel for
+#   hybrid  MPI + OpenMP: column decomposition, columns packed by the threads,
+#           MPI_Put by the master thread between fences, OpenMP parallel for
 # each built twice with the same compiler (clang, -O2 -g): by Open MPI's mpicc
 # (OMPI_CC=clang) for the native runs and mode 1, by jobsentry-mpicc for mode 2
 # (hybrid: -fopenmp, LLVM libomp in every configuration). Three configurations:
@@ -36,18 +37,18 @@
 #   count (queue: tasks of the whole job; the others: iterations per rank).
 #   MODE2_SCALE=S (MODE2_SCALE_halo=S for one kernel) runs mode 2 with 1/S of
 #   the iterations and multiplies its timed region by S (the loops are steady:
-#   time per iteration is constant), because mode 2 was tens of times native on
-#   every kernel in the quick check (every load and store of the program calls
+#   time per iteration is constant), because mode 2 was 19-76x native on three
+#   of the four kernels in the quick check (every load and store of the program calls
 #   the module's hook); the mode 2 command ratio is then not shown. Default 1
 #   (the same work).
 #   OMP_NUM_THREADS (default 2) and KMP_BLOCKTIME (default 0: libomp's threads
 #   sleep at once instead of spinning, which on 2 oversubscribed cores made the
 #   hybrid kernel 3-10x slower) are passed to every run.
-# The full campaign (needs an idle machine; each native run 5-8 s at 2 ranks,
-# about twice that at 4; mode 1 of dht is slow (an mprotect storm, about 10 us
-# per Get) and writes about 650 MB of trace per rank; estimated 1-1.5 hours
-# from the quick check, up to 3 GB in /tmp; without MODE2_SCALE mode 2 alone
-# would take hours):
+# The full campaign (needs an idle machine; each native run about 6 s at 2
+# ranks by the quick check's rates (5-6.5 s), about twice that at 4; mode 1 of
+# dht is slow (an mprotect storm, about 10 us per Get) and writes about 750 MB
+# of trace per rank; estimated 1-2 hours, up to 4 GB in /tmp at a time; without
+# MODE2_SCALE mode 2 alone would take hours):
 #   MODE2_SCALE=10 nice -n 19 bash bench/rma_kernels.sh 5 "2 4"
 # Its tables are Markdown, on stdout; progress goes to stderr.
 . "$(dirname "$0")/common.sh"
@@ -59,8 +60,10 @@ fi
 REPS=${1:-$([ $QUICK = yes ] && echo 1 || echo 5)}
 NPS=${2:-"2 4"}
 KERNELS=${KERNELS:-"halo queue dht hybrid"}
-# Iterations: full runs take 5-8 s natively at 2 ranks on this machine; quick ones about 1 s.
-declare -A FULL=([halo]=12000 [queue]=400000 [dht]=12000 [hybrid]=4000)
+# Iterations: full runs take about 6 s natively at 2 ranks on this machine (from the quick check's
+# rates: halo 0.33 ms per iteration, queue 9.6 us per task, dht 0.47 ms, hybrid 0.75 ms); quick ones
+# about 1 s. Check the native region column: below 5 s, raise them with ITERS_<kernel>.
+declare -A FULL=([halo]=18000 [queue]=640000 [dht]=13000 [hybrid]=8000)
 declare -A SHORT=([halo]=2000 [queue]=70000 [dht]=2000 [hybrid]=700)
 MODE2_SCALE=${MODE2_SCALE:-1}
 mode2_scale() {  # mode2_scale KERNEL

@@ -2,7 +2,7 @@
  * A global task counter lives in rank 0's window; every rank takes the next
  * CHUNK tasks with MPI_Fetch_and_op(+CHUNK) and a flush (chunked
  * self-scheduling), computes them (each a small dense matrix-vector product,
- * about 30 microseconds, in private memory), and adds the chunk's CHUNK results
+ * about 20 microseconds, in private memory), and adds the chunk's CHUNK results
  * into the owner's result slots with one MPI_Accumulate(MPI_SUM), locally
  * completed by MPI_Win_flush_local before its buffer is reused. The ITERATIONS
  * argument is the number of tasks of the whole job (so more ranks share the
