@@ -1,5 +1,6 @@
 #include "noise_report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -91,7 +92,11 @@ std::string noise_table(const ProbeResult& result) {
 void write_noise_trace(std::ostream& out, const PuResult& pu) {
     // The measured span, so that `jobsentry simulate --noise-trace` repeats the
     // trace with its true period (quiet time after the last detour included).
-    out << "# period_ns " << pu.measured_ns << '\n';
+    // The last detour may end after the span (the iteration that straddled the
+    // end of the measurement): the period covers it, or the reader refuses the file.
+    uint64_t period = pu.measured_ns;
+    for (const Detour& d : pu.trace) period = std::max(period, d.start_ns + d.duration_ns);
+    out << "# period_ns " << period << '\n';
     for (const Detour& d : pu.trace) out << d.start_ns << '\t' << d.duration_ns << '\n';
 }
 

@@ -6,6 +6,7 @@
 
 #include "cpu_list.h"
 #include "noise_options.h"
+#include "noise.h"
 #include "noise_report.h"
 #include "noise_stats.h"
 
@@ -160,6 +161,14 @@ TEST_CASE("noise report: JSON per PU and trace lines start<TAB>duration", "[nois
     std::ostringstream trace;
     write_noise_trace(trace, pu);
     CHECK(trace.str() == "# period_ns 1000000000\n10\t200\n5000\t100000\n");  // the span first, for the simulator
+    // A detour that straddles the end of the measurement: the period covers it, so the simulator
+    // reads the file (it refuses a period shorter than the trace; seen once in slurm_noise_probe).
+    PuResult straddling = pu;
+    straddling.trace.push_back({999999990, 11});
+    std::stringstream late;
+    write_noise_trace(late, straddling);
+    CHECK(late.str().rfind("# period_ns 1000000001\n", 0) == 0);
+    CHECK(jobsentry::sim::read_noise_trace(late, "cpu3.tsv").period == 1000000001);
     CHECK(noise_trace_name(3) == "cpu3.tsv");
     std::string table = noise_table(r);
     CHECK_THAT(table, Catch::Contains("not measured: cannot pin"));
