@@ -215,6 +215,13 @@ void finish(Job& job, Conversion& out) {
 
 }  // namespace
 
+std::uint64_t traced_region_ns(const std::vector<RankTrace>& traces) {
+    std::uint64_t longest = 0;
+    for (const RankTrace& t : traces)
+        if (!t.records.empty()) longest = std::max(longest, t.records.back().end - t.records.front().start);
+    return longest;
+}
+
 Conversion goal_from_traces(const std::vector<RankTrace>& traces, std::uint32_t world_size,
                             const std::map<std::uint32_t, std::string>& left_out, Allreduce allreduce) {
     std::uint64_t records = 0;
@@ -225,8 +232,7 @@ Conversion goal_from_traces(const std::vector<RankTrace>& traces, std::uint32_t 
     for (const RankTrace& t : traces)
         if (t.rank < world_size) RankOrder(job, t).run();
     Conversion out;
-    for (const RankTrace& t : traces)
-        if (!t.records.empty()) out.traced_ns = std::max(out.traced_ns, t.records.back().end - t.records.front().start);
+    out.traced_ns = traced_region_ns(traces);
     for (const auto& [rank, why] : left_out)
         out.notes.push_back("rank " + std::to_string(rank) + " left out (no ops): " + why);
     for (std::uint32_t r = 0; r < world_size; ++r)

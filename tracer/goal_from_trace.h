@@ -37,6 +37,9 @@ Conversion goal_from_traces(const std::vector<RankTrace>& traces, std::uint32_t 
                             const std::map<std::uint32_t, std::string>& left_out,
                             Allreduce allreduce = Allreduce::recursive_doubling);
 
+// Conversion::traced_ns of these traces: the longest rank's span, first call's start to last call's end.
+std::uint64_t traced_region_ns(const std::vector<RankTrace>& traces);
+
 // The same for ranks made on demand (trace-to-goal --scale): rank_trace(r) is called once for each
 // r in 0..world_size-1, all present; records: their total, to reserve the schedule. traced_ns is 0.
 Conversion goal_from_rank_source(std::uint32_t world_size, std::uint64_t records,

@@ -195,9 +195,11 @@ int run_trace_to_goal(const std::vector<std::string>& args) {
         return 2;
     }
     const jobtrace::Allreduce allreduce = *allreduce_algorithm(o.allreduce);
-    jobtrace::Conversion c = jobtrace::goal_from_traces(traces, world, left_out, allreduce);
+    jobtrace::Conversion c;
     std::string scaled;
-    if (o.scale) {
+    if (!o.scale) {
+        c = jobtrace::goal_from_traces(traces, world, left_out, allreduce);
+    } else {
         if (!left_out.empty()) {
             std::cerr << who << ": --scale needs the trace of every rank; " << left_out.size()
                       << (left_out.size() == 1 ? " rank was" : " ranks were") << " left out (above)\n";
@@ -207,10 +209,9 @@ int run_trace_to_goal(const std::vector<std::string>& args) {
             const jobtrace::Extrapolation x(traces, o.scale,
                                             o.scale_rule == "replicate" ? jobtrace::ScaleRule::replicate
                                                                         : jobtrace::ScaleRule::offsets);
-            const std::uint64_t traced_ns = c.traced_ns;
             c = jobtrace::goal_from_rank_source(
                 x.size(), x.records(), [&](std::uint32_t r) { return x.rank(r); }, allreduce);
-            c.traced_ns = traced_ns;
+            c.traced_ns = jobtrace::traced_region_ns(traces);  // the time measured at the traced scale
             scaled = "// extrapolated from " + std::to_string(world) + " to " + std::to_string(o.scale) + " ranks (--scale-rule " +
                      o.scale_rule + "): " + x.how() + "\n";
             world = o.scale;
