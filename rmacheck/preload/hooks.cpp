@@ -172,17 +172,21 @@ const WinInfo* win_info(MPI_Win win) {
 }
 
 void write_local_hits() {
-    protect::Hit hits[512];
-    int n;
-    while ((n = protect::drain(hits, 512)) > 0) {
-        for (int i = 0; i < n; ++i) {
-            Encoder e;
-            e.put<uint64_t>(hits[i].pc), e.put<uint64_t>(hits[i].addr), e.put<uint32_t>(1);
-            e.put<uint8_t>(hits[i].write);
-            writer().add(Rec::local, e, hits[i].thread);
+    // Called on every outermost MPI entry: nothing to do is the common case, and costs one load.
+    if (protect::hits_waiting()) {
+        protect::Hit hits[512];
+        int n;
+        while ((n = protect::drain(hits, 512)) > 0) {
+            for (int i = 0; i < n; ++i) {
+                Encoder e;
+                e.put<uint64_t>(hits[i].pc), e.put<uint64_t>(hits[i].addr), e.put<uint32_t>(1);
+                e.put<uint8_t>(hits[i].write);
+                writer().add(Rec::local, e, hits[i].thread);
+            }
+            if (n < 512) break;
         }
-        if (n < 512) break;
     }
+    if (g_mode == trace::mode_protect) return;  // the buffer below is mode 2's (record_local)
     std::lock_guard<std::mutex> lock(g_local_mutex);
     auto& buf = local_buffer();
     for (size_t i = 0; i < buf.size(); ++i) {

@@ -63,11 +63,32 @@ thread_local int t_nstep __attribute__((tls_model("initial-exec"))) = 0;
 
 uint64_t page_of(uint64_t a) { return a & ~(g_page - 1); }
 
+// g_pages is sorted by address (binary search here; runs of neighbours in one mprotect below).
+int lower_page(uint64_t page, int n) {
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (g_pages[mid].addr < page) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 int find_page(uint64_t page) {
     int n = g_npages.load(std::memory_order_acquire);
-    for (int i = 0; i < n; ++i)
-        if (g_pages[i].addr == page) return i;
-    return -1;
+    int i = lower_page(page, n);
+    return i < n && g_pages[i].addr == page ? i : -1;
+}
+
+// Calls mprotect once per run of adjacent pages that get the same protection: a batch of Gets into
+// one array keeps two or three neighbouring pages pending, and every MPI call lifts and restores them.
+template <class ProtOf> void protect_runs(int n, ProtOf prot_of) {
+    for (int i = 0; i < n;) {
+        int j = i + 1, prot = prot_of(g_pages[i]);
+        while (j < n && g_pages[j].addr == g_pages[j - 1].addr + g_page && prot_of(g_pages[j]) == prot) ++j;
+        mprotect(reinterpret_cast<void*>(g_pages[i].addr), (j - i) * g_page, prot);
+        i = j;
+    }
 }
 
 void record_hit(uint64_t pc, uint64_t addr, bool write) {
@@ -143,7 +164,7 @@ void on_watch_hit(const siginfo_t* si, const ucontext_t* uc) {
 void on_trap(int sig, siginfo_t* si, void* ctx) {
     auto* uc = static_cast<ucontext_t*>(ctx);
     if (watch::is_hit(si)) {
-        on_watch_hit(si, uc);
+        if (!watch::is_probe(si)) on_watch_hit(si, uc);
         return;
     }
     if (t_nstep == 0) {  // not our single step: pass it on
@@ -169,24 +190,54 @@ bool touches_window(uint64_t lo, uint64_t hi) {
     return false;
 }
 
-// Rebuilds the page table from the pending ranges (called with pages unprotected).
-void rebuild_pages() {
-    int n = 0;
-    for (int i = 0; i < g_npending; ++i) {
-        const Pending& p = g_pending[i];
-        if (p.watch_slots) continue;
-        for (uint64_t pg = page_of(p.lo); pg < p.hi; pg += g_page) {
-            int prot = p.block_reads ? PROT_NONE : PROT_READ;
-            int j = 0;
-            while (j < n && g_pages[j].addr != pg) ++j;
-            if (j < n) {
-                if (prot == PROT_NONE) g_pages[j].prot = PROT_NONE;
-            } else if (n < kMaxPages) {
-                g_pages[n++] = {pg, prot};
+// Adds a pending range's pages to the sorted page table (called with pages unprotected). A page
+// shared by a Get's result (no access) and a Put's origin (read only) gets no access.
+// changed(page, prot) is called for every page added or made stricter.
+template <class Changed> int add_pages(const Pending& p, int n, Changed changed) {
+    if (p.watch_slots) return n;
+    const int prot = p.block_reads ? PROT_NONE : PROT_READ;
+    for (uint64_t pg = page_of(p.lo); pg < p.hi; pg += g_page) {
+        int j = lower_page(pg, n);
+        if (j < n && g_pages[j].addr == pg) {
+            if (prot == PROT_NONE && g_pages[j].prot != PROT_NONE) {
+                g_pages[j].prot = PROT_NONE;
+                changed(pg, prot);
             }
+        } else if (n < kMaxPages) {
+            std::memmove(&g_pages[j + 1], &g_pages[j], (n - j) * sizeof(Page));
+            g_pages[j] = {pg, prot};
+            ++n;
+            changed(pg, prot);
         }
     }
+    return n;
+}
+
+// Pages in the table are marked MADV_DONTDUMP (left out of a core dump while pending; MADV_DODUMP
+// when they leave): the mark keeps them a mapping (VMA) of their own, so that lifting and restoring
+// them, on every MPI call, changes that mapping's protection in place instead of splitting the heap's
+// mapping and merging it back each time (half the cost of an mprotect, measured).
+void mark_runs(const Page* pages, int n, int advice) {
+    for (int i = 0; i < n;) {
+        int j = i + 1;
+        while (j < n && pages[j].addr == pages[j - 1].addr + g_page) ++j;
+        madvise(reinterpret_cast<void*>(pages[i].addr), (j - i) * g_page, advice);
+        i = j;
+    }
+}
+
+// Rebuilds the page table from the pending ranges (called with pages unprotected).
+void rebuild_pages() {
+    static Page old[kMaxPages], gone[kMaxPages];
+    int before = g_npages.load(std::memory_order_relaxed);
+    std::memcpy(old, g_pages, before * sizeof(Page));
+    int n = 0;
+    for (int i = 0; i < g_npending; ++i) n = add_pages(g_pending[i], n, [](uint64_t, int) {});
     g_npages.store(n, std::memory_order_release);
+    int ngone = 0;
+    for (int i = 0; i < before; ++i)
+        if (find_page(old[i].addr) < 0) gone[ngone++] = old[i];
+    mark_runs(gone, ngone, MADV_DODUMP);
 }
 
 template <class Pred> void release_if(Pred pred) {
@@ -234,7 +285,9 @@ void remove_window_memory(uint64_t lo) {
 
 bool track(uint64_t lo, uint64_t hi, bool block_reads, uint32_t win, int target, uint64_t request) {
     if (hi <= lo || g_npending >= kMaxPending) return false;
-    if (!g_track_only && hi - lo <= kMaxWatched) {
+    // (fits() before reading the bytes: a buffer that ends up page-protected may share a page that
+    // already is, and that read would fault.)
+    if (!g_track_only && hi - lo <= kMaxWatched && watch::fits(lo, hi)) {
         // Small buffers are watched byte-exactly: a page protection faults on every unrelated
         // access to the page (on the stack: every push and spill) and costs more to set.
         Pending& p = g_pending[g_npending];
@@ -246,11 +299,15 @@ bool track(uint64_t lo, uint64_t hi, bool block_reads, uint32_t win, int target,
         }
     }
     if (touches_window(lo, hi)) return false;
-    g_pending[g_npending++] = {lo, hi, request, win, target, block_reads, 0, {}, 0};
-    bool was = g_protected;
-    if (was) unprotect_all();
-    rebuild_pages();
-    if (was) reprotect_all();
+    g_pending[g_npending] = {lo, hi, request, win, target, block_reads, 0, {}, 0};
+    // Inside a wrapper the pages are lifted; otherwise (never today) only new or stricter pages change.
+    const bool on = g_protected;
+    g_npages.store(add_pages(g_pending[g_npending++], g_npages.load(std::memory_order_relaxed),
+                             [on](uint64_t pg, int prot) {
+                                 madvise(reinterpret_cast<void*>(pg), g_page, MADV_DONTDUMP);
+                                 if (on) mprotect(reinterpret_cast<void*>(pg), g_page, prot);
+                             }),
+                   std::memory_order_release);
     return true;
 }
 
@@ -268,9 +325,7 @@ bool any_pending() { return g_npending > 0; }
 void unprotect_all() {
     if (!g_protected) return;
     g_protected = false;
-    int n = g_npages.load(std::memory_order_acquire);
-    for (int i = 0; i < n; ++i)
-        mprotect(reinterpret_cast<void*>(g_pages[i].addr), g_page, PROT_READ | PROT_WRITE);
+    protect_runs(g_npages.load(std::memory_order_acquire), [](const Page&) { return PROT_READ | PROT_WRITE; });
 }
 
 void reprotect_all() {
@@ -278,7 +333,7 @@ void reprotect_all() {
     int n = g_npages.load(std::memory_order_acquire);
     if (n == 0) return;
     g_protected = true;
-    for (int i = 0; i < n; ++i) mprotect(reinterpret_cast<void*>(g_pages[i].addr), g_page, g_pages[i].prot);
+    protect_runs(n, [](const Page& p) { return p.prot; });
 }
 
 void set_track_only() { g_track_only = true; }
@@ -299,6 +354,8 @@ int drain(Hit* out, int max) {
     g_nhits.store(0, std::memory_order_release);
     return k;
 }
+
+bool hits_waiting() { return g_nhits.load(std::memory_order_acquire) > 0; }
 
 uint64_t dropped_hits() { return g_dropped.load(); }
 

@@ -42,6 +42,7 @@ bool interesting(uint64_t addr, uint64_t size);
 
 // Hits recorded by the handler since the last drain, in order; returns count.
 int drain(Hit* out, int max);
+bool hits_waiting();
 uint64_t dropped_hits();
 
 }  // namespace rmacheck::protect
