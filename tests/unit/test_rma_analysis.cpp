@@ -628,3 +628,57 @@ TEST_CASE("threads ordered apart: a load of a Get's buffer after its flush races
     CHECK_FALSE(f[0].remote);
     CHECK(std::set<uint64_t>{f[0].a.site, f[0].b.site} == std::set<uint64_t>{0x100, 0x300});
 }
+
+// The sweep keeps a loop's alike accesses as one chain (checker.cpp, Chain): every repetition must
+// still be checked, a race in one iteration of many found and counted once per concurrent pair.
+TEST_CASE("a loop of fenced epochs: a race in one iteration of 300 is found, counted once") {
+    const int n = 300, racy_put = 137, racy_store = 41;
+    auto t = job(3);
+    for (int i = 0; i < n; ++i) {
+        for (int r : {0, 1, 2}) add(t[static_cast<size_t>(r)], {sync(SyncKind::fence)});
+        add(t[0], {rma(RmaKind::put, 1, 10, 0x100)});
+        if (i == racy_put) add(t[2], {rma(RmaKind::put, 1, 10, 0x200)});
+        if (i == racy_store) add(t[1], {local(0x11000 + 40, true, 0x300)});
+        else add(t[1], {local(0x11000 + 40, false, 0x310)});
+    }
+    for (int r : {0, 1, 2}) add(t[static_cast<size_t>(r)], {sync(SyncKind::fence)});
+    auto f = races(t);
+    std::set<std::pair<uint64_t, uint64_t>> sites;
+    for (const auto& x : f) sites.insert(std::minmax(x.a.site, x.b.site));
+    // put 0x100 vs put 0x200 (iteration 137); store 0x300 vs put 0x100 (iteration 41); the loads of
+    // the other 299 iterations race with that iteration's put 0x100 (load vs put: not compatible),
+    // and iteration 137's load with put 0x200 too.
+    CHECK(sites ==
+          std::set<std::pair<uint64_t, uint64_t>>{{0x100, 0x200}, {0x100, 0x300}, {0x100, 0x310}, {0x200, 0x310}});
+    for (const auto& x : f) {
+        auto pair = std::minmax(x.a.site, x.b.site);
+        if (pair == std::minmax<uint64_t>(0x100, 0x200)) CHECK(x.occurrences == 1);
+        if (pair == std::minmax<uint64_t>(0x100, 0x300)) CHECK(x.occurrences == 1);
+        if (pair == std::minmax<uint64_t>(0x100, 0x310)) CHECK(x.occurrences == static_cast<size_t>(n - 1));
+        if (pair == std::minmax<uint64_t>(0x200, 0x310)) CHECK(x.occurrences == 1);
+    }
+}
+
+TEST_CASE("a loop of shared-lock epochs on two origins, never ordered: every pair races") {
+    const int n = 40;
+    auto t = job(3);
+    for (int i = 0; i < n; ++i) {
+        add(t[0], locked(RmaKind::put, 1, 5, 0x100));
+        add(t[2], locked(RmaKind::put, 1, 5, 0x200));
+    }
+    auto f = races(t);
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].occurrences == static_cast<size_t>(n * n));
+
+    SECTION("a barrier after every iteration: each put races only with its own iteration's") {
+        auto u = job(3);
+        for (int i = 0; i < n; ++i) {
+            add(u[0], locked(RmaKind::put, 1, 5, 0x100));
+            add(u[2], locked(RmaKind::put, 1, 5, 0x200));
+            for (int r : {0, 1, 2}) add(u[static_cast<size_t>(r)], {barrier()});
+        }
+        auto g = races(u);
+        REQUIRE(g.size() == 1);
+        CHECK(g[0].occurrences == static_cast<size_t>(n));
+    }
+}
