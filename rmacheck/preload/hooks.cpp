@@ -27,6 +27,7 @@
 #include "state.h"
 #include "protect.h"
 #include "thread_id.h"
+#include "thread_start.h"
 #include "trace_writer.h"
 
 namespace rmacheck {
@@ -356,7 +357,11 @@ void leave_outermost() noexcept {
 
 void record_local(uint64_t pc, uint64_t addr, uint32_t size, bool write) noexcept {
     const uint32_t thread = this_thread();  // the buffer is written later, maybe by another thread
-    std::lock_guard<std::mutex> lock(g_local_mutex);
+    // Without threads of the program's own, the thread recording here is the one that writes the
+    // buffer out (at its next MPI call): no lock, which was most of a recorded access's cost. A
+    // thread can only appear through this same thread's pthread_create (thread_start.cpp).
+    std::unique_lock<std::mutex> lock(g_local_mutex, std::defer_lock);
+    if (program_threads() > 0) lock.lock();
     auto& buf = local_buffer();
     auto& sizes = local_sizes();
     // A loop walking through memory is one record per instruction between two MPI calls: the

@@ -3,6 +3,8 @@
 // change only inside MPI wrappers, when every page is unprotected.
 #include "protect.h"
 
+#include "shadow.h"
+
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
@@ -243,8 +245,12 @@ void rebuild_pages() {
 template <class Pred> void release_if(Pred pred) {
     int k = 0;
     for (int i = 0; i < g_npending; ++i) {
-        if (!pred(g_pending[i])) g_pending[k++] = g_pending[i];
-        else if (g_pending[i].watch_slots) watch::disarm(g_pending[i].watch_slots);
+        if (!pred(g_pending[i])) {
+            g_pending[k++] = g_pending[i];
+            continue;
+        }
+        if (g_pending[i].watch_slots) watch::disarm(g_pending[i].watch_slots);
+        shadow::unmark(g_pending[i].lo, g_pending[i].hi);
     }
     if (k == g_npending) return;
     g_npending = k;
@@ -271,15 +277,17 @@ bool install() {
 }
 
 void add_window_memory(uint64_t lo, uint64_t hi) {
-    if (hi > lo && g_nwindows < kMaxWindows) g_windows[g_nwindows++] = {lo, hi};
+    if (hi > lo && g_nwindows < kMaxWindows) g_windows[g_nwindows++] = {lo, hi}, shadow::mark(lo, hi);
     // A buffer already tracked on these pages must not stay protected.
     release_if([&](const Pending& p) { return touches_window(p.lo, p.hi); });
 }
 
 void remove_window_memory(uint64_t lo) {
     int k = 0;
-    for (int i = 0; i < g_nwindows; ++i)
+    for (int i = 0; i < g_nwindows; ++i) {
         if (g_windows[i].lo != lo) g_windows[k++] = g_windows[i];
+        else shadow::unmark(g_windows[i].lo, g_windows[i].hi);
+    }
     g_nwindows = k;
 }
 
@@ -295,11 +303,13 @@ bool track(uint64_t lo, uint64_t hi, bool block_reads, uint32_t win, int target,
         std::memcpy(p.seen, reinterpret_cast<const void*>(lo), hi - lo);  // before arming
         if ((p.watch_slots = watch::arm(lo, hi, block_reads)) != 0) {
             ++g_npending;
+            shadow::mark(lo, hi);
             return true;
         }
     }
     if (touches_window(lo, hi)) return false;
     g_pending[g_npending] = {lo, hi, request, win, target, block_reads, 0, {}, 0};
+    shadow::mark(lo, hi);
     // Inside a wrapper the pages are lifted; otherwise (never today) only new or stricter pages change.
     const bool on = g_protected;
     g_npages.store(add_pages(g_pending[g_npending++], g_npages.load(std::memory_order_relaxed),

@@ -1,6 +1,10 @@
 // Precise mode (mode 2): the project's own small runtime behind the hooks that
 // `-fsanitize=thread` instrumentation calls for every load and store of a
-// program compiled with jobsentry-mpicc. Only accesses to this rank's window
+// program compiled with jobsentry-mpicc. The hooks themselves are linked into
+// the program (tsan_hooks.cpp) and call jobsentry_rma_access only for an
+// access to a page the filter marks (shadow.h); the __tsan_* entry points
+// below serve programs built before that, and instrumented shared libraries
+// that left the archive out. Only accesses to this rank's window
 // memory or to pending RMA origin buffers are kept (a few range compares);
 // they are written to the trace at the next MPI call, in program order. The
 // recorded address is the return address minus one: inside the instrumented
@@ -12,6 +16,7 @@
 #include "guard.h"
 #include "hooks.h"
 #include "protect.h"
+#include "shadow.h"
 
 namespace {
 bool g_precise = false;  // set once tracing runs in precise mode
@@ -25,8 +30,16 @@ inline void access(const void* addr, size_t size, bool write, const void* ret) {
 }  // namespace
 
 namespace rmacheck {
-void enable_precise() noexcept { g_precise = true; }
+void enable_precise() noexcept {
+    shadow::enable();
+    g_precise = true;
+}
 }  // namespace rmacheck
+
+extern "C" __attribute__((visibility("default"))) void jobsentry_rma_access(const void* addr, unsigned long size,
+                                                                            int write, const void* ret) noexcept {
+    access(addr, size, write != 0, ret);
+}
 
 #define JS_TSAN_ACCESS(n)                                                                         \
     void __tsan_read##n(void* a) noexcept { access(a, n, false, __builtin_return_address(0)); }   \

@@ -31,7 +31,7 @@ dpkg -s jobsentry >/dev/null 2>&1 && { apt-get purge -y -qq jobsentry >/dev/null
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$deb" >"$work/apt.log" 2>&1 ||
   { cat "$work/apt.log"; fail "apt install $deb failed"; }
 plugin=/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/slurm-wlm/jobsentry.so
-for f in /usr/bin/jobsentry /usr/bin/jobsentry-mpicc "$plugin" /usr/lib/libjobsentry-rmacheck.so /usr/lib/libjobsentry-rmacheck-mpich.so \
+for f in /usr/bin/jobsentry /usr/bin/jobsentry-mpicc "$plugin" /usr/lib/libjobsentry-rmacheck.so /usr/lib/libjobsentry-rmacheck-mpich.so /usr/lib/libjobsentry-rmacheck-hooks.a \
          /usr/lib/libjobsentry_ckpt.so /usr/lib/libjobsentry_ckpt_mpich.so /usr/include/jobsentry_ckpt.h /usr/lib/jobsentry/jobsentry-loggp-probe /usr/share/doc/jobsentry/README.md \
          /etc/slurm/plugstack.conf.d/jobsentry.conf; do
   [ -e "$f" ] || fail "the package did not install $f"
