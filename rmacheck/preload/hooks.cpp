@@ -109,14 +109,14 @@ uint64_t g_next_req = 1;
 
 // Loads and stores reported by the precise-mode runtime, written at the next MPI call.
 std::mutex g_local_mutex;
-std::vector<protect::Hit>& local_buffer() {
-    static auto* v = new std::vector<protect::Hit>;
-    return *v;
-}
-std::vector<uint32_t>& local_sizes() {
-    static auto* v = new std::vector<uint32_t>;
-    return *v;
-}
+struct LocalAccess {
+    uint64_t pc, addr;
+    uint32_t size, thread;
+    bool write;
+};
+// Never destroyed (a rank's last MPI call may come from an atexit handler); made at load, so that
+// the recording path (every recorded access) reads a plain pointer.
+auto* const g_local = new std::vector<LocalAccess>;
 
 __attribute__((constructor)) void on_load() {
     const char* dir = std::getenv("JOBSENTRY_RMA_TRACE_DIR");
@@ -189,15 +189,13 @@ void write_local_hits() {
     }
     if (g_mode == trace::mode_protect) return;  // the buffer below is mode 2's (record_local)
     std::lock_guard<std::mutex> lock(g_local_mutex);
-    auto& buf = local_buffer();
-    for (size_t i = 0; i < buf.size(); ++i) {
+    for (const LocalAccess& a : *g_local) {
         Encoder e;
-        e.put<uint64_t>(buf[i].pc), e.put<uint64_t>(buf[i].addr), e.put<uint32_t>(local_sizes()[i]);
-        e.put<uint8_t>(buf[i].write);
-        writer().add(Rec::local, e, buf[i].thread);
+        e.put<uint64_t>(a.pc), e.put<uint64_t>(a.addr), e.put<uint32_t>(a.size);
+        e.put<uint8_t>(a.write);
+        writer().add(Rec::local, e, a.thread);
     }
-    buf.clear();
-    local_sizes().clear();
+    g_local->clear();
 }
 
 struct sigaction g_old_term, g_old_int;
@@ -362,34 +360,34 @@ void record_local(uint64_t pc, uint64_t addr, uint32_t size, bool write) noexcep
     // thread can only appear through this same thread's pthread_create (thread_start.cpp).
     std::unique_lock<std::mutex> lock(g_local_mutex, std::defer_lock);
     if (program_threads() > 0) lock.lock();
-    auto& buf = local_buffer();
-    auto& sizes = local_sizes();
+    auto& buf = *g_local;
     // A loop walking through memory is one record per instruction between two MPI calls: the
     // last record of each instruction (a small table by PC) grows while addresses stay contiguous.
     static size_t last_of[64];
     size_t slot = (pc >> 2) % 64;
     if (buf.empty()) std::fill(std::begin(last_of), std::end(last_of), SIZE_MAX);
-    size_t k = last_of[slot];
     // An unrolled or vectorised loop spreads one walk over several instructions: an access
     // continuing the previous record is merged into it (attributed to its first instruction).
-    if (!buf.empty() && buf.back().write == write && buf.back().thread == thread &&
-        addr == buf.back().addr + sizes.back()) {
-        sizes.back() += size;
-        return;
+    if (!buf.empty()) {
+        LocalAccess& last = buf.back();
+        if (last.write == write && last.thread == thread && addr == last.addr + last.size) {
+            last.size += size;
+            return;
+        }
     }
     // Unrolled loops leave gaps of a few elements between one instruction's accesses (filled by its
     // neighbours): within kGap bytes the record grows to the hull. Trades exactness for trace size.
     constexpr uint64_t kGap = 64;
-    if (k < buf.size() && buf[k].pc == pc && buf[k].write == write && buf[k].thread == thread) {
-        uint64_t end = buf[k].addr + sizes[k];
-        if (addr >= buf[k].addr && addr <= end + kGap) {
-            if (addr + size > end) sizes[k] = static_cast<uint32_t>(addr + size - buf[k].addr);
+    size_t k = last_of[slot];
+    if (k < buf.size()) {
+        LocalAccess& r = buf[k];
+        if (r.pc == pc && r.write == write && r.thread == thread && addr >= r.addr && addr <= r.addr + r.size + kGap) {
+            if (addr + size > r.addr + r.size) r.size = static_cast<uint32_t>(addr + size - r.addr);
             return;
         }
     }
     last_of[slot] = buf.size();
-    buf.push_back({pc, addr, write, thread});
-    sizes.push_back(size);
+    buf.push_back({pc, addr, size, thread, write});
 }
 
 int on_MPI_Init(const void*, int* argc, char*** argv) {
