@@ -41,6 +41,8 @@
 #   of the four kernels in the quick check (every load and store of the program calls
 #   the module's hook); the mode 2 command ratio is then not shown. Default 1
 #   (the same work).
+#   MODE1_SCALE=S and MODE1_SCALE_dht=S do the same for mode 1 (on a VM where
+#   mprotect is slow, dht's mode 1 ran 100x native: 2026-11-26, a PVM guest).
 #   OMP_NUM_THREADS (default 2) and KMP_BLOCKTIME (default 0: libomp's threads
 #   sleep at once instead of spinning, which on 2 oversubscribed cores made the
 #   hybrid kernel 3-10x slower) are passed to every run.
@@ -65,10 +67,10 @@ KERNELS=${KERNELS:-"halo queue dht hybrid"}
 # about 1 s. Check the native region column: below 5 s, raise them with ITERS_<kernel>.
 declare -A FULL=([halo]=18000 [queue]=640000 [dht]=13000 [hybrid]=8000)
 declare -A SHORT=([halo]=2000 [queue]=70000 [dht]=2000 [hybrid]=700)
-MODE2_SCALE=${MODE2_SCALE:-1}
-mode2_scale() {  # mode2_scale KERNEL
-  local var=MODE2_SCALE_$1
-  echo "${!var:-$MODE2_SCALE}"
+MODE1_SCALE=${MODE1_SCALE:-1} MODE2_SCALE=${MODE2_SCALE:-1}
+run_scale() {  # run_scale mode1|mode2 KERNEL
+  local var=${1^^}_SCALE_$2 all=${1^^}_SCALE
+  echo "${!var:-${!all}}"
 }
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2} KMP_BLOCKTIME=${KMP_BLOCKTIME:-0}
 
@@ -152,25 +154,22 @@ configs=(native mode1 mode2)
 MAIN=$SCRATCH/main.md LIN=$SCRATCH/linear.md
 first_np=${NPS%% *}
 for k in $KERNELS; do
-  it=$(iterations "$k") m2s=$(mode2_scale "$k")
+  it=$(iterations "$k")
+  declare -A sc=([native]=1 [mode1]=$(run_scale mode1 "$k") [mode2]=$(run_scale mode2 "$k"))
   for np in $NPS; do
     tag=$k-$np
     for r in $(seq "$REPS"); do
       for j in 0 1 2; do
         cfg=${configs[$(( (r + j) % 3 ))]}
-        if [ "$cfg" = mode2 ]; then
-          run mode2 "$k" "$np" $(( it / m2s )) "$tag" "$m2s"
-        else
-          run "$cfg" "$k" "$np" "$it" "$tag"
-        fi
+        run "$cfg" "$k" "$np" $(( it / ${sc[$cfg]} )) "$tag" "${sc[$cfg]}"
       done
     done
     nr=$(median "$SCRATCH/$tag.native.region") nj=$(median "$SCRATCH/$tag.native.job")
     cells="| $k | $np | $it | $nr | $nj"
     for m in mode1 mode2; do
       cells+=" | $(ratio "$(median "$SCRATCH/$tag.$m.region")" "$nr")"
-      if [ $m = mode2 ] && [ "$m2s" != 1 ]; then
-        cells+=" | (ran 1/$m2s)"
+      if [ "${sc[$m]}" != 1 ]; then
+        cells+=" | (ran 1/${sc[$m]})"
       else
         cells+=" | $(ratio "$(median "$SCRATCH/$tag.$m.job")" "$nj")"
       fi
@@ -183,8 +182,7 @@ for k in $KERNELS; do
     echo "$cells | $mb1 / $mb2 | $an1 / $an2 |" | tee -a "$MAIN" >&2
     if [ "$np" = "$first_np" ]; then
       for m in mode1 mode2; do
-        full=$it
-        [ $m = mode2 ] && full=$(( it / m2s ))
+        full=$(( it / ${sc[$m]} ))
         for div in 4 2 1; do
           if [ $div -eq 1 ]; then
             dir=$SCRATCH/tr-$tag-$m n=$full
@@ -207,8 +205,10 @@ done
 echo "RMA checker overhead, $(date -u +%F), commit $(git -C "$TOP" describe --always --dirty 2>/dev/null || echo "?"),"
 echo "$REPS interleaved round(s)$([ $QUICK = yes ] && echo ', QUICK mode (short runs: start-up weighs, figures not meaningful)'),"
 for k in $KERNELS; do
-  s=$(mode2_scale "$k")
-  [ "$s" = 1 ] || echo "$k: mode 2 ran 1/$s of the iterations, its timed region multiplied by $s,"
+  for m in mode1 mode2; do
+    s=$(run_scale $m "$k")
+    [ "$s" = 1 ] || echo "$k: mode ${m#mode} ran 1/$s of the iterations, its timed region multiplied by $s,"
+  done
 done
 echo "OMP_NUM_THREADS=$OMP_NUM_THREADS KMP_BLOCKTIME=$KMP_BLOCKTIME, $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end."
 echo
