@@ -45,7 +45,7 @@ std::optional<ProcStat> parse_proc_stat(const std::string& text) {
         switch (index) {
             case 3: st.state = field.empty() ? '?' : field[0]; break;
             case 4: st.ppid = static_cast<pid_t>(std::strtol(field.c_str(), nullptr, 10)); break;
-            case 14:
+            case 14: st.user_ticks = std::strtoull(field.c_str(), nullptr, 10); st.cpu_ticks += st.user_ticks; break;
             case 15: st.cpu_ticks += std::strtoull(field.c_str(), nullptr, 10); break;
             case 22: st.start_time = std::strtoull(field.c_str(), nullptr, 10); return st;
             default: break;

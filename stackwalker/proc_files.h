@@ -15,6 +15,7 @@ struct ProcStat {
     char state = '?';
     pid_t ppid = 0;
     uint64_t cpu_ticks = 0;   // utime + stime
+    uint64_t user_ticks = 0;  // utime alone
     uint64_t start_time = 0;  // clock ticks after boot; with the pid, identifies a process
     std::string comm;
 };

@@ -164,6 +164,7 @@ StackSample StackWalker::sample(pid_t pid, uint64_t start_time) {
     out.cpu_ticks = stat->cpu_ticks;
     auto main_thread = read_thread_stat(pid, pid);
     out.main_cpu_ticks = main_thread ? main_thread->cpu_ticks : stat->cpu_ticks;
+    out.main_user_ticks = main_thread ? main_thread->user_ticks : stat->user_ticks;
     if (pending_.count(pid)) return fail(SampleStatus::timeout, "an earlier stop is still pending");
 
     const double begin = monotonic_now();

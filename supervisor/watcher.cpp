@@ -336,7 +336,8 @@ void Watcher::sample_round() {
         }
         bool rank_moved = false;
         Activity a = tracker_.observe(
-            {proc.rank, s.in_mpi, exact_signature(s), s.state, s.cpu_ticks, progress_signature(s), s.main_cpu_ticks},
+            {proc.rank, s.in_mpi, exact_signature(s), s.state, s.cpu_ticks, progress_signature(s), s.main_cpu_ticks,
+             s.main_user_ticks},
             &rank_moved);
         round.push_back({proc.rank, still_kind(a, rank_moved), rank_moved, s.taken_at});
         last_activity_[proc.rank] = to_string(a);
@@ -537,6 +538,10 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
             v.mpi_call = outermost_mpi_call(samples.back());
             v.cpu_ticks_used = samples.back().cpu_ticks - samples.front().cpu_ticks;
             v.main_cpu_ticks_used = samples.back().main_cpu_ticks - samples.front().main_cpu_ticks;
+            v.main_ran = main_thread_ran(samples.back().main_user_ticks - samples.front().main_user_ticks,
+                                         v.main_cpu_ticks_used,
+                                         std::any_of(samples.begin(), samples.end(),
+                                                     [](const StackSample& s) { return s.state != 'S'; }));
             v.outlier_run = std::any_of(last_rank_runs_.begin(), last_rank_runs_.end(),
                                         [&](const RankAlarm& a) { return a.rank == proc.rank && a.outlier; });
             latest[proc.rank] = samples.back();
@@ -600,10 +605,21 @@ std::string Watcher::watch_spinning_suspects(const Verdict& verdict, const std::
     // is known and the alarm is cleared (its run must grow further): three
     // benches at once gave a healthy dgemm_phase rank 4 s of CPU in 50 s,
     // and confirming then cancelled a 2-4 s compute phase.
+    // A suspect whose main thread did not run is frozen, not spinning: nothing to watch, unless its
+    // other threads worked meanwhile (a master waiting at an OpenMP barrier while its team
+    // computes), which clears the alarm. Watching a frozen rank with a little CPU time from Open
+    // MPI's helper threads (2 ticks) cleared a sleeping CP2K rank after 50 s of watching, every time.
     std::vector<RankProcess> spinning;
     for (const auto& c : checks) {
         bool suspect = std::count(verdict.suspects.begin(), verdict.suspects.end(), c.rank) > 0;
         if (!suspect || c.in_mpi || c.stopped || c.cpu_ticks_used == 0 || !latest.count(c.rank)) continue;
+        if (!c.main_ran) {
+            const uint64_t others = c.cpu_ticks_used > c.main_cpu_ticks_used ? c.cpu_ticks_used - c.main_cpu_ticks_used : 0;
+            if (others >= kThreadsWorkingWindowTicks)
+                return "rank " + std::to_string(c.rank) + "'s main thread waits while its other threads work (" +
+                       std::to_string(others) + " ticks of CPU time in the verification)";
+            continue;
+        }
         for (const auto& proc : ranks_)
             if (proc.rank == c.rank) spinning.push_back(proc);
     }
@@ -613,9 +629,17 @@ std::string Watcher::watch_spinning_suspects(const Verdict& verdict, const std::
     static const double tick = 1.0 / sysconf(_SC_CLK_TCK);
     std::map<int, uint64_t> cpu_at_start, cpu_now;
     for (const auto& proc : spinning) cpu_at_start[proc.rank] = cpu_now[proc.rank] = latest[proc.rank].main_cpu_ticks;
+    // A rank asleep (state S) at every look is not looping, whatever CPU time it is charged: on a
+    // PVM guest a sleeping CP2K rank was charged 1-2 s in 50 s of watching, too little to pass the
+    // window and enough to look busy, and its hang was cleared. A spinning rank, starved or not, is
+    // R (running or runnable); so is a long computation.
+    constexpr int kAsleepLooks = 20;
+    std::map<int, int> looks, asleep;
+    auto asleep_throughout = [&](int rank) { return looks[rank] >= kAsleepLooks && asleep[rank] == looks[rank]; };
     auto watched_long_enough = [&] {
         for (const auto& proc : spinning)
-            if ((cpu_now[proc.rank] - cpu_at_start[proc.rank]) * tick < window) return false;
+            if ((cpu_now[proc.rank] - cpu_at_start[proc.rank]) * tick < window && !asleep_throughout(proc.rank))
+                return false;
         return true;
     };
     while (monotonic_now() < until && !watched_long_enough()) {
@@ -631,12 +655,14 @@ std::string Watcher::watch_spinning_suspects(const Verdict& verdict, const std::
             if (progress_signature(s) != progress_signature(latest[proc.rank]))
                 return "rank " + std::to_string(proc.rank) + " computing outside MPI moved to another function";
             cpu_now[proc.rank] = std::max(cpu_now[proc.rank], s.main_cpu_ticks);
+            ++looks[proc.rank];
+            if (s.state == 'S') ++asleep[proc.rank];
             if (!s.digest_only) latest[proc.rank] = std::move(s);  // keep the full stack for the report
         }
     }
     for (const auto& proc : spinning) {
         const double ran = (cpu_now[proc.rank] - cpu_at_start[proc.rank]) * tick;
-        if (ran < window) {
+        if (ran < window && !asleep_throughout(proc.rank)) {
             std::ostringstream why;
             why.precision(3);
             why << "rank " << proc.rank << " ran only " << ran << " s of CPU time in " << 10 * window

@@ -126,6 +126,7 @@ nlohmann::json sample_json(int rank, const StackSample& s, bool full) {
                      {"state", std::string(1, c.state)},
                      {"cpu", c.cpu_ticks},
                      {"main_cpu", c.main_cpu_ticks},
+                     {"main_user", c.main_user_ticks},
                      {"exact", exact_signature(c)},
                      {"progress", progress_signature(c)},
                      {"mpi_call", bounded(outermost_mpi_call(c))}};
@@ -157,6 +158,12 @@ std::optional<StackSample> sample_from_json(const nlohmann::json& j, int* rank, 
     // time then stands for it, as before.
     s.main_cpu_ticks = s.cpu_ticks;
     if (j.contains("main_cpu") && !get_uint<uint64_t>(j, "main_cpu", UINT64_MAX, &s.main_cpu_ticks)) {
+        *error = "malformed sample";
+        return std::nullopt;
+    }
+    // Nor main_user: all of the main thread's time counts as user time then, as before.
+    s.main_user_ticks = s.main_cpu_ticks;
+    if (j.contains("main_user") && !get_uint<uint64_t>(j, "main_user", UINT64_MAX, &s.main_user_ticks)) {
         *error = "malformed sample";
         return std::nullopt;
     }

@@ -102,6 +102,10 @@ const char* to_string(Activity a) {
     return "?";
 }
 
+bool main_thread_ran(uint64_t user_ticks_used, uint64_t cpu_ticks_used, bool ever_awake) {
+    return user_ticks_used > 0 || (ever_awake && cpu_ticks_used > 0);
+}
+
 Activity ProgressTracker::observe(const RankObservation& obs, bool* moved) {
     auto previous = last_.find(obs.rank);
     const bool first = previous == last_.end();
@@ -110,10 +114,15 @@ Activity ProgressTracker::observe(const RankObservation& obs, bool* moved) {
     last_[obs.rank] = obs;
     if (obs.state == 'T' || obs.state == 't') return Activity::stopped;
     if (obs.in_mpi) return Activity::in_mpi;
-    if (first || before.exact != obs.exact || before.main_cpu_ticks != obs.main_cpu_ticks) return Activity::computing;
+    auto used = [](uint64_t now, uint64_t then) { return now >= then ? now - then : 0; };
+    const uint64_t main_used = used(obs.main_cpu_ticks, before.main_cpu_ticks);
+    if (first || before.exact != obs.exact ||
+        main_thread_ran(used(obs.main_user_ticks, before.main_user_ticks), main_used, obs.state != 'S'))
+        return Activity::computing;
     // The sampled (main) thread did nothing: asleep, blocked -- or waiting
     // for the rank's own threads, which then use CPU time meanwhile.
-    const uint64_t others = obs.cpu_ticks >= before.cpu_ticks ? obs.cpu_ticks - before.cpu_ticks : 0;
+    const uint64_t process_used = used(obs.cpu_ticks, before.cpu_ticks);
+    const uint64_t others = process_used >= main_used ? process_used - main_used : 0;
     return others >= kThreadsWorkingTicks ? Activity::threads_working : Activity::idle_outside;
 }
 
@@ -149,8 +158,8 @@ Verdict judge_still_verification(const std::vector<RankVerification>& ranks, con
         ++sampled;
         const bool still = !r.signature_changed && (r.stopped || !r.in_mpi_any);
         if (still) {
-            (r.stopped || r.main_cpu_ticks_used == 0 ? frozen : spinning).push_back(r.rank);
-            if (r.outlier_run && !r.stopped && r.main_cpu_ticks_used > 0) outliers.push_back(r.rank);
+            (r.stopped || !r.main_ran ? frozen : spinning).push_back(r.rank);
+            if (r.outlier_run && !r.stopped && r.main_ran) outliers.push_back(r.rank);
             if (r.stopped) stopped.push_back(r.rank);
         } else if (is_suspect(r.rank)) {
             moved_suspects.push_back(r.rank);

@@ -58,12 +58,22 @@ struct RankObservation {
     uint64_t cpu_ticks = 0;       // the whole process
     uint64_t progress = 0;        // progress_signature()
     uint64_t main_cpu_ticks = 0;  // the main thread alone (the one sampled)
+    uint64_t main_user_ticks = 0; // ...of which user time
 };
+
+// Whether a rank's main thread ran between two of its samples: user time, or system time while it
+// is not asleep (state S). A sleeping thread is charged system time by the supervisor's own ptrace
+// stops (each interrupts and restarts its sleep), and must still count as idle; a thread busy in
+// the kernel (state R or D) counts as running, as before.
+bool main_thread_ran(uint64_t user_ticks_used, uint64_t cpu_ticks_used, bool ever_awake);
 
 // CPU ticks the rank's other threads must use between two samples while the
 // main thread stands idle for the rank to count as working: Open MPI's
 // helper threads (libevent, PMIx) sleep in epoll and use none in practice.
 constexpr uint64_t kThreadsWorkingTicks = 3;
+// The same over a verification window (5 rounds or more): Open MPI's helper threads used 2 ticks
+// in the window of a rank asleep in user code; an OpenMP team at work uses hundreds.
+constexpr uint64_t kThreadsWorkingWindowTicks = 10;
 
 class ProgressTracker {
 public:
@@ -95,6 +105,7 @@ struct RankVerification {
     bool stopped = false;        // T or t in any sample, D in every one, or never stopped for sampling
     uint64_t cpu_ticks_used = 0; // over the verification window
     uint64_t main_cpu_ticks_used = 0;  // of the main thread alone: 0 for a rank asleep or blocked
+    bool main_ran = false;       // main_thread_ran over the window (every sample in state S: user time only)
     bool outlier_run = false;    // its still run outlasted 10x the job's longest healthy one (rank_stillness.h)
     std::string mpi_call;        // outermost MPI function, empty outside MPI
 };

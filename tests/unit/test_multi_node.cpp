@@ -29,6 +29,8 @@ StackSample sample_in_allreduce() {
     s.in_mpi = true;
     s.state = 'S';
     s.cpu_ticks = 1234;
+    s.main_cpu_ticks = 1200;
+    s.main_user_ticks = 1100;
     s.frames = {{0x10, "poll", "/lib/libc.so.6", false},
                 {0x20, "PMPI_Allreduce", "/lib/libmpi.so.40", true},
                 {0x30, "solve", "/home/u/app", false},
@@ -115,9 +117,24 @@ TEST_CASE("a compact sample carries the digests the model needs, not the frames"
     CHECK(back->in_mpi);
     CHECK(back->state == 'S');
     CHECK(back->cpu_ticks == 1234);
+    CHECK(back->main_cpu_ticks == 1200);
+    CHECK(back->main_user_ticks == 1100);
     CHECK(progress_signature(*back) == progress_signature(full.frames));
     CHECK(exact_signature(*back) == exact_signature(full.frames));
     CHECK(outermost_mpi_call(*back) == "PMPI_Allreduce");
+}
+
+TEST_CASE("an earlier agent sends no main_user: the main thread's whole time counts as user time") {
+    nlohmann::json j = wire::sample_json(4, sample_in_allreduce(), false);
+    j.erase("main_user");
+    int rank = -1;
+    std::string error;
+    auto back = wire::sample_from_json(j, &rank, &error);
+    REQUIRE(back);
+    CHECK(back->main_user_ticks == 1200);
+    j["main_user"] = "many";
+    CHECK_FALSE(wire::sample_from_json(j, &rank, &error));
+    CHECK(error == "malformed sample");
 }
 
 TEST_CASE("whether the unwind was complete crosses the wire; an earlier agent's samples count as complete") {

@@ -28,6 +28,7 @@ TEST_CASE("parse_proc_stat on awkward comm names", "[proc_files]") {
         CHECK(st->state == 'S');
         CHECK(st->ppid == 1);
         CHECK(st->cpu_ticks == 250 + 37);
+        CHECK(st->user_ticks == 250);  // utime, field 14
         CHECK(st->start_time == 98765);
     }
     CHECK(parse_proc_stat(stat_line("x", "T"))->state == 'T');

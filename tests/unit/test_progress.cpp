@@ -131,9 +131,33 @@ TEST_CASE("a main thread idle while the rank's other threads compute is working,
     CHECK(t.observe(o) == Activity::idle_outside);
     o.cpu_ticks = 1041 + kThreadsWorkingTicks;
     CHECK(t.observe(o) == Activity::threads_working);
-    o.main_cpu_ticks = 405;                              // the main thread itself ran
+    o.main_cpu_ticks = 405, o.main_user_ticks = 5;      // the main thread itself ran
     CHECK(t.observe(o) == Activity::computing);
     CHECK(effective_s_out({Activity::threads_working, Activity::in_mpi}) == 0.5);
+}
+
+// Seen on a PVM guest: a rank asleep in nanosleep, watched every 100 ms, was charged 1.26 s of
+// system time in 50 s by the supervisor's own ptrace stops; taken for a spinning rank, its hang
+// was cleared as "too little CPU time to tell" and claimed 57 s late.
+TEST_CASE("system time charged to a sleeping main thread is not running; user time or a busy kernel is", "[progress]") {
+    ProgressTracker t;
+    RankObservation o{0, false, 31, 'S', 1000, 0, 500, 400};
+    CHECK(t.observe(o) == Activity::computing);  // first sample
+    o.cpu_ticks += 2, o.main_cpu_ticks += 2;     // our stops: system time only, asleep
+    CHECK(t.observe(o) == Activity::idle_outside);
+    o.cpu_ticks += 2, o.main_cpu_ticks += 2;     // ...and the process's delta is the main thread's: no team working
+    CHECK(t.observe(o) == Activity::idle_outside);
+    o.cpu_ticks += 1, o.main_cpu_ticks += 1, o.main_user_ticks += 1;  // user time: it ran
+    CHECK(t.observe(o) == Activity::computing);
+    o.state = 'R', o.cpu_ticks += 3, o.main_cpu_ticks += 3;            // busy in a system call, awake
+    CHECK(t.observe(o) == Activity::computing);
+    o.state = 'S', o.cpu_ticks += 1 + kThreadsWorkingTicks, o.main_cpu_ticks += 1;  // asleep; the others work
+    CHECK(t.observe(o) == Activity::threads_working);
+
+    CHECK_FALSE(main_thread_ran(0, 126, false));  // the PVM case, over a verification window
+    CHECK(main_thread_ran(0, 126, true));
+    CHECK(main_thread_ran(3, 126, false));
+    CHECK_FALSE(main_thread_ran(0, 0, true));
 }
 
 TEST_CASE("effective S_out counts only computing ranks", "[progress]") {

@@ -40,6 +40,7 @@ int rounds_to_alarm(RankStillnessModel& m, double& t, int rank, StillKind kind, 
 RankVerification check(int rank, bool changed, bool in_mpi_any, bool stopped = false, bool spinning = false) {
     RankVerification v;
     v.cpu_ticks_used = v.main_cpu_ticks_used = spinning ? 50 : 0;
+    v.main_ran = spinning;
     v.rank = rank;
     v.sampled = true;
     v.signature_changed = changed;
