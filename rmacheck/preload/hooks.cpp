@@ -362,10 +362,14 @@ void record_local(uint64_t pc, uint64_t addr, uint32_t size, bool write) noexcep
     if (program_threads() > 0) lock.lock();
     auto& buf = *g_local;
     // A loop walking through memory is one record per instruction between two MPI calls: the
-    // last record of each instruction (a small table by PC) grows while addresses stay contiguous.
-    static size_t last_of[64];
-    size_t slot = (pc >> 2) % 64;
-    if (buf.empty()) std::fill(std::begin(last_of), std::end(last_of), SIZE_MAX);
+    // last record of each instruction (a small table by PC, 4-way, so that the few instructions of
+    // one loop rarely evict each other) grows while addresses stay contiguous.
+    struct LastOf {
+        uint64_t pc;
+        size_t index;
+    };
+    static LastOf last_of[64];
+    if (buf.empty()) std::fill(std::begin(last_of), std::end(last_of), LastOf{0, SIZE_MAX});
     // An unrolled or vectorised loop spreads one walk over several instructions: an access
     // continuing the previous record is merged into it (attributed to its first instruction).
     if (!buf.empty()) {
@@ -375,18 +379,26 @@ void record_local(uint64_t pc, uint64_t addr, uint32_t size, bool write) noexcep
             return;
         }
     }
+    const size_t set = static_cast<size_t>((pc * 0x9E3779B97F4A7C15ull) >> 60) * 4;  // 16 sets of 4
+    LastOf* slot = &last_of[set];
+    for (size_t i = set; i < set + 4; ++i) {
+        if (last_of[i].pc == pc) {
+            slot = &last_of[i];
+            break;
+        }
+        if (last_of[i].index + 1 < slot->index + 1) slot = &last_of[i];  // a free one (SIZE_MAX + 1 == 0), or the oldest
+    }
     // Unrolled loops leave gaps of a few elements between one instruction's accesses (filled by its
     // neighbours): within kGap bytes the record grows to the hull. Trades exactness for trace size.
     constexpr uint64_t kGap = 64;
-    size_t k = last_of[slot];
-    if (k < buf.size()) {
-        LocalAccess& r = buf[k];
+    if (slot->pc == pc && slot->index < buf.size()) {
+        LocalAccess& r = buf[slot->index];
         if (r.pc == pc && r.write == write && r.thread == thread && addr >= r.addr && addr <= r.addr + r.size + kGap) {
             if (addr + size > r.addr + r.size) r.size = static_cast<uint32_t>(addr + size - r.addr);
             return;
         }
     }
-    last_of[slot] = buf.size();
+    *slot = {pc, buf.size()};
     buf.push_back({pc, addr, size, thread, write});
 }
 

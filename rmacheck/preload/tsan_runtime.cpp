@@ -1,10 +1,9 @@
-// Precise mode (mode 2): the project's own small runtime behind the hooks that
-// `-fsanitize=thread` instrumentation calls for every load and store of a
-// program compiled with jobsentry-mpicc. The hooks themselves are linked into
-// the program (tsan_hooks.cpp) and call jobsentry_rma_access only for an
-// access to a page the filter marks (shadow.h); the __tsan_* entry points
-// below serve programs built before that, and instrumented shared libraries
-// that left the archive out. Only accesses to this rank's window
+// Precise mode (mode 2): the project's own small runtime behind the
+// instrumentation of a program compiled with jobsentry-mpicc. The program's
+// hooks (asan_hooks.cpp) call jobsentry_rma_access only for an access to a
+// granule the shadow map marks (shadow.h); the __tsan_* entry points below
+// serve programs built by older releases (with -fsanitize=thread, every access
+// called). Only accesses to this rank's window
 // memory or to pending RMA origin buffers are kept (a few range compares);
 // they are written to the trace at the next MPI call, in program order. The
 // recorded address is the return address minus one: inside the instrumented

@@ -1,9 +1,10 @@
 # jobsentry-mpicc as a build system uses it: compiling and linking in separate
 # steps under -Werror stays silent (the instrumentation option is only passed
 # where something is compiled: clang warns on an unused one); the program's
-# __tsan_* hooks come from libjobsentry-rmacheck-hooks.a (defined in the
-# program, not left to the module), no function entry/exit hooks are called,
-# and a bad JOBSENTRY_MPI is refused naming what is accepted.
+# __asan_* hooks come from libjobsentry-rmacheck-hooks.a (defined in the
+# program), its accesses check the module's shadow map inline (no ASan runtime,
+# no out-of-line check per access), and a bad JOBSENTRY_MPI is refused naming
+# what is accepted.
 set -euo pipefail
 WRAPPER=${MPICC_WRAPPER:?set by CTest}
 SRC=${RMA_SOURCES:?set by CTest}
@@ -15,13 +16,18 @@ fail() { echo "FAIL: $*" >&2; cat "$WORK"/*.err >&2 2>/dev/null || true; exit 1;
 "$WRAPPER" -Werror -o "$WORK/p" "$WORK/p.o" 2>"$WORK/link.err" || fail "linking failed"
 [ ! -s "$WORK/compile.err" ] || fail "the compile step printed: $(cat "$WORK/compile.err")"
 [ ! -s "$WORK/link.err" ] || fail "the link step printed: $(cat "$WORK/link.err")"
-nm "$WORK/p" | grep -qE ' T __tsan_read4$' || fail "__tsan_read4 is not defined in the program (the hooks archive was not linked)"
-nm "$WORK/p" | grep -qE ' U jobsentry_rma_filter$' || fail "the program's hooks do not read the module's filter"
-if nm "$WORK/p" | grep -q '__tsan_func_entry'; then fail "function entry hooks are still emitted"; fi
+nm "$WORK/p" | grep -qE ' T __asan_report_load4_noabort$' || fail "__asan_report_load4_noabort is not defined in the program (the hooks archive was not linked)"
+nm "$WORK/p" | grep -qE ' U __asan_shadow_memory_dynamic_address$' || fail "the program does not read the module's shadow map"
+undefined=$(nm -u "$WORK/p" | grep -E '__(asan|tsan)_' | grep -v __asan_shadow_memory_dynamic_address || true)
+[ -z "$undefined" ] || fail "left to a sanitizer runtime: $undefined"
+# main stores to and loads from its buffers: inline checks, no call per access.
+if objdump -d --no-show-raw-insn "$WORK/p" | sed -n '/<main>:/,/^$/p' | grep -qE 'call.*<__asan_(load|store)'; then
+  fail "main calls an out-of-line check per access"
+fi
 
 status=0
 JOBSENTRY_MPI=lam "$WRAPPER" -o "$WORK/q" "$SRC/get_load.c" 2>"$WORK/bad.err" || status=$?
 [ "$status" -eq 2 ] || fail "JOBSENTRY_MPI=lam: exit $status, expected 2"
 grep -q "JOBSENTRY_MPI='lam': accepted are openmpi and mpich" "$WORK/bad.err" || fail "JOBSENTRY_MPI=lam: no clear error"
 rm -f "$WORK"/*.err
-echo "jobsentry-mpicc: separate compile and link silent under -Werror, hooks linked, bad JOBSENTRY_MPI refused"
+echo "jobsentry-mpicc: separate compile and link silent under -Werror, hooks linked, checks inline, bad JOBSENTRY_MPI refused"
