@@ -14,6 +14,7 @@ build_packages=(
   mpich libmpich-dev
   python3 libslurm-dev libmunge-dev
   clang
+  llvm-dev  # the LLVM of clang, for jobsentry-mpicc's loop-summary pass plugin (rmacheck/loops/)
   libomp-dev  # clang's OpenMP runtime (LLVM libomp, with OMPT): `jobsentry-mpicc -fopenmp`
 )
 test_packages=(

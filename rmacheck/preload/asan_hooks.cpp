@@ -102,6 +102,13 @@ void* __asan_memmove(void* d, const void* s, size_t n) noexcept {
     check(d, n, 1, __builtin_return_address(0));
     return std::memmove(d, s, n);
 }
+// A loop's whole walk, checked once before the loop (the pass plugin, rmacheck/loops/).
+void __jobsentry_rma_range(uintptr_t lo, uintptr_t n, int write) noexcept {
+    const void* ret = __builtin_return_address(0);
+    constexpr uintptr_t kChunk = uintptr_t{1} << 31;  // records hold 32-bit sizes
+    for (; n > kChunk; lo += kChunk, n -= kChunk) jobsentry_rma_access(reinterpret_cast<void*>(lo), kChunk, write, ret);
+    jobsentry_rma_access(reinterpret_cast<void*>(lo), n, write, ret);
+}
 // Each instrumented object's constructor calls these first: the map must exist before its code runs.
 void __asan_init() noexcept { jobsentry_rma_shadow_init(); }
 void __asan_version_mismatch_check_v8() noexcept {}  // the ABI of clang 14 to 19 (Debian 12 and 13)

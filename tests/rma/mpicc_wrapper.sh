@@ -16,12 +16,14 @@ fail() { echo "FAIL: $*" >&2; cat "$WORK"/*.err >&2 2>/dev/null || true; exit 1;
 "$WRAPPER" -Werror -o "$WORK/p" "$WORK/p.o" 2>"$WORK/link.err" || fail "linking failed"
 [ ! -s "$WORK/compile.err" ] || fail "the compile step printed: $(cat "$WORK/compile.err")"
 [ ! -s "$WORK/link.err" ] || fail "the link step printed: $(cat "$WORK/link.err")"
-nm "$WORK/p" | grep -qE ' T __asan_report_load4_noabort$' || fail "__asan_report_load4_noabort is not defined in the program (the hooks archive was not linked)"
-nm "$WORK/p" | grep -qE ' U __asan_shadow_memory_dynamic_address$' || fail "the program does not read the module's shadow map"
+symbols=$(nm "$WORK/p")  # (not `nm | grep -q`: under pipefail, grep's early exit can fail nm)
+grep -qE ' T __asan_report_load4_noabort$' <<<"$symbols" || fail "__asan_report_load4_noabort is not defined in the program (the hooks archive was not linked)"
+grep -qE ' U __asan_shadow_memory_dynamic_address$' <<<"$symbols" || fail "the program does not read the module's shadow map"
 undefined=$(nm -u "$WORK/p" | grep -E '__(asan|tsan)_' | grep -v __asan_shadow_memory_dynamic_address || true)
 [ -z "$undefined" ] || fail "left to a sanitizer runtime: $undefined"
 # main stores to and loads from its buffers: inline checks, no call per access.
-if objdump -d --no-show-raw-insn "$WORK/p" | sed -n '/<main>:/,/^$/p' | grep -qE 'call.*<__asan_(load|store)'; then
+calls=$(objdump -d --no-show-raw-insn "$WORK/p" | sed -n '/<main>:/,/^$/p' | grep -cE 'call.*<__asan_(load|store)' || true)
+if [ "$calls" -gt 0 ]; then
   fail "main calls an out-of-line check per access"
 fi
 

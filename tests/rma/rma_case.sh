@@ -176,6 +176,17 @@ target_store)
       fail "mode 1 did not say that window memory was not checked"
     jq -e '.notes | length > 0' "$WORK/racy.json" >/dev/null || fail "no note in the JSON report"
   fi ;;
+wide_access)  # precise only: the unaligned store at its true bytes [2,10), and the program's memcpy
+  run racy 4 "$@"
+  expect_line "^RACE remote put\\(rank 0, $f:$(line_of 'the put near the store')\\) vs store\\(rank 1, $f:$(line_of '/\* the unaligned store')\\) on win 1 bytes \\[8,10\\) of rank 1$"
+  expect_line "^RACE remote put\\(rank 0, $f:$(line_of 'the put near the copy')\\) vs store\\(rank 1, $f:$(line_of '/\* the copy')\\) on win 1 bytes \\[20,24\\) of rank 1$" ;;
+loop_walk)  # precise, -O2: the walk is one range check before the loop, with the walk's line
+  # (not `objdump | grep -q`: under pipefail, grep's early exit fails objdump with SIGPIPE)
+  summaries=$(objdump -d --no-show-raw-insn "$prog" | grep -c 'call.*<__jobsentry_rma_range>' || true)
+  [ "$summaries" -gt 0 ] ||
+    fail "the program has no loop summary (jobsentry-mpicc did not load the pass plugin)"
+  run racy 4 "$@"
+  expect_line "^RACE remote put\\(rank 0, $f:$(line_of '/\* the put')\\) vs store\\(rank 1, $f:$(line_of '/\* the walk')\\) on win 1 bytes \\[40,44\\) of rank 1$" ;;
 *) fail "unknown case" ;;
 esac
 run fixed 0 "$@"

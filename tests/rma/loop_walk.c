@@ -1,0 +1,36 @@
+/* Precise mode at -O2: a loop that walks rank 1's window, which jobsentry-mpicc's
+ * pass plugin checks once before the loop for its whole range (a loop summary)
+ * instead of at every store. Rank 0 Puts one int under a shared lock without any
+ * ordering against the walk. "racy": into int 10, inside the walk's [0,16) ints.
+ * "fixed": into int 16, the first int past it (the summary's range must end
+ * exactly where the walk does). */
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void walk(int* mem, int n, int scale) {
+    for (int i = 0; i < n; ++i) mem[i] = i * scale; /* the walk */
+}
+
+int main(int argc, char** argv) {
+    int racy = argc > 1 && strcmp(argv[1], "racy") == 0;
+    int rank, *mem, value = 5, n = 16 + (argc > 5); /* not a constant: a real loop */
+    MPI_Win win;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Win_allocate(32 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win);
+    memset(mem, 0, 32 * sizeof(int));
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) {
+        MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, win);
+        MPI_Put(&value, 1, MPI_INT, 1, racy ? 10 : 16, 1, MPI_INT, win); /* the put */
+        MPI_Win_unlock(1, win);
+    }
+    if (rank == 1) walk(mem, n, 3 + (argc > 6));
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 1 && mem[15] < 0) abort(); /* keeps the walk's stores */
+    MPI_Win_free(&win);
+    MPI_Finalize();
+    return 0;
+}
