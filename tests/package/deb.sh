@@ -37,6 +37,16 @@ for f in /usr/bin/jobsentry /usr/bin/jobsentry-mpicc "$plugin" /usr/lib/libjobse
   [ -e "$f" ] || fail "the package did not install $f"
 done
 nm -D --defined-only "$plugin" | grep -qw slurm_spank_init || fail "$plugin exports no slurm_spank_init"
+# The installed compiler wrapper finds its hooks archive and module, and the loop-summary pass
+# plugin where the build had llvm-dev (it is in the package exactly then).
+if command -v clang >/dev/null; then
+  /usr/bin/jobsentry-mpicc -O2 -o "$work/walk" "$top/tests/rma/loop_walk.c" >"$work/cc.log" 2>&1 ||
+    { cat "$work/cc.log"; fail "the installed jobsentry-mpicc could not build a program"; }
+  if [ -e /usr/lib/libjobsentry-rmacheck-loops.so ]; then
+    summaries=$(objdump -d "$work/walk" | grep -c 'call.*<__jobsentry_rma_range>' || true)
+    [ "$summaries" -gt 0 ] || fail "the installed jobsentry-mpicc did not use its pass plugin"
+  fi
+fi
 grep -qv '^[[:space:]]*\(#\|$\)' /etc/slurm/plugstack.conf.d/jobsentry.conf &&
   fail "the package's plugstack example enables something by itself"
 grep -q '^#optional jobsentry.so' /etc/slurm/plugstack.conf.d/jobsentry.conf || fail "no commented plugstack line"
