@@ -37,21 +37,19 @@
 #   count (queue: tasks of the whole job; the others: iterations per rank).
 #   MODE2_SCALE=S (MODE2_SCALE_halo=S for one kernel) runs mode 2 with 1/S of
 #   the iterations and multiplies its timed region by S (the loops are steady:
-#   time per iteration is constant), because mode 2 was 19-76x native on three
-#   of the four kernels in the quick check (every load and store of the program calls
-#   the module's hook); the mode 2 command ratio is then not shown. Default 1
-#   (the same work).
+#   time per iteration is constant); the mode 2 command ratio is then not shown.
+#   Default 1 (the same work). Mode 2 now runs at 1.5-3.5x native, but halo's and
+#   dht's full-length mode 2 traces (about 1.7 GB and 1.4 GB) need more memory to
+#   analyse than this 24 GiB machine has: MODE2_SCALE_halo=10 MODE2_SCALE_dht=10.
 #   MODE1_SCALE=S and MODE1_SCALE_dht=S do the same for mode 1 (on a VM where
 #   mprotect is slow, dht's mode 1 ran 100x native: 2026-11-26, a PVM guest).
 #   OMP_NUM_THREADS (default 2) and KMP_BLOCKTIME (default 0: libomp's threads
 #   sleep at once instead of spinning, which on 2 oversubscribed cores made the
 #   hybrid kernel 3-10x slower) are passed to every run.
-# The full campaign (needs an idle machine; each native run about 6 s at 2
-# ranks by the quick check's rates (5-6.5 s), about twice that at 4; mode 1 of
-# dht is slow (an mprotect storm, about 10 us per Get) and writes about 750 MB
-# of trace per rank; estimated 1-2 hours, up to 4 GB in /tmp at a time; without
-# MODE2_SCALE mode 2 alone would take hours):
-#   MODE2_SCALE=10 nice -n 19 bash bench/rma_kernels.sh 5 "2 4"
+# The campaign of docs/benchmarks.md (an idle machine; 2 ranks, 3 rounds: about
+# 22 minutes on the 2026-11-26 PVM guest, where dht's mode 1 is 100x native):
+#   MODE1_SCALE_dht=20 MODE2_SCALE_halo=10 MODE2_SCALE_dht=10 bash bench/rma_kernels.sh 3 "2"
+# (add 4 ranks with "2 4": about twice as long)
 # Its tables are Markdown, on stdout; progress goes to stderr.
 . "$(dirname "$0")/common.sh"
 QUICK=no

@@ -64,6 +64,35 @@ struct Access {
     bool write;
 };
 
+// Whether a loop's walk [low, low + bytes) can be checked before the loop around it: the outer loop
+// is as certain as the inner one (preheader, one exit at its latch, trip count known on entry, no
+// calls or atomics), enters the inner loop on every iteration, and the walk is the same range every
+// time or moves by a constant step of at most its length plus the gap. Then low and bytes become
+// the outer loop's range.
+bool widen(Loop& inner, Loop& outer, ScalarEvolution& se, DominatorTree& dt, Type* intptr, const SCEV*& low,
+           const SCEV*& bytes) {
+    BasicBlock* preheader = outer.getLoopPreheader();
+    BasicBlock* latch = outer.getLoopLatch();
+    if (!preheader || !latch || outer.getExitingBlock() != latch) return false;
+    if (!dt.dominates(inner.getLoopPreheader(), latch)) return false;
+    const SCEV* taken = se.getBackedgeTakenCount(&outer);
+    if (isa<SCEVCouldNotCompute>(taken) || has_calls_or_atomics(outer)) return false;
+    if (!se.isLoopInvariant(bytes, &outer)) return false;
+    if (se.isLoopInvariant(low, &outer)) return true;  // the same walk every time
+    const auto* rows = dyn_cast<SCEVAddRecExpr>(low);
+    if (!rows || rows->getLoop() != &outer || !rows->isAffine()) return false;
+    const auto* step = dyn_cast<SCEVConstant>(rows->getStepRecurrence(se));
+    const auto* length = dyn_cast<SCEVConstant>(bytes);
+    if (!step || !length) return false;
+    const int64_t stride = step->getAPInt().getSExtValue();
+    const int64_t walked = length->getAPInt().getSExtValue();
+    if (stride == 0 || std::abs(stride) > walked + kMaxGap) return false;
+    const SCEV* iterations = se.getTruncateOrZeroExtend(taken, intptr);
+    low = stride > 0 ? rows->getStart() : rows->evaluateAtIteration(taken, se);
+    bytes = se.getAddExpr(se.getMulExpr(iterations, se.getConstant(intptr, std::abs(stride))), bytes);
+    return true;
+}
+
 bool summarise(Loop& loop, ScalarEvolution& se, DominatorTree& dt, FunctionCallee range_hook) {
     BasicBlock* preheader = loop.getLoopPreheader();
     BasicBlock* latch = loop.getLoopLatch();
@@ -82,7 +111,6 @@ bool summarise(Loop& loop, ScalarEvolution& se, DominatorTree& dt, FunctionCalle
         }
     }
     const DataLayout& layout = preheader->getModule()->getDataLayout();
-    Instruction* at = preheader->getTerminator();
     LLVMContext& context = preheader->getContext();
     Type* intptr = layout.getIntPtrType(context);
     SCEVExpander expander(se, layout, "jobsentry.range");
@@ -101,6 +129,20 @@ bool summarise(Loop& loop, ScalarEvolution& se, DominatorTree& dt, FunctionCalle
         const SCEV* span = se.getMulExpr(iterations, se.getConstant(intptr, std::abs(stride)));
         const SCEV* low = stride > 0 ? walk->getStart() : walk->evaluateAtIteration(taken, se);
         const SCEV* bytes = se.getAddExpr(span, se.getConstant(intptr, size));
+        // Out through the enclosing loops while the walk stays one range (rows of a matrix that
+        // follow each other within the gap, or the same row again).
+        Instruction* at = preheader->getTerminator();
+        for (Loop* inner = &loop; Loop* outer = inner->getParentLoop(); inner = outer) {
+            const SCEV *wider_low = low, *wider_bytes = bytes;
+            if (!widen(*inner, *outer, se, dt, intptr, wider_low, wider_bytes)) break;
+            Instruction* outside = outer->getLoopPreheader()->getTerminator();
+#if LLVM_VERSION_MAJOR >= 15
+            if (!expander.isSafeToExpandAt(wider_low, outside) || !expander.isSafeToExpandAt(wider_bytes, outside)) break;
+#else
+            if (!isSafeToExpandAt(wider_low, outside, se) || !isSafeToExpandAt(wider_bytes, outside, se)) break;
+#endif
+            low = wider_low, bytes = wider_bytes, at = outside;
+        }
 #if LLVM_VERSION_MAJOR >= 15
         if (!expander.isSafeToExpandAt(low, at) || !expander.isSafeToExpandAt(bytes, at)) continue;
 #else

@@ -1,6 +1,6 @@
-/* Precise mode at -O2: a loop that walks rank 1's window, which jobsentry-mpicc's
- * pass plugin checks once before the loop for its whole range (a loop summary)
- * instead of at every store. Rank 0 Puts one int under a shared lock without any
+/* Precise mode at -O2: a loop nest that walks rank 1's window row by row (two
+ * rows of 8 ints), which jobsentry-mpicc's pass plugin checks once before the
+ * outer loop for its whole range (a loop summary) instead of at every store. Rank 0 Puts one int under a shared lock without any
  * ordering against the walk. "racy": into int 10, inside the walk's [0,16) ints.
  * "fixed": into int 16, the first int past it (the summary's range must end
  * exactly where the walk does). */
@@ -8,13 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void walk(int* mem, int n, int scale) {
-    for (int i = 0; i < n; ++i) mem[i] = i * scale; /* the walk */
+static void walk(int* mem, int half, int scale) {
+    for (int r = 0; r < 2; ++r)
+        for (int i = 0; i < half; ++i) mem[r * half + i] = (r + i) * scale; /* the walk */
 }
 
 int main(int argc, char** argv) {
     int racy = argc > 1 && strcmp(argv[1], "racy") == 0;
-    int rank, *mem, value = 5, n = 16 + (argc > 5); /* not a constant: a real loop */
+    int rank, *mem, value = 5, half = 8 + (argc > 5); /* not a constant: real loops */
     MPI_Win win;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -26,7 +27,7 @@ int main(int argc, char** argv) {
         MPI_Put(&value, 1, MPI_INT, 1, racy ? 10 : 16, 1, MPI_INT, win); /* the put */
         MPI_Win_unlock(1, win);
     }
-    if (rank == 1) walk(mem, n, 3 + (argc > 6));
+    if (rank == 1) walk(mem, half, 3 + (argc > 6));
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 1 && mem[15] < 0) abort(); /* keeps the walk's stores */
