@@ -46,8 +46,9 @@ __attribute__((always_inline)) inline bool marked(uint64_t a, uint64_t n) {
 // Both fire in a row, first then last, when both granules are marked: the second is dropped.
 // A lone report (c, n) starts the access at c when c - n + 1 lies on a marked granule (a
 // check there would have reported first) or on c's own; otherwise it may be either, and the
-// bytes both could cover on marked granules are recorded: [start of c's granule, c + n). That
-// widens the access by at most 7 bytes before c, only where it crosses into marked memory.
+// bytes either could cover on marked granules are recorded: [start of c's granule, c + n). Only an
+// access that crosses from unmarked memory into a window or buffer is ambiguous so; its record may
+// then be up to 7 bytes wider before c, or up to n - 1 bytes after c.
 struct LastN {
     uintptr_t c, n;
 };
