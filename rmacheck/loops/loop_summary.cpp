@@ -12,7 +12,7 @@
 // what the analysis sees: the loop has a preheader, one exit at its latch and
 // a trip count known on entry (SCEV); the access runs on every iteration (its
 // block dominates the latch), is simple (not volatile or atomic) and its
-// address is an affine recurrence of this loop with a constant stride; the
+// address is an affine recurrence of this loop with a constant, ascending stride; the
 // loop makes no calls (no MPI call, no OpenMP synchronisation inside) and has
 // no atomics or fences. Everything else keeps ASan's per-access check.
 #include <llvm/Analysis/LoopInfo.h>
@@ -86,10 +86,10 @@ bool widen(Loop& inner, Loop& outer, ScalarEvolution& se, DominatorTree& dt, Typ
     if (!step || !length) return false;
     const int64_t stride = step->getAPInt().getSExtValue();
     const int64_t walked = length->getAPInt().getSExtValue();
-    if (stride == 0 || std::abs(stride) > walked + kMaxGap) return false;
+    if (stride <= 0 || stride > walked + kMaxGap) return false;  // (descending walks: see summarise)
     const SCEV* iterations = se.getTruncateOrZeroExtend(taken, intptr);
-    low = stride > 0 ? rows->getStart() : rows->evaluateAtIteration(taken, se);
-    bytes = se.getAddExpr(se.getMulExpr(iterations, se.getConstant(intptr, std::abs(stride))), bytes);
+    low = rows->getStart();
+    bytes = se.getAddExpr(se.getMulExpr(iterations, se.getConstant(intptr, stride)), bytes);
     return true;
 }
 
@@ -123,11 +123,13 @@ bool summarise(Loop& loop, ScalarEvolution& se, DominatorTree& dt, FunctionCalle
         if (!step || size_bits.isScalable()) continue;
         const int64_t stride = step->getAPInt().getSExtValue();
         const int64_t size = static_cast<int64_t>(size_bits.getFixedSize());
-        if (stride == 0 || std::abs(stride) - size > kMaxGap) continue;
+        // Ascending walks only: a descending one would need its last address computed across the
+        // pointer and trip-count types; it keeps the per-access check.
+        if (stride <= 0 || stride - size > kMaxGap) continue;
         // [first, last] byte addresses of the walk's accesses; the range runs up to the last one's end.
         const SCEV* iterations = se.getTruncateOrZeroExtend(taken, intptr);
-        const SCEV* span = se.getMulExpr(iterations, se.getConstant(intptr, std::abs(stride)));
-        const SCEV* low = stride > 0 ? walk->getStart() : walk->evaluateAtIteration(taken, se);
+        const SCEV* span = se.getMulExpr(iterations, se.getConstant(intptr, stride));
+        const SCEV* low = walk->getStart();
         const SCEV* bytes = se.getAddExpr(span, se.getConstant(intptr, size));
         // Out through the enclosing loops while the walk stays one range (rows of a matrix that
         // follow each other within the gap, or the same row again).
