@@ -57,6 +57,17 @@ bool has_calls_or_atomics(const Loop& loop) {
     return false;
 }
 
+// Whether a range's two expressions can be computed at `at` (LLVM 15 made the check a member).
+bool expandable(SCEVExpander& expander, ScalarEvolution& se, const SCEV* low, const SCEV* bytes, Instruction* at) {
+#if LLVM_VERSION_MAJOR >= 15
+    (void)se;
+    return expander.isSafeToExpandAt(low, at) && expander.isSafeToExpandAt(bytes, at);
+#else
+    (void)expander;
+    return isSafeToExpandAt(low, at, se) && isSafeToExpandAt(bytes, at, se);
+#endif
+}
+
 struct Access {
     Instruction* inst;
     Value* pointer;
@@ -138,18 +149,10 @@ bool summarise(Loop& loop, ScalarEvolution& se, DominatorTree& dt, FunctionCalle
             const SCEV *wider_low = low, *wider_bytes = bytes;
             if (!widen(*inner, *outer, se, dt, intptr, wider_low, wider_bytes)) break;
             Instruction* outside = outer->getLoopPreheader()->getTerminator();
-#if LLVM_VERSION_MAJOR >= 15
-            if (!expander.isSafeToExpandAt(wider_low, outside) || !expander.isSafeToExpandAt(wider_bytes, outside)) break;
-#else
-            if (!isSafeToExpandAt(wider_low, outside, se) || !isSafeToExpandAt(wider_bytes, outside, se)) break;
-#endif
+            if (!expandable(expander, se, wider_low, wider_bytes, outside)) break;
             low = wider_low, bytes = wider_bytes, at = outside;
         }
-#if LLVM_VERSION_MAJOR >= 15
-        if (!expander.isSafeToExpandAt(low, at) || !expander.isSafeToExpandAt(bytes, at)) continue;
-#else
-        if (!isSafeToExpandAt(low, at, se) || !isSafeToExpandAt(bytes, at, se)) continue;
-#endif
+        if (!expandable(expander, se, low, bytes, at)) continue;
         Value* low_value = expander.expandCodeFor(low, low->getType(), at);
         Value* bytes_value = expander.expandCodeFor(bytes, intptr, at);
         IRBuilder<> builder(at);

@@ -11,15 +11,13 @@
 #include <cstdint>
 #include <cstring>
 
-extern "C" {
-extern uintptr_t __asan_shadow_memory_dynamic_address;  // as in shadow.h
-void jobsentry_rma_shadow_init();
-void jobsentry_rma_access(const void* addr, unsigned long size, int write, const void* ret);
-}
+#include "shadow.h"
+
+extern "C" void jobsentry_rma_access(const void* addr, unsigned long size, int write, const void* ret);  // tsan_runtime.cpp
 
 namespace {
-constexpr unsigned kGranuleShift = 3;  // as shadow.h
-constexpr uint64_t kGranules = uint64_t{1} << (47 - kGranuleShift);
+using rmacheck::shadow::kGranules;
+using rmacheck::shadow::kGranuleShift;
 
 // Whether [a, a + n) touches a marked granule (the check the pass emits inline, for any size; eight
 // granules at a time where they are aligned).
