@@ -6,6 +6,13 @@
 // of the per-pair differences are judged, so that load from other processes
 // on this shared machine falls on both sides alike.
 //
+// The probe is judged against the events the injector really made, counted
+// by its handler: on a virtual machine whose host takes the vCPU away, timer
+// expirations are lost (a pending signal absorbs later ones), so the nominal
+// f is not what happened -- a CI run saw 350-1250 Hz of real events for a
+// nominal 1000. The nominal rate is printed next to the real one, and the
+// injector must reach half of it for the run to say anything.
+//
 // noise_inject [--cpu N] [--pairs P] [--run-ms MS] [--gap-ms MS] [--hz F] [--us D] [--rt]
 // Exit status 0 when every check holds, 1 otherwise (each failure named).
 #include <pthread.h>
@@ -38,6 +45,7 @@ uint64_t g_spin_ns = 100000;
 uint64_t g_period_ns = 1000000;
 volatile uint64_t g_first_expiry_ns = 0;  // set before the timer is armed
 timer_t g_timer;
+std::atomic<uint64_t> g_events{0};  // handler runs in the current injected run
 
 // Each noise event lasts d from the timer's expiry, not from the handler's
 // entry: the interrupt, the signal delivery and the handler's start are then
@@ -49,6 +57,7 @@ void spin_handler(int) {
     const uint64_t first = g_first_expiry_ns;
     const uint64_t expiry = now < first ? now : first + (now - first) / g_period_ns * g_period_ns;
     const uint64_t until = expiry + g_spin_ns;
+    g_events.fetch_add(1, std::memory_order_relaxed);
     while (monotonic_ns() < until) {
     }
 }
@@ -161,6 +170,7 @@ int main(int argc, char** argv) {
             std::perror("noise_inject: timer_create");
             std::exit(1);
         }
+        g_events.store(0);
         // Absolute first expiry, so the handler knows every expiry's time.
         const uint64_t first = monotonic_ns() + g_period_ns;
         g_first_expiry_ns = first;
@@ -179,9 +189,11 @@ int main(int argc, char** argv) {
                 args.us, args.hz * args.us / 1e4, args.rt ? ", SCHED_FIFO while measuring" : "");
     // added_Hz: all detours above the threshold; event_Hz: detours of at
     // least d/2, injected minus baseline (see the frequency check below).
-    std::printf("%4s %9s %9s %9s %9s %9s %9s %9s %7s %5s\n", "pair", "base_%", "inj_%", "added_%", "base_Hz",
-                "inj_Hz", "added_Hz", "event_Hz", "res_ns", "full");
-    std::vector<double> added_pct, added_hz, event_hz, resolutions;
+    // real_Hz, real_%: the events the injector's handler really made, and
+    // the time they take at d each.
+    std::printf("%4s %9s %9s %9s %9s %9s %9s %9s %9s %9s %7s %5s\n", "pair", "base_%", "inj_%", "added_%", "real_%",
+                "base_Hz", "inj_Hz", "added_Hz", "event_Hz", "real_Hz", "res_ns", "full");
+    std::vector<double> added_pct, added_hz, event_hz, resolutions, real_hz, pct_error, hz_ratio;
     const uint64_t d_ns = static_cast<uint64_t>(args.us * 1000);
     std::map<uint64_t, double> added_bins;  // low_ns -> injected minus baseline counts
     bool full = false;
@@ -209,28 +221,33 @@ int main(int argc, char** argv) {
         added_pct.push_back(j.stats.noise_percent - b.stats.noise_percent);
         added_hz.push_back(j.stats.frequency_hz - b.stats.frequency_hz);
         event_hz.push_back(rate_above(j, d_ns / 2) - rate_above(b, d_ns / 2));
+        real_hz.push_back(static_cast<double>(g_events.load()) * 1e9 / static_cast<double>(j.measured_ns));
+        const double real_pct = real_hz.back() * args.us / 1e4;
+        pct_error.push_back(added_pct.back() - real_pct);
+        hz_ratio.push_back(real_hz.back() > 0 ? event_hz.back() / real_hz.back() : 0);
         resolutions.push_back(b.resolution_ns);
         resolutions.push_back(j.resolution_ns);
         for (const HistogramBin& bin : j.stats.histogram) added_bins[bin.low_ns] += static_cast<double>(bin.count);
         for (const HistogramBin& bin : b.stats.histogram) added_bins[bin.low_ns] -= static_cast<double>(bin.count);
-        std::printf("%4d %9.3f %9.3f %9.3f %9.1f %9.1f %9.1f %9.1f %7.1f %5s\n", i, b.stats.noise_percent,
-                    j.stats.noise_percent, added_pct.back(), b.stats.frequency_hz, j.stats.frequency_hz,
-                    added_hz.back(), event_hz.back(), std::max(b.resolution_ns, j.resolution_ns),
+        std::printf("%4d %9.3f %9.3f %9.3f %9.3f %9.1f %9.1f %9.1f %9.1f %9.1f %7.1f %5s\n", i, b.stats.noise_percent,
+                    j.stats.noise_percent, added_pct.back(), real_pct, b.stats.frequency_hz, j.stats.frequency_hz,
+                    added_hz.back(), event_hz.back(), real_hz.back(), std::max(b.resolution_ns, j.resolution_ns),
                     b.buffer_full || j.buffer_full ? "yes" : "no");
     }
     auto peak = std::max_element(added_bins.begin(), added_bins.end(),
                                  [](const auto& x, const auto& y) { return x.second < y.second; });
     const uint64_t peak_low = peak->first;
     const uint64_t peak_high = histogram_bin_low(histogram_bin(peak_low) + 1);
-    const double want_pct = args.hz * args.us / 1e4;
     const double pct = median(added_pct), hz = median(event_hz), res = median(resolutions);
+    const double real = median(real_hz), pct_err = median(pct_error), ratio = median(hz_ratio);
     const double max_res = *std::max_element(resolutions.begin(), resolutions.end());
-    std::printf("median added overhead %.3f %% (want %.1f +- 2); median added frequency of detours >= d/2 %.1f Hz "
-                "(want %.0f +- 10 %%; of all detours %.1f Hz);\n"
+    std::printf("injector: %.1f Hz of real events (nominal %.0f Hz)\n"
+                "median added overhead %.3f %%, %+.3f points from the real events' (want +- 2); median added "
+                "frequency of detours >= d/2 %.1f Hz, %.3f of the real events' (want 1 +- 0.1; of all detours %.1f Hz);\n"
                 "added-histogram peak [%.1f us, %.1f us) (want it to hold %.0f us); resolution median %.1f ns, "
                 "max %.1f ns (want < 100)\n",
-                pct, want_pct, hz, args.hz, median(added_hz), static_cast<double>(peak_low) / 1e3, static_cast<double>(peak_high) / 1e3,
-                args.us, res, max_res);
+                real, args.hz, pct, pct_err, hz, ratio, median(added_hz), static_cast<double>(peak_low) / 1e3,
+                static_cast<double>(peak_high) / 1e3, args.us, res, max_res);
 
     if (g_rt_refused) std::printf("note: SCHED_FIFO was refused (no CAP_SYS_NICE); measured at normal priority\n");
     int failures = 0;
@@ -240,11 +257,13 @@ int main(int argc, char** argv) {
             ++failures;
         }
     };
-    check(std::abs(pct - want_pct) <= 2, "added overhead is not f*d +- 2 percentage points");
+    check(real >= 0.5 * args.hz, "the injector made fewer than half the nominal events (this machine lost timer "
+                                 "expirations); the probe was not validated");
+    check(std::abs(pct_err) <= 2, "added overhead is not the real events' time +- 2 percentage points");
     // Counted from d/2 up: an injected event that coincides with a kernel
     // tick absorbs that tick's detour, so "all detours, injected minus
     // baseline" undercounts by the ticks absorbed (a fixed phase per run).
-    check(std::abs(hz - args.hz) <= 0.1 * args.hz, "added frequency of detours >= d/2 is not within 10 % of f");
+    check(std::abs(ratio - 1) <= 0.1, "added frequency of detours >= d/2 is not within 10 % of the real events'");
     check(peak_low <= d_ns && d_ns < peak_high, "the added detours' histogram peak is not the bin holding d");
     check(max_res < 100, "resolution is not below 100 ns");
     check(!full, "a detour buffer filled");
