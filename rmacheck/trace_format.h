@@ -18,7 +18,8 @@ constexpr char kMagic[8] = {'J', 'S', 'R', 'M', 'A', 'T', 'R', '1'};
 //    records the request of a nonblocking collective; comm records their generation.
 // 3: thread records name the thread that made the records after them.
 // 4: omp records (OpenMP synchronisation through OMPT); a version 3 file is read as one without them.
-constexpr uint32_t kVersion = 4;
+// 5: win_create records end with the window's accumulate_ordering; older files are read with MPI's default.
+constexpr uint32_t kVersion = 5;
 constexpr uint32_t kOldestVersion = 3;
 constexpr size_t kHeaderSize = 8 + 4 * 5;  // magic, version, rank, size, pid, mode
 
@@ -26,7 +27,8 @@ enum class Rec : uint8_t {
     module = 1,      // u64 start, u64 end, u64 file offset, str path (executable mappings)
     comm = 2,        // u32 id, i32 list of world ranks (index = rank in the communicator), u32 generation
                      // (v2; 0: first seen in use, k: the k-th made by dup/split/create with these members)
-    win_create = 3,  // u32 win, u32 comm, u32 ordinal, u64 base, u64 size, i32 disp_unit, u8 flavor, u64 site
+    win_create = 3,  // u32 win, u32 comm, u32 ordinal, u64 base, u64 size, i32 disp_unit, u8 flavor, u64 site,
+                     // u8 AccOrdering bits (v5)
     win_free = 4,    // u32 win, u64 site
     attach = 5,      // u32 win, u64 base, u64 size
     rma = 7,         // u8 RmaKind, u32 win, i32 target, i64 disp, u64 site, u64 request, str op, str basic,
@@ -44,6 +46,31 @@ enum class Rec : uint8_t {
     omp = 17,        // u8 OmpKind, u64 a, u64 b (v4): OpenMP synchronisation seen through OMPT, by the thread
                      // that made it (ids are the tool's own: parallel regions and tasks numbered from 1)
 };
+
+// The window's accumulate_ordering info (MPI-3.1 11.7.2): which pairs of accumulate-family operations
+// from one origin to the same target location MPI applies in the order they were issued ("raw": a read
+// after a write). MPI's default is all four; "none" is none.
+enum AccOrdering : uint8_t { acc_rar = 1, acc_raw = 2, acc_war = 4, acc_waw = 8, acc_all = 15 };
+
+// The bits of an accumulate_ordering value: a comma-separated list of rar, raw, war, waw, or "none".
+// A word MPI does not define orders nothing (the analysis then assumes less order, never more).
+inline uint8_t accumulate_ordering_bits(const std::string& value) {
+    uint8_t bits = 0;
+    size_t at = 0;
+    while (at <= value.size()) {
+        size_t end = value.find(',', at);
+        if (end == std::string::npos) end = value.size();
+        std::string word = value.substr(at, end - at);
+        word.erase(0, word.find_first_not_of(" \t"));
+        word.erase(word.find_last_not_of(" \t") + 1);
+        if (word == "rar") bits |= acc_rar;
+        else if (word == "raw") bits |= acc_raw;
+        else if (word == "war") bits |= acc_war;
+        else if (word == "waw") bits |= acc_waw;
+        at = end + 1;
+    }
+    return bits;
+}
 
 // What a and b of an omp record hold.
 enum class OmpKind : uint8_t {
@@ -141,6 +168,7 @@ public:
         for (auto& x : v) x = get<int32_t>();
         return v;
     }
+    size_t left() const { return n_ - at_; }
 
 private:
     void need(size_t k) const {

@@ -65,6 +65,8 @@ struct Access {
     int win = 0, target = -1;
     std::vector<Range> bytes;
     int lock = -1;  // lock held on (win, target) when issued: -1 none, 0 shared, 1 exclusive
+    bool fetches = false;       // an atomic operation that returns the target's data (reads it)
+    uint8_t acc_ordering = 0;   // atomic: the window's accumulate_ordering at the origin (trace::AccOrdering)
 };
 
 // An operation's buffer at its origin, kept while it is pending (until local completion).
@@ -161,6 +163,26 @@ const char* kinds_conflict(const Access& a, const Access& b) {
     return across_processes(a.side.kind, b.side.kind) == Compat::both ? nullptr : "";
 }
 
+// Two accumulate-family operations from one origin to the same target location are applied in the
+// order they were issued, for the kinds of pair the window's accumulate_ordering names (MPI-3.1
+// 11.7.2; the default names all four). ARMCI-MPI relies on it: its puts are MPI_REPLACE accumulates
+// that must land after an earlier MPI_SUM to the same bytes (NWChem). Whether each pair was issued
+// in order is the caller's question; here: whether the window orders both possible orders of them.
+bool accumulates_ordered(const Access& a, const Access& b) {
+    if (!a.atomic || !b.atomic || a.side.is_pc || b.side.is_pc || a.side.rank != b.side.rank) return false;
+    auto writes = [](const Access& x) { return x.side.kind == AccessKind::acc; };
+    auto reads = [](const Access& x) { return x.fetches || x.side.kind == AccessKind::get; };
+    auto needed = [&](const Access& first, const Access& second) {
+        uint8_t bits = 0;
+        if (writes(first) && writes(second)) bits |= trace::acc_waw;
+        if (writes(first) && reads(second)) bits |= trace::acc_raw;
+        if (reads(first) && writes(second)) bits |= trace::acc_war;
+        return bits;
+    };
+    const uint8_t need = needed(a, b) | needed(b, a);
+    return (a.acc_ordering & need) == need && (b.acc_ordering & need) == need;
+}
+
 // Lock epochs on the same target exclude each other when one is exclusive.
 bool locks_exclude(const Access& a, const Access& b) {
     return a.start.slot != b.start.slot && a.lock >= 0 && b.lock >= 0 && (a.lock == 1 || b.lock == 1);
@@ -223,6 +245,12 @@ void sweep(const Execution& exec, const std::vector<const Access*>& list, int wi
         if (!why || locks_exclude(*m.front(), b)) return;
         auto lo = std::partition_point(m.begin(), m.end(), [&](const Access* a) { return ordered(exec, *a, b); });
         auto hi = std::partition_point(lo, m.end(), [&](const Access* a) { return !ordered(exec, b, *a); });
+        if (accumulates_ordered(*m.front(), b)) {
+            // Issued in order either way round: applied in that order. The chain's starts are in
+            // happens-before order, so those issued before b are a prefix and those after a suffix.
+            lo = std::partition_point(lo, hi, [&](const Access* a) { return exec.before(a->start, b.start); });
+            hi = std::partition_point(lo, hi, [&](const Access* a) { return !exec.before(b.start, a->start); });
+        }
         if (lo == hi) return;
         Range where{std::max(c.r.lo, y.r.lo), std::min(c.r.hi, y.r.hi)};
         out.add({true, (*lo)->side, b.side, win, target, where, 1, why}, static_cast<size_t>(hi - lo));
@@ -329,6 +357,7 @@ std::vector<Finding> find_races(const Execution& exec) {
                 Access a;
                 a.side = side;
                 a.atomic = is_atomic(static_cast<RmaKind>(e.kind));
+                a.fetches = a.atomic && static_cast<RmaKind>(e.kind) != RmaKind::acc;
                 a.elem = e.elem;
                 a.start = {slot, i};
                 a.end = {slot, kNever};
@@ -336,6 +365,7 @@ std::vector<Finding> find_races(const Execution& exec) {
                 a.target = exec.world_of_win_rank(slot, e.win, e.target);
                 auto w = t.wins.find(e.win);
                 bool dynamic = w != t.wins.end() && w->second.flavor == 3;
+                a.acc_ordering = w != t.wins.end() ? w->second.acc_ordering : static_cast<uint8_t>(trace::acc_all);
                 int tslot = exec.slot_of_world(a.target);
                 int64_t unit = 1;
                 if (!dynamic) {

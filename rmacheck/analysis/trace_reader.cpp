@@ -42,6 +42,7 @@ void decode(RankTrace& t, Rec type, Decoder& d, uint32_t& thread) {
         w.comm = d.get<uint32_t>(), w.ordinal = d.get<uint32_t>(), w.base = d.get<uint64_t>();
         w.size = d.get<uint64_t>(), w.disp_unit = d.get<int32_t>(), w.flavor = d.get<uint8_t>();
         e.site = d.get<uint64_t>();
+        if (d.left() > 0) w.acc_ordering = d.get<uint8_t>();  // version 5
         t.wins[e.win] = w;
         break;
     }

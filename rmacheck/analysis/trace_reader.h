@@ -54,6 +54,7 @@ struct WinDesc {
     int32_t disp_unit = 1;
     uint8_t flavor = 0;  // 0 create, 1 allocate, 2 allocate_shared, 3 dynamic
     std::vector<Range> attached;
+    uint8_t acc_ordering = trace::acc_all;  // trace::AccOrdering bits the program asked for
 };
 
 struct RankTrace {

@@ -301,8 +301,19 @@ void request_done(const void* site, MPI_Request req, const MPI_Status* st) {
     if (g_mode != trace::mode_calls_only) protect::release_request(info.id);
 }
 
+// The accumulate_ordering the program asked for (what it may rely on, whatever MPI does): MPI's
+// default, all four orderings, unless the info says otherwise.
+uint8_t accumulate_ordering(MPI_Info info) {
+    if (info == MPI_INFO_NULL) return trace::acc_all;
+    char value[MPI_MAX_INFO_VAL + 1] = {};
+    int flag = 0;
+    if (PMPI_Info_get(info, "accumulate_ordering", MPI_MAX_INFO_VAL, value, &flag) != MPI_SUCCESS || !flag)
+        return trace::acc_all;
+    return trace::accumulate_ordering_bits(value);
+}
+
 void win_created(const void* site, MPI_Win win, MPI_Comm comm, void* base, MPI_Aint size, int disp_unit,
-                 uint8_t flavor) {
+                 uint8_t flavor, MPI_Info info) {
     std::vector<int32_t> members;
     uint32_t c = comm_id(comm, &members);
     uint32_t id, ordinal;
@@ -315,7 +326,7 @@ void win_created(const void* site, MPI_Win win, MPI_Comm comm, void* base, MPI_A
     Encoder e;
     e.put<uint32_t>(id), e.put<uint32_t>(c), e.put<uint32_t>(ordinal), e.put<uint64_t>(u64(base));
     e.put<uint64_t>(static_cast<uint64_t>(size)), e.put<int32_t>(disp_unit), e.put<uint8_t>(flavor);
-    e.put<uint64_t>(u64(site));
+    e.put<uint64_t>(u64(site)), e.put<uint8_t>(accumulate_ordering(info));
     writer().add(Rec::win_create, e);
     if (base && size > 0) protect::add_window_memory(u64(base), u64(base) + static_cast<uint64_t>(size));
 }
@@ -439,7 +450,7 @@ int on_MPI_Finalize(const void* site) {
 int on_MPI_Win_create(const void* site, void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                       MPI_Win* win) {
     int rc = PMPI_Win_create(base, size, disp_unit, info, comm, win);
-    if (rc == MPI_SUCCESS && g_active) win_created(site, *win, comm, base, size, disp_unit, 0);
+    if (rc == MPI_SUCCESS && g_active) win_created(site, *win, comm, base, size, disp_unit, 0, info);
     return rc;
 }
 
@@ -447,20 +458,20 @@ int on_MPI_Win_allocate(const void* site, MPI_Aint size, int disp_unit, MPI_Info
                         MPI_Win* win) {
     int rc = PMPI_Win_allocate(size, disp_unit, info, comm, baseptr, win);
     // baseptr is really a void**: MPI stores the address of the new memory there.
-    if (rc == MPI_SUCCESS && g_active) win_created(site, *win, comm, *static_cast<void**>(baseptr), size, disp_unit, 1);
+    if (rc == MPI_SUCCESS && g_active) win_created(site, *win, comm, *static_cast<void**>(baseptr), size, disp_unit, 1, info);
     return rc;
 }
 
 int on_MPI_Win_allocate_shared(const void* site, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                                void* baseptr, MPI_Win* win) {
     int rc = PMPI_Win_allocate_shared(size, disp_unit, info, comm, baseptr, win);
-    if (rc == MPI_SUCCESS && g_active) win_created(site, *win, comm, *static_cast<void**>(baseptr), size, disp_unit, 2);
+    if (rc == MPI_SUCCESS && g_active) win_created(site, *win, comm, *static_cast<void**>(baseptr), size, disp_unit, 2, info);
     return rc;
 }
 
 int on_MPI_Win_create_dynamic(const void* site, MPI_Info info, MPI_Comm comm, MPI_Win* win) {
     int rc = PMPI_Win_create_dynamic(info, comm, win);
-    if (rc == MPI_SUCCESS && g_active) win_created(site, *win, comm, nullptr, 0, 1, 3);
+    if (rc == MPI_SUCCESS && g_active) win_created(site, *win, comm, nullptr, 0, 1, 3, info);
     return rc;
 }
 

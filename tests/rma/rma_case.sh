@@ -106,6 +106,11 @@ acc_types)  # MPI_SUM vs MPI_PROD, MPI_INT vs MPI_FLOAT, misaligned ints, CAS vs
   jq -e '[.findings[].why] | sort ==
       ["different basic types", "different operations", "different operations", "elements not aligned"]' \
     "$WORK/racy.json" >/dev/null || fail "the racy run's findings are not exactly the four, with their reasons" ;;
+acc_order)  # one origin's MPI_SUM then MPI_REPLACE to the same bytes: ordered unless accumulate_ordering=none
+  run racy 4 "$@"
+  expect_line "^RACE remote accumulate\(rank 0, $f:$(line_of '/\* the sum')\) vs accumulate\(rank 0, $f:$(line_of '/\* the replace')\) on win 1 bytes \[8,40\) of rank 1$"
+  jq -e '[.findings[].why] == ["different operations"]' "$WORK/racy.json" >/dev/null ||
+    fail "the racy run's finding is not the one, for different operations" ;;
 noop_read)  # the MPI_NO_OP fetch is reported as the read it is
   run racy 4 "$@"
   expect_line "^RACE remote get\(rank 0, $f:$(line_of '/\* noop fetch')\) vs put\(rank 2, $f:$(line_of '/\* the put')\) on win 1 bytes \[0,4\) of rank 1$"

@@ -21,7 +21,7 @@ std::vector<RankTrace> job(int n) {
         auto& x = t[static_cast<size_t>(r)];
         x.rank = r, x.size = n;
         for (int k = 0; k < n; ++k) x.comms[1].push_back(k);
-        x.wins[1] = WinDesc{1, 0, 0x10000u + 0x1000u * static_cast<uint64_t>(r), 64, 4, 0, {}};
+        x.wins[1] = WinDesc{1, 0, 0x10000u + 0x1000u * static_cast<uint64_t>(r), 64, 4, 0, {}, rmacheck::trace::acc_all};
     }
     return t;
 }

@@ -104,7 +104,7 @@ TEST_CASE("damaged traces name the file and the offset, and keep what came befor
         std::string v2 = header() + put_record();
         v2[8] = 2;
         RankTrace t = parse_trace("old.jsrma", v2);
-        CHECK(t.error.find("old.jsrma: offset 8: trace version 2, this jobsentry reads versions 3 to 4") == 0);
+        CHECK(t.error.find("old.jsrma: offset 8: trace version 2, this jobsentry reads versions 3 to 5") == 0);
         CHECK(t.events.empty());
     }
 }
@@ -177,4 +177,21 @@ TEST_CASE("a rank with several threads gets a note saying their order was not ch
             CHECK(notes[0].rfind(c.note, 0) == 0);
         }
     }
+}
+
+TEST_CASE("win_create records carry the accumulate_ordering asked for; version 4 files mean MPI's default") {
+    auto win = [](bool with_ordering, uint8_t bits) {
+        Encoder e;
+        e.put<uint32_t>(7), e.put<uint32_t>(1), e.put<uint32_t>(0), e.put<uint64_t>(0x1000), e.put<uint64_t>(64);
+        e.put<int32_t>(1), e.put<uint8_t>(1), e.put<uint64_t>(0x401000);
+        if (with_ordering) e.put<uint8_t>(bits);
+        return e.record(Rec::win_create);
+    };
+    CHECK(parse_trace("r", header() + win(true, trace::acc_raw)).wins.at(7).acc_ordering == trace::acc_raw);
+    CHECK(parse_trace("r", header() + win(false, 0)).wins.at(7).acc_ordering == trace::acc_all);
+    CHECK(trace::accumulate_ordering_bits("rar,raw,war,waw") == trace::acc_all);
+    CHECK(trace::accumulate_ordering_bits("none") == 0);
+    CHECK(trace::accumulate_ordering_bits(" waw , rar") == (trace::acc_waw | trace::acc_rar));
+    CHECK(trace::accumulate_ordering_bits("raw,bogus") == trace::acc_raw);  // unknown words order nothing
+    CHECK(trace::accumulate_ordering_bits("") == 0);
 }
