@@ -133,7 +133,7 @@ bool summarise(Loop& loop, ScalarEvolution& se, DominatorTree& dt, FunctionCalle
         const TypeSize size_bits = layout.getTypeStoreSize(access.type);
         if (!step || size_bits.isScalable()) continue;
         const int64_t stride = step->getAPInt().getSExtValue();
-        const int64_t size = static_cast<int64_t>(size_bits.getFixedSize());
+        const int64_t size = static_cast<int64_t>(size_bits.getFixedValue());
         // Ascending walks only: a descending one would need its last address computed across the
         // pointer and trip-count types; it keeps the per-access check.
         if (stride <= 0 || stride - size > kMaxGap) continue;
@@ -182,7 +182,6 @@ struct LoopSummaryPass : PassInfoMixin<LoopSummaryPass> {
         bool changed = false;
         for (Loop* loop : loops.getLoopsInPreorder())
             if (loop->isInnermost()) changed |= summarise(*loop, se, dt, hook);
-        if (getenv("JSDBG")) errs() << "loop summary " << function.getName() << " loops " << loops.getLoopsInPreorder().size() << " changed " << changed << " asan-called " << (module.getFunction("__asan_report_load16_noabort") != nullptr) << "\n";
         return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
     }
 };
