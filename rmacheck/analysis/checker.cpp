@@ -170,7 +170,7 @@ const char* kinds_conflict(const Access& a, const Access& b) {
 // in order is the caller's question; here: whether the window orders both possible orders of them.
 bool accumulates_ordered(const Access& a, const Access& b) {
     if (!a.atomic || !b.atomic || a.side.is_pc || b.side.is_pc || a.side.rank != b.side.rank) return false;
-    auto writes = [](const Access& x) { return x.side.kind == AccessKind::acc; };
+    auto writes = [](const Access& x) { return x.side.kind == AccessKind::acc; };  // MPI_NO_OP: kind get
     auto reads = [](const Access& x) { return x.fetches || x.side.kind == AccessKind::get; };
     auto needed = [&](const Access& first, const Access& second) {
         uint8_t bits = 0;
@@ -180,7 +180,7 @@ bool accumulates_ordered(const Access& a, const Access& b) {
         return bits;
     };
     const uint8_t need = needed(a, b) | needed(b, a);
-    return (a.acc_ordering & need) == need && (b.acc_ordering & need) == need;
+    return (a.acc_ordering & need) == need;  // one origin, one window: b's ordering is a's
 }
 
 // Lock epochs on the same target exclude each other when one is exclusive.

@@ -8,10 +8,12 @@
 //
 // The probe is judged against the events the injector really made, counted
 // by its handler: on a virtual machine whose host takes the vCPU away, timer
-// expirations are lost (a pending signal absorbs later ones), so the nominal
-// f is not what happened -- a CI run saw 350-1250 Hz of real events for a
-// nominal 1000. The nominal rate is printed next to the real one, and the
-// injector must reach half of it for the run to say anything.
+// expirations can be lost (a pending signal absorbs later ones), so the
+// nominal f need not be what happened. A CI run's probe saw 354-1242 Hz of
+// detours >= d/2 per pair for a nominal 1000 Hz; the injector did not count
+// its events then, so which side fell short is not known. Now it does: the
+// real rate is printed next to the nominal one, and the injector must reach
+// half of it for the run to say anything.
 //
 // noise_inject [--cpu N] [--pairs P] [--run-ms MS] [--gap-ms MS] [--hz F] [--us D] [--rt]
 // Exit status 0 when every check holds, 1 otherwise (each failure named).

@@ -1,6 +1,6 @@
 # rma-check (mode 1) on a real RMA application nobody on the team wrote: Debian's NWChem, whose Global
 # Arrays run over ARMCI-MPI (MPI-3 one-sided: Win_allocate, lock_all, Put/Get/Accumulate as
-# MPI_REPLACE accumulates, flush_local). A few steps of B3LYP water MD (tests/apps/launch.sh), 2 ranks.
+# MPI_REPLACE accumulates, flush_local). One step of B3LYP water MD (tests/apps/launch.sh), 2 ranks.
 # NWChem's RMA use is race-free: the run must finish, every rank's trace must hold its RMA calls (so
 # the checker really saw them), and there must be no finding. Before the accumulate-ordering rule
 # (docs/rmacheck.md, Ordering) this run reported two false races.
@@ -16,7 +16,7 @@ fail() { echo "FAIL: rma_app_nwchem: $*" >&2; tail -20 "$WORK/err" >&2 || true; 
 
 status=0
 timeout 500 "$JOBSENTRY" rma-check --report "$WORK/report.json" --trace-dir "$WORK/traces" -- \
-  bash "$APPS/launch.sh" nwchem "$WORK/run" 2 6 >"$WORK/out" 2>"$WORK/err" || status=$?
+  bash "$APPS/launch.sh" nwchem "$WORK/run" 2 5 >"$WORK/out" 2>"$WORK/err" || status=$?
 [ "$status" -eq 0 ] || fail "rma-check exited $status, expected 0 (findings: $(grep -c '^RACE' "$WORK/err" || true))"
 grep -q '^ Total times' "$WORK/run/app.out" || fail "NWChem did not finish its run under rma-check"
 jq -e '.races == 0 and (.findings | length) == 0 and (.errors | length) == 0' "$WORK/report.json" >/dev/null ||
