@@ -28,6 +28,10 @@ po::options_description check_spec(RmaCheckOptions* o) {
         "precise", po::bool_switch(&o->precise),
         "precise mode: the program was compiled with jobsentry-mpicc, so every load and store of window memory "
         "and origin buffers is seen (default: mode 1, page protection of origin buffers, no recompiling)")(
+        "check-all", po::bool_switch(&o->check_all),
+        "mode 1: watch the origin buffers of every RMA operation (default: every one of a call site's first 64, "
+        "then sampled completion intervals down to 1 in 4096, which the report states; conflicts between RMA "
+        "operations are always checked in full)")(
         "report", po::value(&o->report), "also write the findings as JSON to this file")(
         "trace-dir", po::value(&o->trace_dir)->default_value(o->trace_dir),
         "directory for the per-rank traces (created; old rank-*.jsrma files in it are removed)")(
@@ -118,7 +122,8 @@ int run_rma_check(const std::vector<std::string>& args) {
     if (dir.empty()) return 2;
     const std::optional<int> ran = run_preloaded(o.command, preload,
                                      {{"JOBSENTRY_RMA_TRACE_DIR", dir},
-                                      {"JOBSENTRY_RMA_MODE", o.precise ? "precise" : "protect"}},
+                                      {"JOBSENTRY_RMA_MODE", o.precise ? "precise" : "protect"},
+                                      {"JOBSENTRY_RMA_SAMPLING", o.check_all ? "off" : "on"}},
                                      "jobsentry rma-check");
     if (!ran) return 127;
     const int status = *ran;

@@ -9,6 +9,7 @@ namespace jobsentry {
 
 struct RmaCheckOptions {
     bool precise = false;
+    bool check_all = false;  // mode 1: watch the buffers of every operation (no sampling)
     std::string report;                           // JSON report file; empty: none
     std::string trace_dir = "jobsentry-rma-traces";
     std::string mpi = "auto";                     // which module to preload: auto, openmpi, mpich

@@ -19,7 +19,8 @@ constexpr char kMagic[8] = {'J', 'S', 'R', 'M', 'A', 'T', 'R', '1'};
 // 3: thread records name the thread that made the records after them.
 // 4: omp records (OpenMP synchronisation through OMPT); a version 3 file is read as one without them.
 // 5: win_create records end with the window's accumulate_ordering; older files are read with MPI's default.
-constexpr uint32_t kVersion = 5;
+// 6: sampled records (mode 1's sampling of origin buffers); older files have none: every buffer was watched.
+constexpr uint32_t kVersion = 6;
 constexpr uint32_t kOldestVersion = 3;
 constexpr size_t kHeaderSize = 8 + 4 * 5;  // magic, version, rank, size, pid, mode
 
@@ -45,6 +46,8 @@ enum class Rec : uint8_t {
                      // (written only when the thread changes; the first record of a file is one)
     omp = 17,        // u8 OmpKind, u64 a, u64 b (v4): OpenMP synchronisation seen through OMPT, by the thread
                      // that made it (ids are the tool's own: parallel regions and tasks numbered from 1)
+    sampled = 18,    // u64 operations, u64 watched (v6): of the rank's RMA operations, those whose origin
+                     // buffers mode 1 watched (rmacheck/sampling.h); written at MPI_Finalize
 };
 
 // The window's accumulate_ordering info (MPI-3.1 11.7.2): which pairs of accumulate-family operations

@@ -6,10 +6,12 @@ RmaOptionParse parse_rma_check(const char* value) {
     RmaOptionParse out;
     const std::string text = value && std::string(value) != "(null)" ? value : "";  // srun passes "(null)"
     if (text.empty() || text == "protect") out.mode = RmaMode::protect;
+    else if (text == "all") out.mode = RmaMode::protect_all;
     else if (text == "precise") out.mode = RmaMode::precise;
     else if (text == "off") out.mode = RmaMode::off;
-    else out.error = "--rma-check=" + text + ": accepted values are none (page protection, no recompiling), "
-                     "precise (programs built with jobsentry-mpicc) or off";
+    else out.error = "--rma-check=" + text + ": accepted are no value (page protection, no recompiling; hot call "
+                     "sites sampled), all (the same, every operation watched), precise (programs built with "
+                     "jobsentry-mpicc) or off";
     return out;
 }
 
@@ -26,7 +28,8 @@ std::vector<std::pair<std::string, std::string>> rma_task_env(const SitePolicy& 
     else if (!old_preload.empty()) preload = old_preload;  // already there (a step inside the batch step)
     return {{"LD_PRELOAD", preload},
             {"JOBSENTRY_RMA_TRACE_DIR", trace_dir},
-            {"JOBSENTRY_RMA_MODE", mode == RmaMode::precise ? "precise" : "protect"}};
+            {"JOBSENTRY_RMA_MODE", mode == RmaMode::precise ? "precise" : "protect"},
+            {"JOBSENTRY_RMA_SAMPLING", mode == RmaMode::protect_all ? "off" : "on"}};
 }
 
 std::vector<std::string> rma_job_argv(const SitePolicy& policy, unsigned job_id) {
@@ -40,7 +43,8 @@ std::vector<std::string> rma_job_argv(const SitePolicy& policy, unsigned job_id)
 
 std::string rma_option_usage() {
     return "Check MPI one-sided (RMA) memory consistency (jobsentry): traces of every rank, analysed at job end; "
-           "=precise for programs built with jobsentry-mpicc";
+           "=all to watch every operation's buffers (default: hot call sites sampled), =precise for programs built "
+           "with jobsentry-mpicc";
 }
 
 }  // namespace jobsentry

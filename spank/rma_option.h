@@ -11,14 +11,14 @@
 
 namespace jobsentry {
 
-enum class RmaMode { off, protect, precise };
+enum class RmaMode { off, protect, protect_all, precise };  // protect_all: mode 1 without sampling
 
 struct RmaOptionParse {
     RmaMode mode = RmaMode::off;
     std::string error;  // non-empty: what was wrong, what is accepted
 };
 
-// nullptr/"" (mode 1, protect), "precise" (mode 2) or "off".
+// nullptr/"" (mode 1, protect), "all" (mode 1 watching every operation), "precise" (mode 2) or "off".
 RmaOptionParse parse_rma_check(const char* value);
 
 // Where a job's traces go: DIR/jobsentry-rma-<id>, DIR the site's report_dir
@@ -26,7 +26,7 @@ RmaOptionParse parse_rma_check(const char* value);
 std::string rma_trace_dir(const SitePolicy& policy, const std::string& cwd, unsigned job_id);
 
 // The variables for a task: LD_PRELOAD (the module before whatever the job
-// had), JOBSENTRY_RMA_TRACE_DIR, JOBSENTRY_RMA_MODE.
+// had), JOBSENTRY_RMA_TRACE_DIR, JOBSENTRY_RMA_MODE, JOBSENTRY_RMA_SAMPLING.
 std::vector<std::pair<std::string, std::string>> rma_task_env(const SitePolicy& policy, RmaMode mode,
                                                               const std::string& trace_dir,
                                                               const std::string& old_preload);

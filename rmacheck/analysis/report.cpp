@@ -6,6 +6,7 @@
 #include <memory>
 #include <set>
 
+#include "sampling.h"
 #include "symbols.h"
 #include "threads.h"
 
@@ -19,6 +20,23 @@ std::string hex(uint64_t v) {
 }
 }  // namespace
 
+std::string sampling_note(const std::vector<RankTrace>& traces) {
+    uint64_t operations = 0, watched = 0;
+    for (const auto& t : traces) operations += t.operations, watched += t.watched;
+    if (watched == operations) return "";
+    const SamplingPolicy policy;
+    char text[512];
+    std::snprintf(text, sizeof text,
+                  "mode 1 watched the origin buffers of %llu of %llu RMA operations (%.2f %%): every one of a call "
+                  "site's first %llu, then sampled completion intervals, down to 1 in %llu; the program's loads and "
+                  "stores of the others' buffers were not watched (conflicts between RMA operations were checked "
+                  "in all of them); run with --check-all to watch every one",
+                  static_cast<unsigned long long>(watched), static_cast<unsigned long long>(operations),
+                  operations ? 100.0 * static_cast<double>(watched) / static_cast<double>(operations) : 0.0,
+                  static_cast<unsigned long long>(policy.warmup), 1ULL << (2 * policy.levels));
+    return text;
+}
+
 Analysis analyse(std::vector<RankTrace> traces) {
     Analysis out;
     out.traces = std::move(traces);
@@ -28,6 +46,7 @@ Analysis analyse(std::vector<RankTrace> traces) {
         for (const auto& n : t.notes) notes.insert(n);
     }
     out.notes.assign(notes.begin(), notes.end());
+    if (std::string n = sampling_note(out.traces); !n.empty()) out.notes.push_back(std::move(n));
     for (auto& n : thread_notes(out.traces)) out.notes.push_back(std::move(n));
     // A file without a usable header has no rank: it cannot take part.
     std::vector<RankTrace> usable;

@@ -25,6 +25,8 @@ struct Analysis {
 };
 
 Analysis analyse(std::vector<RankTrace> traces);
+// What mode 1's sampling left unwatched, over all ranks ("" when it watched every operation).
+std::string sampling_note(const std::vector<RankTrace>& traces);
 Analysis analyse_dir(const std::string& dir);
 
 std::string format_finding(const Finding& f, const Located& a, const Located& b);

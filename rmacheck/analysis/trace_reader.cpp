@@ -100,6 +100,10 @@ void decode(RankTrace& t, Rec type, Decoder& d, uint32_t& thread) {
     case Rec::thread:
         thread = d.get<uint32_t>();
         return;
+    case Rec::sampled:
+        t.operations = d.get<uint64_t>(), t.watched = d.get<uint64_t>();
+        if (t.watched > t.operations) throw trace::DecodeError("more operations watched than issued");
+        return;
     case Rec::omp:
         e.kind = d.get<uint8_t>(), e.id = d.get<uint64_t>(), e.id2 = d.get<uint64_t>();
         if (e.kind > static_cast<uint8_t>(trace::OmpKind::depend_out)) throw trace::DecodeError("unknown OpenMP event");

@@ -67,6 +67,7 @@ struct RankTrace {
     std::map<uint32_t, uint32_t> comm_generation;    // local id -> generation (absent: 0)
     std::map<uint32_t, WinDesc> wins;                // local id -> description
     std::vector<std::string> notes;
+    uint64_t operations = 0, watched = 0;  // mode 1's sampling (a sampled record); equal: all watched
     std::map<uint32_t, ThreadUse> threads;  // by kernel thread id
     std::set<uint32_t> omp_threads;         // threads that recorded OpenMP synchronisation (OMPT)
     std::vector<uint32_t> thread_order;     // every thread in order of first appearance (thread 1, 2, ...)

@@ -26,6 +26,7 @@
 #include "openmp_runtime.h"
 #include "state.h"
 #include "protect.h"
+#include "sampling.h"
 #include "thread_id.h"
 #include "thread_start.h"
 #include "trace_writer.h"
@@ -141,6 +142,22 @@ namespace state {
 
 uint32_t mode() { return g_mode; }
 
+// Mode 1's sampler (sampling.h): created by start_tracing, seeded by the rank so that a run can be
+// repeated; JOBSENTRY_RMA_SAMPLING=off (rma-check --check-all) watches every operation.
+std::mutex g_sampler_mutex;
+Sampler g_sampler(1, {}, false);
+
+bool watch_buffers(const void* site) {
+    if (g_mode != trace::mode_protect) return true;
+    std::lock_guard<std::mutex> lock(g_sampler_mutex);
+    return g_sampler.watch(u64(site));
+}
+
+void completion() {
+    std::lock_guard<std::mutex> lock(g_sampler_mutex);
+    g_sampler.interval_ended();
+}
+
 std::vector<int32_t> world_ranks(MPI_Group group) {
     int n = 0;
     PMPI_Group_size(group, &n);
@@ -246,6 +263,9 @@ void start_tracing() {
     }
     write_modules();
     if (g_mode == trace::mode_precise) protect::set_track_only(), enable_precise();
+    const char* sampling = std::getenv("JOBSENTRY_RMA_SAMPLING");
+    g_sampler = Sampler(0x9E3779B97F4A7C15ULL * static_cast<uint64_t>(g_rank + 1), {},
+                        !(sampling && std::strcmp(sampling, "off") == 0));
     if (g_mode == trace::mode_protect && !protect::install()) {
         std::fprintf(stderr, "jobsentry[rmacheck rank=%d]: cannot install the SIGSEGV handler; loads and stores "
                              "are not observed\n", g_rank);
@@ -298,7 +318,7 @@ void request_done(const void* site, MPI_Request req, const MPI_Status* st) {
     e.put<int32_t>(st && info.recv ? st->MPI_SOURCE : -1), e.put<int32_t>(st && info.recv ? st->MPI_TAG : -1);
     e.put<uint64_t>(u64(site));
     writer().add(Rec::req_done, e);
-    if (g_mode != trace::mode_calls_only) protect::release_request(info.id);
+    if (g_mode != trace::mode_calls_only) protect::release_request(info.id), completion();
 }
 
 // The accumulate_ordering the program asked for (what it may rely on, whatever MPI does): MPI's
@@ -433,6 +453,12 @@ int on_MPI_Finalize(const void* site) {
             n.put_str(omp);
             writer().add(Rec::note, n);
         }
+        {
+            std::lock_guard<std::mutex> lock(g_sampler_mutex);
+            Encoder s;
+            s.put<uint64_t>(g_sampler.operations()), s.put<uint64_t>(g_sampler.watched());
+            writer().add(Rec::sampled, s);
+        }
         Encoder e;
         e.put<uint64_t>(u64(site));
         writer().add(Rec::finalize, e);
@@ -503,6 +529,7 @@ int on_MPI_Win_free(const void* site, MPI_Win* win) {
         e.put<uint32_t>(id), e.put<uint64_t>(u64(site));
         writer().add(Rec::win_free, e);
         protect::release_win(id);
+        completion();
         std::lock_guard<std::recursive_mutex> lock(g_state);
         wins().erase(handle);
     }
@@ -520,9 +547,11 @@ int sync_call(const void* site, int rc, SyncKind kind, MPI_Win win, int target, 
     case SyncKind::fence: case SyncKind::unlock_all: case SyncKind::flush_all: case SyncKind::flush_local_all:
     case SyncKind::complete:
         protect::release_win(w->id);
+        completion();
         break;
     case SyncKind::unlock: case SyncKind::flush: case SyncKind::flush_local:
         protect::release_target(w->id, target);
+        completion();
         break;
     default:
         break;

@@ -55,7 +55,7 @@ void record_rma(const void* site, RmaKind kind, MPI_Win win, int target, MPI_Ain
     e.put_str(op), e.put_str(tt.basic), e.put<uint32_t>(tt.elem);
     e.put_ranges(o), e.put_ranges(r), e.put_ranges(t);
     writer().add(Rec::rma, e);
-    if (mode() != trace::mode_calls_only) {
+    if (mode() != trace::mode_calls_only && watch_buffers(site)) {
         // A Get's result may be neither read nor written; a Put's origin may only be read.
         for (const auto& x : r) protect::track(x.lo, x.hi, true, w->id, target, request);
         for (const auto& x : o) protect::track(x.lo, x.hi, false, w->id, target, request);

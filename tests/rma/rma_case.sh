@@ -170,6 +170,19 @@ threads)  # two threads' Puts of one rank cannot be ordered without OpenMP/OMPT:
     fail "no thread note in the JSON report"
   jq -e '.ranks[] | select(.rank == 0) | .threads == 3' "$WORK/racy.json" >/dev/null ||
     fail "the JSON report does not count rank 0's 3 threads" ;;
+sampled)  # a hot call site: its warm-up is watched whatever sampling does; --check-all watches every operation
+  put="put\(rank 0, $f:$(line_of '/\* the put')\)"
+  early="store\(rank 0, $f:$(line_of '/\* the early store')\)" late="store\(rank 0, $f:$(line_of '/\* the late store')\)"
+  sampling='^NOTE mode 1 watched the origin buffers of [0-9]+ of 20000 RMA operations .*run with --check-all'
+  run racy 4 "$@"
+  expect_line "^RACE local $put vs $early"
+  grep -Eq "$sampling" "$WORK/racy.err" || fail "the report did not say how many operations were sampled out"
+  jq -e '.notes | map(test("^mode 1 watched the origin buffers of")) | any' "$WORK/racy.json" >/dev/null ||
+    fail "no sampling note in the JSON report"
+  run racy 4 --check-all "$@"
+  expect_line "^RACE local $put vs $early"
+  expect_line "^RACE local $put vs $late"
+  grep -Eq "^NOTE mode 1 watched" "$WORK/racy.err" && fail "--check-all still sampled: $(grep '^NOTE mode 1 watched' "$WORK/racy.err")" ;;
 target_store)
   if [ "${1:-}" = --precise ]; then
     run racy 4 "$@"

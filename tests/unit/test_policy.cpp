@@ -184,8 +184,9 @@ TEST_CASE("--rma-check: modes, the task's environment, the trace directory") {
     CHECK(parse_rma_check("(null)").mode == RmaMode::protect);
     CHECK(parse_rma_check("precise").mode == RmaMode::precise);
     CHECK(parse_rma_check("off").mode == RmaMode::off);
-    CHECK_THAT(parse_rma_check("fast").error,
-               Catch::Contains("--rma-check=fast") && Catch::Contains("precise") && Catch::Contains("off"));
+    CHECK(parse_rma_check("all").mode == RmaMode::protect_all);
+    CHECK_THAT(parse_rma_check("fast").error, Catch::Contains("--rma-check=fast") && Catch::Contains("all") &&
+                                                  Catch::Contains("precise") && Catch::Contains("off"));
     SitePolicy p = site({"supervisor=/opt/js/bin/jobsentry"});
     CHECK(p.rma_lib == "/opt/js/lib/libjobsentry-rmacheck.so");  // beside the binary by default
     CHECK(rma_trace_dir(p, "/home/u/run", 9) == "/home/u/run/jobsentry-rma-9");
@@ -194,7 +195,12 @@ TEST_CASE("--rma-check: modes, the task's environment, the trace directory") {
     using Var = std::pair<std::string, std::string>;
     CHECK(env == std::vector<Var>{{"LD_PRELOAD", "/opt/js/lib/libjobsentry-rmacheck.so:/usr/lib/other.so"},
                                   {"JOBSENTRY_RMA_TRACE_DIR", "/d"},
-                                  {"JOBSENTRY_RMA_MODE", "precise"}});
+                                  {"JOBSENTRY_RMA_MODE", "precise"},
+                                  {"JOBSENTRY_RMA_SAMPLING", "on"}});
+    // =all: mode 1 with every operation's buffers watched.
+    auto all = rma_task_env(p, RmaMode::protect_all, "/d", "");
+    CHECK(all[2] == Var{"JOBSENTRY_RMA_MODE", "protect"});
+    CHECK(all[3] == Var{"JOBSENTRY_RMA_SAMPLING", "off"});
     // A step inside the batch step inherits the module: it is not added twice.
     CHECK(rma_task_env(p, RmaMode::protect, "/d", env[0].second)[0].second == env[0].second);
     CHECK(rma_task_env(p, RmaMode::protect, "/d", "")[0].second == "/opt/js/lib/libjobsentry-rmacheck.so");

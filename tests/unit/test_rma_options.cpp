@@ -18,6 +18,8 @@ TEST_CASE("rma-check options: the command after --, modes, report and trace dire
     auto d = parse_rma_check_options({"--", "./app"});
     REQUIRE(d.error.empty());
     CHECK_FALSE(d.options.precise);
+    CHECK_FALSE(d.options.check_all);  // mode 1 samples hot call sites unless asked
+    CHECK(parse_rma_check_options({"--check-all", "--", "./app"}).options.check_all);
     CHECK(d.options.report.empty());
     CHECK(d.options.trace_dir == "jobsentry-rma-traces");
     CHECK(parse_rma_check_options({"--help"}).help);

@@ -2,6 +2,7 @@
 // named by file and offset (rmacheck/analysis/trace_reader.h).
 #include "catch_compat.hpp"
 
+#include "analysis/report.h"
 #include "threads.h"
 #include "trace_reader.h"
 
@@ -104,7 +105,7 @@ TEST_CASE("damaged traces name the file and the offset, and keep what came befor
         std::string v2 = header() + put_record();
         v2[8] = 2;
         RankTrace t = parse_trace("old.jsrma", v2);
-        CHECK(t.error.find("old.jsrma: offset 8: trace version 2, this jobsentry reads versions 3 to 5") == 0);
+        CHECK(t.error.find("old.jsrma: offset 8: trace version 2, this jobsentry reads versions 3 to 6") == 0);
         CHECK(t.events.empty());
     }
 }
@@ -194,4 +195,25 @@ TEST_CASE("win_create records carry the accumulate_ordering asked for; version 4
     CHECK(trace::accumulate_ordering_bits(" waw , rar") == (trace::acc_waw | trace::acc_rar));
     CHECK(trace::accumulate_ordering_bits("raw,bogus") == trace::acc_raw);  // unknown words order nothing
     CHECK(trace::accumulate_ordering_bits("") == 0);
+}
+
+TEST_CASE("sampled records: mode 1's watched operations, summed over ranks into one note") {
+    auto sampled = [](uint64_t ops, uint64_t watched) {
+        Encoder e;
+        e.put<uint64_t>(ops), e.put<uint64_t>(watched);
+        return e.record(Rec::sampled);
+    };
+    RankTrace a = parse_trace("a.jsrma", header(0) + thread_record(7) + put_record() + sampled(1000, 100));
+    REQUIRE(a.error.empty());
+    CHECK(a.operations == 1000);
+    CHECK(a.watched == 100);
+    CHECK(a.events.size() == 1);  // not an event
+    RankTrace b = parse_trace("b.jsrma", header(1) + sampled(500, 500));
+    CHECK(sampling_note({b}).empty());  // every one watched: nothing to say
+    const std::string note = sampling_note({a, b});
+    CHECK(note.find("watched the origin buffers of 600 of 1500 RMA operations (40.00 %)") != std::string::npos);
+    CHECK(note.find("--check-all") != std::string::npos);
+    CHECK(sampling_note({parse_trace("c.jsrma", header())}).empty());  // an older trace: no record, all watched
+    RankTrace bad = parse_trace("d.jsrma", header() + sampled(5, 6));
+    CHECK(bad.error.find("more operations watched than issued") != std::string::npos);
 }
