@@ -9,7 +9,7 @@ RmaOptionParse parse_rma_check(const char* value) {
     else if (text == "all") out.mode = RmaMode::protect_all;
     else if (text == "precise") out.mode = RmaMode::precise;
     else if (text == "off") out.mode = RmaMode::off;
-    else out.error = "--rma-check=" + text + ": accepted are no value (page protection, no recompiling; hot call "
+    else out.error = "--rma-check=" + text + ": accepted values are: no value (page protection, no recompiling; hot call "
                      "sites sampled), all (the same, every operation watched), precise (programs built with "
                      "jobsentry-mpicc) or off";
     return out;

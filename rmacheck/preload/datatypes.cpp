@@ -124,7 +124,13 @@ void forget_type(MPI_Datatype type) {
 }
 
 std::vector<trace::Range> type_ranges(MPI_Datatype type, int count, int64_t base) {
-    const FlatType& f = flatten(type);
+    return type_ranges(flatten(type), count, base);
+}
+
+std::vector<trace::Range> type_ranges(const FlatType& f, int count, int64_t base) {
+    // Contiguous elements (a predefined type, most operations): one range, without repeat_blocks.
+    if (count > 0 && f.blocks.size() == 1 && f.blocks[0].off == 0 && f.blocks[0].len == f.extent)
+        return {{static_cast<uint64_t>(base), static_cast<uint64_t>(base + f.extent * count)}};
     bool exact = true;
     std::vector<trace::Range> out;
     for (const auto& b : repeat_blocks(f.blocks, count, f.extent, kMaxBlocks, &exact))

@@ -26,5 +26,6 @@ void forget_type(MPI_Datatype type);
 
 // Byte ranges of `count` elements of `type` at address/offset `base`.
 std::vector<trace::Range> type_ranges(MPI_Datatype type, int count, int64_t base);
+std::vector<trace::Range> type_ranges(const FlatType& flat, int count, int64_t base);  // flat: flatten(type)
 
 }  // namespace rmacheck

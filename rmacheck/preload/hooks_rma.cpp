@@ -47,11 +47,11 @@ void record_rma(const void* site, RmaKind kind, MPI_Win win, int target, MPI_Ain
     std::vector<Range> o, r;
     if (origin.addr && origin.count > 0) o = type_ranges(origin.type, origin.count, static_cast<int64_t>(u64(origin.addr)));
     if (result.addr && result.count > 0) r = type_ranges(result.type, result.count, static_cast<int64_t>(u64(result.addr)));
-    std::vector<Range> t = type_ranges(target_type, target_count, 0);
+    const FlatType& tt = flatten(target_type);
+    std::vector<Range> t = type_ranges(tt, target_count, 0);
     Encoder e;
     e.put<uint8_t>(static_cast<uint8_t>(kind)), e.put<uint32_t>(w->id), e.put<int32_t>(target);
     e.put<int64_t>(disp), e.put<uint64_t>(u64(site)), e.put<uint64_t>(request);
-    const FlatType& tt = flatten(target_type);
     e.put_str(op), e.put_str(tt.basic), e.put<uint32_t>(tt.elem);
     e.put_ranges(o), e.put_ranges(r), e.put_ranges(t);
     writer().add(Rec::rma, e);

@@ -50,24 +50,30 @@ void TraceWriter::add(trace::Rec type, const trace::Encoder& payload) { add(type
 
 void TraceWriter::add(trace::Rec type, const trace::Encoder& payload, uint32_t thread) {
     if (fd_ < 0) return;
-    std::string rec = payload.record(type);
     std::lock_guard<std::mutex> lock(mutex_);
     if (thread != last_thread_) {
         trace::Encoder t;
         t.put<uint32_t>(thread);
-        append_locked(t.record(trace::Rec::thread));
+        append_locked(trace::Rec::thread, t);
         last_thread_ = thread;
     }
-    append_locked(rec);
+    append_locked(type, payload);
 }
 
-void TraceWriter::append_locked(const std::string& rec) {
-    if (buf_.size() + rec.size() > kBufferSize) flush_locked();
-    if (rec.size() > kBufferSize) {
-        write_all(fd_, rec.data(), rec.size());
+// Straight into the buffer (no record string first: this runs once per MPI call).
+void TraceWriter::append_locked(trace::Rec type, const trace::Encoder& payload) {
+    const uint32_t n = static_cast<uint32_t>(payload.size());
+    if (buf_.size() + 5 + n > kBufferSize) flush_locked();
+    char head[5];
+    head[0] = static_cast<char>(type);
+    std::memcpy(head + 1, &n, 4);
+    if (5 + n > kBufferSize) {
+        write_all(fd_, head, 5);
+        write_all(fd_, payload.data(), n);
         return;
     }
-    buf_.insert(buf_.end(), rec.begin(), rec.end());
+    buf_.insert(buf_.end(), head, head + 5);
+    buf_.insert(buf_.end(), payload.data(), payload.data() + n);
 }
 
 void TraceWriter::flush_locked() {

@@ -31,7 +31,7 @@ public:
 
 private:
     void flush_locked();
-    void append_locked(const std::string& rec);
+    void append_locked(trace::Rec type, const trace::Encoder& payload);
     int fd_ = -1;
     uint32_t last_thread_ = 0;  // the thread of the last record written (0: none yet)
     std::vector<char> buf_;

@@ -37,6 +37,6 @@ grep -Eq "^RACE remote put\(rank 0, put_put.c:$line\) vs put\(rank 2, put_put.c:
   "$WORK/jobsentry-rma-$id.txt" || fail "job $id: the race is not named with both lines: $(cat "$WORK/jobsentry-rma-$id.txt")"
 
 job_script fixed.sh "srun --mpi=pmix -n 3 ./rma_put_put fixed"
-id2=$(submit --rma-check --hang-detect -n 3 fixed.sh)
+id2=$(submit --rma-check=all --hang-detect -n 3 fixed.sh)  # =all: mode 1 watching every operation
 expect_rma "$id2" 0
-pass "--rma-check: job $id (mpirun) 1 race named with both lines; job $id2 (srun, race-free twin) 0 races"
+pass "--rma-check: job $id (mpirun) 1 race named with both lines; job $id2 (srun, =all, race-free twin) 0 races"
