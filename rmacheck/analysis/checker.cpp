@@ -74,6 +74,14 @@ struct OriginUse {
     Side side;
     EventRef start;
     std::vector<Range> read, written;  // origin (read by MPI) and result (written by MPI)
+    uint64_t lo = UINT64_MAX, hi = 0;  // the bounds of both: most pairs are told apart by them alone
+
+    OriginUse(Side s, EventRef at, std::vector<Range> r, std::vector<Range> w)
+        : side(std::move(s)), start(at), read(std::move(r)), written(std::move(w)) {
+        for (const auto* v : {&read, &written})
+            for (const auto& x : *v) lo = std::min(lo, x.lo), hi = std::max(hi, x.hi);
+    }
+    bool may_meet(uint64_t a, uint64_t b) const { return a < hi && lo < b; }
 };
 
 bool overlap(const std::vector<Range>& a, const std::vector<Range>& b, Range* where) {
@@ -311,15 +319,18 @@ std::vector<Finding> find_races(const Execution& exec) {
         std::map<std::pair<uint32_t, int>, int> locks;  // (win, target) -> lock type
         std::map<uint32_t, bool> lock_all;
         auto complete = [&](size_t j, auto pred, bool remote) {
-            for (auto it = open.begin(); remote && it != open.end();) {
-                if (pred(t.events[it->second])) {
-                    it->first.end = {slot, j};
-                    accesses.push_back(it->first);
-                    it = open.erase(it);
+            // One pass that keeps the others in order (erasing one at a time was quadratic in a batch).
+            size_t kept = 0;
+            for (size_t k = 0; remote && k < open.size(); ++k) {
+                if (pred(t.events[open[k].second])) {
+                    open[k].first.end = {slot, j};
+                    accesses.push_back(std::move(open[k].first));
                 } else {
-                    ++it;
+                    if (kept != k) open[kept] = std::move(open[k]);
+                    ++kept;
                 }
             }
+            if (remote) open.erase(open.begin() + static_cast<std::ptrdiff_t>(kept), open.end());
             // A use completed here concerns no later event of its thread: dropped, so long runs stay
             // linear. Threads ordered apart (OpenMP): another thread's later event is ordered after the
             // completion only through synchronisation, so the last completed uses are kept and checked.
@@ -347,6 +358,7 @@ std::vector<Finding> find_races(const Execution& exec) {
                 // Within the epoch: this operation against earlier ones still pending at this origin.
                 OriginUse use{side, {slot, i}, sorted(e.origin), sorted(e.result)};
                 meets(i, [&](const OriginUse& u) {
+                    if (!u.may_meet(use.lo, use.hi)) return;
                     Range where{};
                     bool hit = (overlap(u.written, use.written, &where) || overlap(u.written, use.read, &where) ||
                                 overlap(u.read, use.written, &where));
@@ -418,6 +430,7 @@ std::vector<Finding> find_races(const Execution& exec) {
                 Side side{kind, t.rank, e.site, true, "", "", exec.thread_number({slot, i})};
                 std::vector<Range> bytes{{e.addr, e.addr + std::max<uint32_t>(e.size, 1)}};
                 meets(i, [&](const OriginUse& u) {
+                    if (!u.may_meet(bytes[0].lo, bytes[0].hi)) return;
                     Range where{};
                     if (overlap(u.written, bytes, &where) && within_epoch(AccessKind::get, kind) != Compat::both)
                         out.add({false, u.side, side, exec.window_number(slot, t.events[u.start.index].win), t.rank,

@@ -22,7 +22,7 @@ Execution::Execution(const std::vector<RankTrace>& traces) : traces_(traces) {
     for (size_t s = 0; s < traces_.size(); ++s)
         if (traces_[s].rank >= 0) slot_of_world_.emplace(traces_[s].rank, static_cast<int>(s));
     size_t n = traces_.size();
-    deps_.resize(n), group_.resize(n), clock_.resize(n), win_number_.resize(n);
+    deps_.resize(n), group_.resize(n), clock_id_.resize(n), win_number_.resize(n);
     for (size_t s = 0; s < n; ++s) {
         deps_[s].resize(traces_[s].events.size());
         group_[s].assign(traces_[s].events.size(), -1);
@@ -382,16 +382,28 @@ void Execution::compute_clocks() {
     std::vector<size_t> cursor(n, 0);  // per lane: its events before this have clocks
     auto done = [&](EventRef r) { return cursor[static_cast<size_t>(lane(r))] > pos(r); };
     auto next = [&](EventRef r) { return cursor[static_cast<size_t>(lane(r))] == pos(r); };
-    auto prev_clock = [&](EventRef r) {
+    clocks_.assign(n, 0);  // clock 0: nothing known
+    auto stored = [&](EventRef r) { return clocks_.data() + static_cast<size_t>(clock_id_[r.slot][r.index]) * n; };
+    auto prev_id = [&](EventRef r) -> uint32_t {
         size_t p = pos(r);
-        if (p == 0) return std::vector<uint32_t>(n, 0);
+        if (p == 0) return 0;
         EventRef before = lanes_[static_cast<size_t>(lane(r))][p - 1];
-        return clock_[before.slot][before.index];
+        return clock_id_[before.slot][before.index];
     };
-    auto join = [](std::vector<uint32_t>& into, const std::vector<uint32_t>& from) {
-        for (size_t k = 0; k < into.size(); ++k) into[k] = std::max(into[k], from[k]);
+    // c := max(c, the full clock of d): its stored clock, and its own lane's component pos + 1.
+    auto join_event = [&](std::vector<uint32_t>& c, EventRef d) {
+        const uint32_t* from = stored(d);
+        for (size_t k = 0; k < n; ++k) c[k] = std::max(c[k], from[k]);
+        size_t own = static_cast<size_t>(lane(d));
+        c[own] = std::max(c[own], static_cast<uint32_t>(pos(d) + 1));
     };
-    for (size_t s = 0; s < traces_.size(); ++s) clock_[s].resize(traces_[s].events.size());
+    auto store = [&](const std::vector<uint32_t>& c) {
+        uint32_t id = static_cast<uint32_t>(clocks_.size() / n);
+        clocks_.insert(clocks_.end(), c.begin(), c.end());
+        return id;
+    };
+    for (size_t s = 0; s < traces_.size(); ++s) clock_id_[s].assign(traces_[s].events.size(), 0);
+    std::vector<uint32_t> c(n);
     bool force = false;
     for (;;) {
         bool progress = false, all_done = true;
@@ -433,22 +445,29 @@ void Execution::compute_clocks() {
                 }
                 if (!ready) break;
                 if (g >= 0) {
-                    std::vector<uint32_t> c(n, 0);
+                    // Every member ends up knowing every member's past and its own step.
+                    std::fill(c.begin(), c.end(), 0);
                     for (const auto& p : groups_[static_cast<size_t>(g)]) {
-                        std::vector<uint32_t> pre = prev_clock(p);
-                        pre[static_cast<size_t>(lane(p))] += 1;
-                        join(c, pre);
-                        for (const auto& d : deps_[p.slot][p.index]) join(c, clock_[d.slot][d.index]);
+                        const uint32_t* pre = clocks_.data() + static_cast<size_t>(prev_id(p)) * n;
+                        for (size_t k = 0; k < n; ++k) c[k] = std::max(c[k], pre[k]);
+                        size_t own = static_cast<size_t>(lane(p));
+                        c[own] = std::max(c[own], static_cast<uint32_t>(pos(p) + 1));
+                        for (const auto& d : deps_[p.slot][p.index]) join_event(c, d);
                     }
+                    uint32_t id = store(c);
                     for (const auto& p : groups_[static_cast<size_t>(g)]) {
-                        clock_[p.slot][p.index] = c;
+                        clock_id_[p.slot][p.index] = id;
                         cursor[static_cast<size_t>(lane(p))] = pos(p) + 1;
                     }
+                } else if (deps.empty()) {
+                    clock_id_[s][i] = prev_id(r);  // only its own component moved on
+                    cursor[l] = pos(r) + 1;
                 } else {
-                    std::vector<uint32_t> c = prev_clock(r);
-                    c[l] += 1;
-                    for (const auto& d : deps) join(c, clock_[d.slot][d.index]);
-                    clock_[s][i] = std::move(c);
+                    const uint32_t* pre = clocks_.data() + static_cast<size_t>(prev_id(r)) * n;
+                    c.assign(pre, pre + n);
+                    c[l] = static_cast<uint32_t>(pos(r) + 1);
+                    for (const auto& d : deps) join_event(c, d);
+                    clock_id_[s][i] = store(c);
                     cursor[l] = pos(r) + 1;
                 }
                 progress = true;
@@ -463,7 +482,9 @@ void Execution::compute_clocks() {
 bool Execution::before(EventRef a, EventRef b) const {
     size_t la = static_cast<size_t>(lane(a));
     if (la == static_cast<size_t>(lane(b))) return pos(a) <= pos(b);
-    return clock_[b.slot][b.index][la] >= clock_[a.slot][a.index][la];
+    // a's own component is pos(a) + 1; b's knowledge of a's lane is exact in its stored clock.
+    const size_t n = lanes_.size();
+    return clocks_[static_cast<size_t>(clock_id_[b.slot][b.index]) * n + la] >= pos(a) + 1;
 }
 
 }  // namespace rmacheck

@@ -63,7 +63,13 @@ private:
     std::vector<std::vector<std::vector<EventRef>>> deps_;  // per slot, per event: events joined into it
     std::vector<std::vector<int>> group_;                   // per slot, per event: all-to-all group or -1
     std::vector<std::vector<EventRef>> groups_;
-    std::vector<std::vector<std::vector<uint32_t>>> clock_;  // per slot, per event: one component per lane
+    // Vector clocks, shared: an event's clock differs from the one before it in its lane only in its own
+    // lane's component (always pos + 1, so not stored) unless it has dependencies or a group; such events
+    // share their predecessor's stored clock. clock_id_: per slot, per event, which stored clock (times
+    // the lane count: its offset in clocks_); clock 0 is all zeros. A stored clock's own-lane component is
+    // stale; every other component is exact.
+    std::vector<std::vector<uint32_t>> clock_id_;
+    std::vector<uint32_t> clocks_;
     std::vector<std::vector<int>> lane_of_;                  // per slot, per event: its lane
     std::vector<std::vector<size_t>> pos_;                   // per slot, per event: its place in the lane
     std::vector<std::vector<EventRef>> lanes_;               // per lane: its events in order

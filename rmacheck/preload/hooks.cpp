@@ -233,6 +233,9 @@ void on_terminate(int sig) {
             std::memcpy(p + 20, &w, 1);
             writer().emergency_record(Rec::local, p, sizeof p, hits[i].thread);
         }
+        // The sampling counts (read without the lock: the worst is a count one operation behind).
+        uint64_t counts[2] = {g_sampler.operations(), g_sampler.watched()};
+        writer().emergency_record(Rec::sampled, reinterpret_cast<const char*>(counts), sizeof counts, this_thread());
     }
     sigaction(sig, sig == SIGTERM ? &g_old_term : &g_old_int, nullptr);
     raise(sig);
