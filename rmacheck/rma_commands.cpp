@@ -86,6 +86,9 @@ RmaCheckParse parse_rma_check_options(const std::vector<std::string>& args) {
         out.error = "no program given; usage: jobsentry rma-check [options] -- mpirun -np 4 ./app";
     else if (out.options.mpi != "auto" && !parse_mpi_flavor(out.options.mpi))
         out.error = "--mpi '" + out.options.mpi + "': accepted are auto, openmpi and mpich";
+    else if (out.options.precise && out.options.check_all)
+        out.error = "--check-all is mode 1's (it turns off sampling of origin buffers); --precise (mode 2) "
+                    "checks every access already: give one of them";
     else if (out.options.trace_dir.empty())
         out.error = "--trace-dir must not be empty";
     return out;

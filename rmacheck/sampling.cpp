@@ -23,15 +23,15 @@ bool Sampler::watch(uint64_t site) {
     if (enabled_) {
         Site& s = sites_[site];
         if (++s.operations > policy_.warmup) {
-            if (!decided_) {
-                decided_ = true;
+            if (s.decided_in != interval_) {
+                s.decided_in = interval_;
                 // 4^-level: the top 2*level bits of a random word all zero.
                 const uint64_t level =
                     std::min<uint64_t>(policy_.levels, s.watched_intervals / std::max<uint64_t>(policy_.burst, 1));
-                watching_ = level == 0 || (next_random() >> (64 - 2 * level)) == 0;
-                if (watching_) ++s.watched_intervals;
+                s.watching = level == 0 || (next_random() >> (64 - 2 * level)) == 0;
+                if (s.watching) ++s.watched_intervals;
             }
-            watch = watching_;
+            watch = s.watching;
         }
     }
     if (watch) ++watched_;

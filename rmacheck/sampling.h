@@ -9,10 +9,11 @@
 // the program's loads and stores of origin buffers only. Conflicts between
 // RMA operations come from the recorded calls and are checked in every one.
 //
-// The unit of sampling is a completion interval (from one completion call,
-// flush/unlock/fence/wait..., to the next): every operation of an interval is
-// watched or none is, so one watched Get among 512 does not make the other
-// 511 pay for a protected page, and a watched interval is seen whole.
+// The unit of sampling is a site's completion interval (from one completion
+// call, flush/unlock/fence/wait..., to the next): every operation of a site in
+// an interval is watched or none is, so one watched Get among 512 does not
+// make the other 511 pay for a protected page, and a watched interval is seen
+// whole. Each site decides with its own rate.
 #pragma once
 
 #include <cstdint>
@@ -31,8 +32,8 @@ public:
     explicit Sampler(uint64_t seed, SamplingPolicy policy = {}, bool enabled = true);
     // Whether to watch the buffers of this operation, issued at `site` (its return address).
     bool watch(uint64_t site);
-    // A completion call: the next operation starts a new interval (and a new decision).
-    void interval_ended() { decided_ = false; }
+    // A completion call: the next operation of each site starts a new interval (and a new decision).
+    void interval_ended() { ++interval_; }
 
     uint64_t operations() const { return operations_; }
     uint64_t watched() const { return watched_; }
@@ -44,6 +45,8 @@ public:
 private:
     struct Site {
         uint64_t operations = 0, watched_intervals = 0;
+        uint64_t decided_in = UINT64_MAX;  // the interval of its last decision
+        bool watching = true;
     };
     uint64_t next_random();
 
@@ -51,7 +54,7 @@ private:
     bool enabled_;
     uint64_t state_;
     std::unordered_map<uint64_t, Site> sites_;
-    bool decided_ = false, watching_ = true;
+    uint64_t interval_ = 0;
     uint64_t operations_ = 0, watched_ = 0;
 };
 

@@ -129,7 +129,7 @@ std::vector<trace::Range> type_ranges(MPI_Datatype type, int count, int64_t base
 
 std::vector<trace::Range> type_ranges(const FlatType& f, int count, int64_t base) {
     // Contiguous elements (a predefined type, most operations): one range, without repeat_blocks.
-    if (count > 0 && f.blocks.size() == 1 && f.blocks[0].off == 0 && f.blocks[0].len == f.extent)
+    if (count > 0 && f.extent > 0 && f.blocks.size() == 1 && f.blocks[0].off == 0 && f.blocks[0].len == f.extent)
         return {{static_cast<uint64_t>(base), static_cast<uint64_t>(base + f.extent * count)}};
     bool exact = true;
     std::vector<trace::Range> out;

@@ -145,7 +145,7 @@ uint32_t mode() { return g_mode; }
 // Mode 1's sampler (sampling.h): created by start_tracing, seeded by the rank so that a run can be
 // repeated; JOBSENTRY_RMA_SAMPLING=off (rma-check --check-all) watches every operation.
 std::mutex g_sampler_mutex;
-Sampler g_sampler(1, {}, false);
+Sampler& g_sampler = *new Sampler(1, {}, false);  // never destroyed: MPI calls may come from atexit handlers
 
 bool watch_buffers(const void* site) {
     if (g_mode != trace::mode_protect) return true;
@@ -233,8 +233,10 @@ void on_terminate(int sig) {
             std::memcpy(p + 20, &w, 1);
             writer().emergency_record(Rec::local, p, sizeof p, hits[i].thread);
         }
-        // The sampling counts (read without the lock: the worst is a count one operation behind).
-        uint64_t counts[2] = {g_sampler.operations(), g_sampler.watched()};
+        // The sampling counts, read without the lock (aligned 64-bit loads; another thread may be one
+        // operation ahead): watched first, so that it never exceeds the operations read after it.
+        uint64_t watched = g_sampler.watched(), operations = g_sampler.operations();
+        uint64_t counts[2] = {operations, std::min(watched, operations)};
         writer().emergency_record(Rec::sampled, reinterpret_cast<const char*>(counts), sizeof counts, this_thread());
     }
     sigaction(sig, sig == SIGTERM ? &g_old_term : &g_old_int, nullptr);

@@ -33,7 +33,8 @@ TEST_CASE("rma-check options: misuse is refused with what is accepted") {
     for (const Row& row : {Row{{}, "no program given"}, Row{{"--precise"}, "no program given"},
                            Row{{"--bogus", "--", "x"}, "unrecognised option"},
                            Row{{"--report", "--", "x"}, ""},
-                           Row{{"--trace-dir", "", "--", "x"}, "--trace-dir must not be empty"}}) {
+                           Row{{"--trace-dir", "", "--", "x"}, "--trace-dir must not be empty"},
+                           Row{{"--precise", "--check-all", "--", "x"}, "--check-all is mode 1's"}}) {
         auto p = parse_rma_check_options(row.args);
         CAPTURE(row.args);
         CHECK_FALSE(p.error.empty());
