@@ -12,6 +12,8 @@
 
 #include <boost/program_options.hpp>
 
+#include "sampling.h"
+
 #include "preload_launch.h"
 #include "program_mpi.h"
 #include "report.h"
@@ -29,9 +31,9 @@ po::options_description check_spec(RmaCheckOptions* o) {
         "precise mode: the program was compiled with jobsentry-mpicc, so every load and store of window memory "
         "and origin buffers is seen (default: mode 1, page protection of origin buffers, no recompiling)")(
         "check-all", po::bool_switch(&o->check_all),
-        "mode 1: watch the origin buffers of every RMA operation (default: every one of a call site's first 64, "
-        "then sampled completion intervals down to 1 in 4096, which the report states; conflicts between RMA "
-        "operations are always checked in full)")(
+        ("mode 1: watch the origin buffers of every RMA operation (default: " + rmacheck::sampling_rule() +
+         ", which the report states; conflicts between RMA operations are always checked in full)")
+            .c_str())(
         "report", po::value(&o->report), "also write the findings as JSON to this file")(
         "trace-dir", po::value(&o->trace_dir)->default_value(o->trace_dir),
         "directory for the per-rank traces (created; old rank-*.jsrma files in it are removed)")(

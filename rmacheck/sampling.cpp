@@ -12,9 +12,8 @@ uint64_t Sampler::next_random() {  // xorshift64*: no period the program's loops
     return state_ * 0x2545F4914F6CDD1DULL;
 }
 
-double Sampler::rate(uint64_t watched_intervals) const {
-    const uint64_t level = std::min<uint64_t>(policy_.levels, watched_intervals / std::max<uint64_t>(policy_.burst, 1));
-    return 1.0 / static_cast<double>(1ULL << (2 * level));
+uint64_t Sampler::level(uint64_t watched_intervals) const {
+    return std::min<uint64_t>(policy_.levels, watched_intervals / std::max<uint64_t>(policy_.burst, 1));
 }
 
 bool Sampler::watch(uint64_t site) {
@@ -26,9 +25,8 @@ bool Sampler::watch(uint64_t site) {
             if (s.decided_in != interval_) {
                 s.decided_in = interval_;
                 // 4^-level: the top 2*level bits of a random word all zero.
-                const uint64_t level =
-                    std::min<uint64_t>(policy_.levels, s.watched_intervals / std::max<uint64_t>(policy_.burst, 1));
-                s.watching = level == 0 || (next_random() >> (64 - 2 * level)) == 0;
+                const uint64_t k = level(s.watched_intervals);
+                s.watching = k == 0 || (next_random() >> (64 - 2 * k)) == 0;
                 if (s.watching) ++s.watched_intervals;
             }
             watch = s.watching;

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <unordered_map>
 
 namespace rmacheck {
@@ -26,6 +27,13 @@ struct SamplingPolicy {
     uint64_t burst = 4;          // watched intervals per rate level
     unsigned levels = 6;         // rates 1, 1/4, ... 1/4^levels (the floor: 1/4096)
 };
+
+// The rule in words, for --help and the report's note: "every one of a call site's first 64, then
+// sampled completion intervals, down to 1 in 4096".
+inline std::string sampling_rule(const SamplingPolicy& p = {}) {
+    return "every one of a call site's first " + std::to_string(p.warmup) +
+           ", then sampled completion intervals, down to 1 in " + std::to_string(1ULL << (2 * p.levels));
+}
 
 class Sampler {
 public:
@@ -37,10 +45,9 @@ public:
 
     uint64_t operations() const { return operations_; }
     uint64_t watched() const { return watched_; }
-    bool enabled() const { return enabled_; }
-    // The probability with which an interval begun at a site with this many watched intervals
-    // past its warm-up is watched: 4^-min(levels, watched / burst).
-    double rate(uint64_t watched_intervals) const;
+    // The probability with which a site with this many watched intervals past its warm-up watches
+    // its next one: 4^-level.
+    double rate(uint64_t watched_intervals) const { return 1.0 / static_cast<double>(1ULL << (2 * level(watched_intervals))); }
 
 private:
     struct Site {
@@ -49,6 +56,7 @@ private:
         bool watching = true;
     };
     uint64_t next_random();
+    uint64_t level(uint64_t watched_intervals) const;  // min(levels, watched_intervals / burst)
 
     SamplingPolicy policy_;
     bool enabled_;

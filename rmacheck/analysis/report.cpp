@@ -24,17 +24,13 @@ std::string sampling_note(const std::vector<RankTrace>& traces) {
     uint64_t operations = 0, watched = 0;
     for (const auto& t : traces) operations += t.operations, watched += t.watched;
     if (watched == operations) return "";
-    const SamplingPolicy policy;
-    char text[512];
-    std::snprintf(text, sizeof text,
-                  "mode 1 watched the origin buffers of %llu of %llu RMA operations (%.2f %%): every one of a call "
-                  "site's first %llu, then sampled completion intervals, down to 1 in %llu; the program's loads and "
-                  "stores of the others' buffers were not watched (conflicts between RMA operations were checked "
-                  "in all of them); run with --check-all to watch every one",
+    char share[96];
+    std::snprintf(share, sizeof share, "%llu of %llu RMA operations (%.2f %%)",
                   static_cast<unsigned long long>(watched), static_cast<unsigned long long>(operations),
-                  operations ? 100.0 * static_cast<double>(watched) / static_cast<double>(operations) : 0.0,
-                  static_cast<unsigned long long>(policy.warmup), 1ULL << (2 * policy.levels));
-    return text;
+                  operations ? 100.0 * static_cast<double>(watched) / static_cast<double>(operations) : 0.0);
+    return std::string("mode 1 watched the origin buffers of ") + share + ": " + sampling_rule() +
+           "; the program's loads and stores of the others' buffers were not watched (conflicts between RMA "
+           "operations were checked in all of them); run with --check-all to watch every one";
 }
 
 Analysis analyse(std::vector<RankTrace> traces) {

@@ -234,7 +234,7 @@ void on_terminate(int sig) {
             writer().emergency_record(Rec::local, p, sizeof p, hits[i].thread);
         }
         // The sampling counts, read without the lock (aligned 64-bit loads; another thread may be one
-        // operation ahead): watched first, so that it never exceeds the operations read after it.
+        // operation ahead, hence the clamp: the reader refuses watched > operations).
         uint64_t watched = g_sampler.watched(), operations = g_sampler.operations();
         uint64_t counts[2] = {operations, std::min(watched, operations)};
         writer().emergency_record(Rec::sampled, reinterpret_cast<const char*>(counts), sizeof counts, this_thread());

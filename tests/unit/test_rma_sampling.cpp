@@ -48,6 +48,19 @@ TEST_CASE("sampling: a new call site is watched at once, whatever the interval d
     CHECK(unwatched_a > 190);
 }
 
+TEST_CASE("sampling: each site decides its intervals at its own rate") {
+    Sampler s(7);
+    run_intervals(s, 0x1000, 20064, 1);  // site A warmed up and down at its floor
+    for (int i = 0; i < 64; ++i) REQUIRE(s.watch(0x2000));  // site B's warm-up
+    s.interval_ended();
+    // B's first intervals past its warm-up are at rate 1, whatever A drew in the same interval.
+    for (int i = 0; i < 4; ++i) {
+        s.watch(0x1000);
+        CHECK(s.watch(0x2000));
+        s.interval_ended();
+    }
+}
+
 TEST_CASE("sampling: the rate falls by 4 every burst of watched intervals, to the floor") {
     Sampler s(1);
     CHECK(s.rate(0) == 1.0);
