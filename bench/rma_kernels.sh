@@ -43,6 +43,8 @@
 #   analyse than this 24 GiB machine has: MODE2_SCALE_halo=10 MODE2_SCALE_dht=10.
 #   MODE1_SCALE=S and MODE1_SCALE_dht=S do the same for mode 1 (on a VM where
 #   mprotect is slow, dht's mode 1 ran 100x native: 2026-11-26, a PVM guest).
+#   LINEAR=no skips the analysis-against-trace-size runs (1/4, 1/2 of the
+#   iterations at the first rank count), e.g. for a campaign at 4 ranks alone.
 #   OMP_NUM_THREADS (default 2) and KMP_BLOCKTIME (default 0: libomp's threads
 #   sleep at once instead of spinning, which on 2 oversubscribed cores made the
 #   hybrid kernel 3-10x slower) are passed to every run.
@@ -178,7 +180,7 @@ for k in $KERNELS; do
     read -r mb1 _ an1 <<<"$a1"
     read -r mb2 _ an2 <<<"$a2"
     echo "$cells | $mb1 / $mb2 | $an1 / $an2 |" | tee -a "$MAIN" >&2
-    if [ "$np" = "$first_np" ]; then
+    if [ "$np" = "$first_np" ] && [ "${LINEAR:-yes}" != no ]; then
       for m in mode1 mode2; do
         full=$(( it / ${sc[$m]} ))
         for div in 4 2 1; do
@@ -221,6 +223,7 @@ echo "Region: the kernel's timed loop (MPI_Wtime, slowest rank). Command: the wh
 echo "the whole rma-check command, start-up, trace writing and the analysis after the job included."
 echo "Trace MB and analysis: the last round's traces, analysed again by jobsentry rma-report."
 echo
+[ "${LINEAR:-yes}" = no ] && exit 0
 echo "Analysis time against trace size ($first_np ranks; 1/4, 1/2 and all of the iterations):"
 echo
 echo "| kernel | mode | iterations | trace MB | events | analysis (s) | s per MB | us per event |"

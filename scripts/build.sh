@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs missing Debian packages (as root), configures and builds jobsentry
-# in build/. Safe to run again: only what changed is rebuilt.
+# in build/ (with the package's layout: scripts/configure.sh). Safe to run again: only what changed is rebuilt.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 bash "$top/scripts/install-deps.sh"
-cmake -S "$top" -B "$top/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+bash "$top/scripts/configure.sh" "$top/build" -DJOBSENTRY_BUILD_TESTS=ON >/dev/null
 cmake --build "$top/build" -j "$(nproc)"

@@ -3,14 +3,13 @@
 # jobsentry_<version>-1+slurm<major.minor>_<arch>.deb, installed paths under
 # /usr, the plugin in Debian's Slurm PluginDir (docs/packaging.md).
 #   bash scripts/package.sh [BUILD_DIR]      prints the .deb's path
-# JOBSENTRY_BUILD_TESTS=ON builds the tests in the same tree (one build for both).
+# JOBSENTRY_BUILD_TESTS=ON builds the tests in the same tree (one build for both):
+# the package test packs build/ (scripts/build.sh), as it is, that way.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$top/build-deb}
 bash "$top/scripts/install-deps.sh" build >&2
-multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
-cmake -S "$top" -B "$out" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DJOBSENTRY_BUILD_TESTS="${JOBSENTRY_BUILD_TESTS:-OFF}" \
-  -DCMAKE_INSTALL_PREFIX=/usr -DJOBSENTRY_SLURM_PLUGIN_DIR="/usr/lib/$multiarch/slurm-wlm" >&2
+bash "$top/scripts/configure.sh" "$out" -DJOBSENTRY_BUILD_TESTS="${JOBSENTRY_BUILD_TESTS:-OFF}" >&2
 cmake --build "$out" -j "$(nproc)" >&2
 rm -f "$out"/jobsentry_*.deb
 (cd "$out" && cpack -G DEB >&2)
