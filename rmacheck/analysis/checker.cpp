@@ -104,12 +104,14 @@ std::vector<Range> sorted(std::vector<Range> r) {
 
 bool is_atomic(RmaKind k) { return k != RmaKind::put && k != RmaKind::get; }
 
-AccessKind kind_of(RmaKind k, const std::string& op) {
+const Name kNoOp{"MPI_NO_OP"};  // an accumulate-family operation that only reads
+
+AccessKind kind_of(RmaKind k, Name op) {
     switch (k) {
     case RmaKind::put: return AccessKind::put;
     case RmaKind::get: return AccessKind::get;
     default:  // accumulate, get_accumulate, fetch_and_op, compare_and_swap; with MPI_NO_OP only a read
-        return op == "MPI_NO_OP" ? AccessKind::get : AccessKind::acc;
+        return op == kNoOp ? AccessKind::get : AccessKind::acc;
     }
 }
 
@@ -117,8 +119,8 @@ AccessKind kind_of(RmaKind k, const std::string& op) {
 
 const char* accumulate_conflict(const AtomicOp& a, const AtomicOp& b, const std::vector<Range>& a_bytes,
                                 const std::vector<Range>& b_bytes) {
-    if (a.op == "MPI_NO_OP" && b.op == "MPI_NO_OP") return nullptr;  // two reads
-    if (a.op != b.op && a.op != "MPI_NO_OP" && b.op != "MPI_NO_OP") return "different operations";
+    if (a.op == kNoOp && b.op == kNoOp) return nullptr;  // two reads
+    if (a.op != b.op && a.op != kNoOp && b.op != kNoOp) return "different operations";
     if (a.basic.empty() || b.basic.empty() || a.elem == 0 || b.elem == 0) return "not one basic type";
     if (a.basic != b.basic || a.elem != b.elem) return "different basic types";
     // Elements of one basic type start at the start of each block, so two overlapping blocks hold the
@@ -207,7 +209,7 @@ struct Chain {
     std::vector<const Access*> members;
 };
 
-using ChainKey = std::tuple<uint64_t, uint64_t, int, int, uint64_t, bool, std::string, std::string, int, bool,
+using ChainKey = std::tuple<uint64_t, uint64_t, int, int, uint64_t, bool, Name, Name, int, bool,
                             uint32_t, int, int>;
 
 ChainKey key_of(const Access& a, Range r) {
@@ -307,6 +309,9 @@ void sweep(const Execution& exec, const std::vector<const Access*>& list, int wi
 std::vector<Finding> find_races(const Execution& exec) {
     const auto& traces = exec.traces();
     std::vector<Access> accesses;
+    size_t operations = 0;
+    for (const auto& t : traces) operations += t.rma_calls;
+    accesses.reserve(operations);  // each RMA operation is one access: no regrowth of a vector of millions
     Collector out;
 
     for (size_t s = 0; s < traces.size(); ++s) {
@@ -391,7 +396,7 @@ std::vector<Finding> find_races(const Execution& exec) {
                 a.bytes = sorted(a.bytes);
                 auto l = locks.find({e.win, e.target});
                 a.lock = l != locks.end() ? l->second : (lock_all[e.win] ? 0 : -1);
-                open.emplace_back(a, i);
+                open.emplace_back(std::move(a), i);
             } else if (e.type == Rec::sync) {
                 auto kind = static_cast<SyncKind>(e.kind);
                 uint32_t win = e.win;
@@ -460,7 +465,7 @@ std::vector<Finding> find_races(const Execution& exec) {
                 }
             }
         }
-        for (auto& [a, idx] : open) accesses.push_back(a);  // never completed: concurrent with everything after
+        for (auto& [a, idx] : open) accesses.push_back(std::move(a));  // never completed: concurrent with everything after
     }
 
     // Across processes: pairs of accesses to the same window memory whose bytes overlap, found by a

@@ -34,8 +34,8 @@ struct Side {
     int rank = -1;       // world rank that performed it
     uint64_t site = 0;   // return address of the MPI call, or PC of the load/store
     bool is_pc = false;  // site is an instruction address (load/store), not a return address
-    std::string op;      // accumulate operation, if any (MPI_CAS for compare-and-swap)
-    std::string basic;   // RMA operation: the target datatype's basic type ("" when it mixes several)
+    Name op;             // accumulate operation, if any (MPI_CAS for compare-and-swap)
+    Name basic;          // RMA operation: the target datatype's basic type ("" when it mixes several)
     int thread = 0;      // the thread of its rank (Execution::thread_number), 0: threads not told apart
 };
 
@@ -51,7 +51,7 @@ struct Finding {
 
 // One accumulate-family operation: op name (MPI_NO_OP: a read; MPI_CAS), basic type and its size.
 struct AtomicOp {
-    std::string op, basic;
+    Name op, basic;
     uint32_t elem = 0;
 };
 // Why two concurrent accumulate-family operations whose target bytes (sorted window offsets) overlap

@@ -115,9 +115,9 @@ nlohmann::json to_json(const Analysis& analysis) {
         auto side = [](const Side& s, const Located& l) {
             return nlohmann::json{{"kind", to_string(s.kind)}, {"rank", s.rank}, {"where", l.where},
                                   {"function", l.function}, {"address", hex(s.site)},
-                                  {"address_is", s.is_pc ? "instruction" : "return address"}, {"op", s.op},
+                                  {"address_is", s.is_pc ? "instruction" : "return address"}, {"op", s.op.str()},
                                   {"thread", s.thread},
-                                  {"basic_type", s.basic}};
+                                  {"basic_type", s.basic.str()}};
         };
         findings.push_back({{"line", format_finding(f, analysis.places[i].first, analysis.places[i].second)},
                             {"scope", f.remote ? "across processes" : "within an epoch"},
@@ -132,9 +132,7 @@ nlohmann::json to_json(const Analysis& analysis) {
     }
     nlohmann::json ranks = nlohmann::json::array();
     for (const auto& t : analysis.traces) {
-        size_t rma_calls = 0;
-        for (const auto& e : t.events) rma_calls += e.type == trace::Rec::rma;
-        ranks.push_back({{"rank", t.rank}, {"file", t.file}, {"events", t.events.size()}, {"rma_calls", rma_calls},
+        ranks.push_back({{"rank", t.rank}, {"file", t.file}, {"events", t.events.size()}, {"rma_calls", t.rma_calls},
                          {"mode", t.mode}, {"finalized", t.finalized},
                          {"threads", t.threads.size()}});
     }

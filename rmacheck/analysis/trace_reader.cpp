@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 namespace rmacheck {
 
@@ -120,6 +119,7 @@ void decode(RankTrace& t, Rec type, Decoder& d, uint32_t& thread) {
         t.thread_order.push_back(e.thread);
     ThreadUse& use = t.threads[e.thread];
     ++(type == Rec::local ? use.accesses : use.mpi_calls);
+    t.rma_calls += type == Rec::rma;
     t.events.push_back(std::move(e));
 }
 
@@ -173,6 +173,23 @@ RankTrace parse_trace(const std::string& file, const std::string& bytes) {
     return t;
 }
 
+namespace {
+
+// The file in one allocation of its size: a stream copy grew and copied a GB-sized trace several times.
+std::string read_whole(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
+    std::string bytes;
+    const std::streamoff size = in ? static_cast<std::streamoff>(in.tellg()) : 0;
+    if (size <= 0) return bytes;
+    bytes.resize(static_cast<size_t>(size));
+    in.seekg(0);
+    in.read(bytes.data(), size);
+    bytes.resize(static_cast<size_t>(in.gcount()));
+    return bytes;
+}
+
+}  // namespace
+
 std::vector<RankTrace> read_trace_dir(const std::string& dir, std::string* error) {
     std::vector<RankTrace> out;
     std::error_code ec;
@@ -184,10 +201,7 @@ std::vector<RankTrace> read_trace_dir(const std::string& dir, std::string* error
     for (const auto& entry : it) {
         std::string name = entry.path().filename().string();
         if (name.rfind("rank-", 0) != 0 || entry.path().extension() != ".jsrma") continue;
-        std::ifstream in(entry.path(), std::ios::binary);
-        std::ostringstream bytes;
-        bytes << in.rdbuf();
-        out.push_back(parse_trace(entry.path().string(), bytes.str()));
+        out.push_back(parse_trace(entry.path().string(), read_whole(entry.path())));
     }
     if (out.empty()) *error = "no trace files (rank-N.jsrma) in " + dir;
     std::sort(out.begin(), out.end(), [](const RankTrace& a, const RankTrace& b) {

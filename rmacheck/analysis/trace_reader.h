@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "name.h"
 #include "trace_format.h"
 
 namespace rmacheck {
@@ -30,7 +31,7 @@ struct Event {
     bool is_recv = false, write = false;
     uint64_t addr = 0;  // local access
     uint32_t size = 0;
-    std::string op, basic;  // rma: accumulate op; the target type's basic type ("" when it mixes several)
+    Name op, basic;         // rma: accumulate op; the target type's basic type ("" when it mixes several)
     uint32_t elem = 0;      // rma: size in bytes of that basic type (0: unknown)
     std::vector<Range> origin, result, target_bytes;  // rma: origin read, result written, target offsets
     std::vector<int32_t> group;                        // post/start: world ranks
@@ -62,6 +63,7 @@ struct RankTrace {
     int rank = -1, size = 0, pid = 0;
     uint32_t mode = 0;
     std::vector<Event> events;
+    size_t rma_calls = 0;  // events of type rma
     std::vector<Module> modules;
     std::map<uint32_t, std::vector<int32_t>> comms;  // local id -> world ranks
     std::map<uint32_t, uint32_t> comm_generation;    // local id -> generation (absent: 0)
