@@ -31,4 +31,4 @@ echo "|---|---|---|---|---|"
 echo "| plain | $n | $pm | $pmin | $pmax |"
 echo "| jobsentry watch | $n | $wm | $wmin | $wmax |"
 echo
-echo "overhead (ratio of medians - 1): $(echo "scale=4; ($wm / $pm - 1) * 100" | bc) %"
+echo "overhead (ratio of medians - 1): $(awk -v w="$wm" -v p="$pm" 'BEGIN { printf "%.1f", (w / p - 1) * 100 }') %"

@@ -42,7 +42,8 @@ struct StackSample {
     // "ran" 1.26 s in 50 s), enough to pass for computing. See ProgressTracker::observe.
     uint64_t main_user_ticks = 0;
     double taken_at = 0;        // CLOCK_MONOTONIC seconds
-    double cost_seconds = 0;    // time from seize to detach
+    double cost_seconds = 0;    // time from seize to the end of the unwind
+    double held_seconds = 0;    // of which the thread was stopped: seize to detach (the unwind runs after)
     double stop_seconds = 0;    // of which waiting for the thread to stop (scheduler-bound when CPUs are busy)
     // A node agent's compact sample leaves the frames out and sends the two
     // signatures of supervisor/model/progress.h, computed where the frames were.

@@ -1,7 +1,9 @@
 // Takes stack samples of processes with ptrace and libunwind-ptrace.
 //
 // Per sample, only the main thread is stopped: PTRACE_SEIZE, PTRACE_INTERRUPT,
-// wait for the stop, unwind, PTRACE_DETACH. The tracee is not traced between
+// wait for the stop, copy its registers and the top of its stack, PTRACE_DETACH,
+// then unwind the copy (stack_snapshot.h; where no copy can be taken, e.g. not
+// x86-64, the unwind runs during the stop). The tracee is not traced between
 // samples, so its signals are never delayed by us, a debugger can attach, and
 // a supervisor that dies between samples leaves nothing behind. A tracee that
 // does not stop within the timeout (uninterruptible sleep) is remembered and

@@ -79,7 +79,7 @@ int run_sample(const std::vector<std::string>& args) {
     }
     StackWalker walker;
     std::map<std::string, int> chain_counts;
-    std::vector<double> costs, unwinds;
+    std::vector<double> costs, unwinds, helds;
     StackSample last;
     for (int i = 0; i < count; ++i) {
         last = walker.sample(static_cast<pid_t>(pid));
@@ -90,6 +90,7 @@ int run_sample(const std::vector<std::string>& args) {
         }
         costs.push_back(last.cost_seconds * 1e6);
         unwinds.push_back((last.cost_seconds - last.stop_seconds) * 1e6);
+        helds.push_back(last.held_seconds * 1e6);
         if (chains) {
             std::string chain;
             for (auto f = last.frames.rbegin(); f != last.frames.rend(); ++f) chain += frame_label(*f) + " > ";
@@ -104,7 +105,8 @@ int run_sample(const std::vector<std::string>& args) {
     for (const auto& [chain, n] : chain_counts) std::cout << n << "\t" << chain << '\n';
     std::cout << "samples " << costs.size() << "  cost_us median " << percentile(costs, 0.5) << "  p99 "
               << percentile(costs, 0.99) << "  first " << costs.front() << "  without_stop_wait_us median "
-              << percentile(unwinds, 0.5) << "  p99 " << percentile(unwinds, 0.99) << '\n';
+              << percentile(unwinds, 0.5) << "  p99 " << percentile(unwinds, 0.99) << "  held_us median "
+              << percentile(helds, 0.5) << "  p99 " << percentile(helds, 0.99) << '\n';
     return 0;
 }
 

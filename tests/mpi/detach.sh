@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The stop-and-detach path: after thousands of samples, and after the sampler
+# The stop-and-detach path: stacks unwound after the thread is let go still
+# reach the program's start; after thousands of samples, and after the sampler
 # is killed with SIGTERM in the middle of sampling, no target is left stopped
 # or traced; a process stopped by SIGSTOP before sampling stays stopped (by
 # its signal, not by us) and resumes on SIGCONT.
@@ -18,6 +19,15 @@ mpirun_pid=$!
 sleep 300 & sleeper=$!
 for _ in $(seq 100); do [ -s "$WORK/rank.0" ] && break; sleep 0.1; done
 rank=$(cat "$WORK/rank.0")
+
+# The unwind runs on a copy of the registers and the stack, after the thread is let go
+# (stackwalker/stack_snapshot.h): it must still reach the start of the program, through libc.
+out=$("$JOBSENTRY" sample --count 20 --pause-ms 5 "$sleeper") || fail "sampling a sleeper failed"
+grep -q "nanosleep" <<<"$out" && grep -q "__libc_start_main" <<<"$out" ||
+  fail "the sleeper's stack is not sleep's from nanosleep to __libc_start_main: $out"
+out=$("$JOBSENTRY" sample --count 20 --pause-ms 5 "$rank") || fail "sampling a rank failed"
+grep -q "__libc_start_main" <<<"$out" || fail "the rank's stack does not reach __libc_start_main: $out"
+grep -q "held_us median" <<<"$out" || fail "jobsentry sample printed no held time: $out"
 
 "$JOBSENTRY" sample --count 2000 --pause-ms 0 "$rank" >/dev/null || fail "sampling a rank failed"
 check_free "$rank" "RS"

@@ -70,6 +70,24 @@ void add(RankTrace& t, const std::vector<Event>& events) { t.events.insert(t.eve
 std::vector<Finding> races(const std::vector<RankTrace>& t) { return find_races(Execution(t)); }
 }  // namespace
 
+TEST_CASE("names are interned: equal text is one copy, order is by text") {
+    std::string sum = "MPI_SUM";
+    Name a{sum}, b{"MPI_SUM"}, c{std::string_view("MPI_SUM_X").substr(0, 7)};
+    CHECK(a == b);
+    CHECK(a == c);
+    CHECK(&a.str() == &b.str());  // one copy
+    CHECK(a.str() == "MPI_SUM");
+    CHECK(Name{"MPI_MAX"} != a);
+    CHECK(Name{}.empty());
+    CHECK(Name{} == Name{""});
+    CHECK(!a.empty());
+    // By text, not by where the copies happen to be: maps of names order the same in every run.
+    Name z{"zz_late"}, m{"mm_later_interned"};
+    CHECK(m < z);
+    CHECK_FALSE(z < m);
+    CHECK_FALSE(a < a);
+}
+
 TEST_CASE("the compatibility tables of the slides") {
     using A = AccessKind;
     // Within an epoch (second access after the first).
