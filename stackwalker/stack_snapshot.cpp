@@ -60,8 +60,21 @@ int get_proc_name(unw_addr_space_t, unw_word_t, char*, size_t, unw_word_t*, void
     return -UNW_ENOINFO;  // names come from libdw (symbolizer.h)
 }
 
-unw_accessors_t g_accessors = {find_proc_info, put_unwind_info, get_dyn_info_list_addr, access_mem,
-                               access_reg,     access_fpreg,    resume,                 get_proc_name};
+// By name: the members a newer libunwind adds (get_elf_filename, get_proc_ip_range, ...) are
+// optional and stay null.
+unw_accessors_t make_accessors() {
+    unw_accessors_t a{};
+    a.find_proc_info = find_proc_info;
+    a.put_unwind_info = put_unwind_info;
+    a.get_dyn_info_list_addr = get_dyn_info_list_addr;
+    a.access_mem = access_mem;
+    a.access_reg = access_reg;
+    a.access_fpreg = access_fpreg;
+    a.resume = resume;
+    a.get_proc_name = get_proc_name;
+    return a;
+}
+unw_accessors_t g_accessors = make_accessors();
 
 }  // namespace
 

@@ -6,6 +6,11 @@
 // unwind tables, which do not change while it runs, and, rarely, stack deeper
 // than the copy (the frames of callers that have not returned since).
 //
+// If the process exits in the milliseconds between the detach and the end of
+// the unwind, reads of it fail and the sample's stack ends early (incomplete);
+// a pid reused that fast would at worst give this one sample a wrong outer
+// stack, from the copy's return addresses looked up in the new process's maps.
+//
 // x86-64 only (the registers); elsewhere take_snapshot says no and the caller
 // unwinds during the stop as before.
 #pragma once
