@@ -86,6 +86,30 @@ std::optional<bool> status_owned_by(const std::string& text, uid_t uid) {
     return true;
 }
 
+std::optional<AddressRange> mapping_containing(const std::string& text, uint64_t addr) {
+    size_t pos = 0;
+    while (pos < text.size()) {
+        size_t eol = text.find('\n', pos);
+        if (eol == std::string::npos) eol = text.size();
+        const char* line = text.c_str() + pos;
+        char* end = nullptr;
+        errno = 0;
+        const unsigned long long lo = std::strtoull(line, &end, 16);
+        if (end == line || *end != '-' || errno) return std::nullopt;
+        const char* hi_at = end + 1;
+        const unsigned long long hi = std::strtoull(hi_at, &end, 16);
+        if (end == hi_at || errno || hi < lo) return std::nullopt;
+        if (addr >= lo && addr < hi) return AddressRange{lo, hi};
+        pos = eol + 1;
+    }
+    return std::nullopt;
+}
+
+std::optional<AddressRange> read_mapping_containing(pid_t pid, uint64_t addr) {
+    auto text = read_bounded("/proc/" + std::to_string(pid) + "/maps", 16u << 20);
+    return text ? mapping_containing(*text, addr) : std::nullopt;
+}
+
 bool status_traced(const std::string& text) {
     auto at = text.find("\nTracerPid:");
     return at != std::string::npos && std::strtol(text.c_str() + at + 11, nullptr, 10) != 0;

@@ -35,6 +35,16 @@ std::optional<ProcStat> read_thread_stat(pid_t pid, pid_t tid);
 std::optional<bool> process_owned_by(pid_t pid, uid_t uid);
 // The same on the text of /proc/PID/status (pure: unit tests and fuzzing).
 std::optional<bool> status_owned_by(const std::string& status_text, uid_t uid);
+// The address range [lo, hi) of the mapping that holds addr, from the text of
+// /proc/PID/maps ("lo-hi perms offset dev inode path" in hex); nullopt when
+// no line holds it or a line is malformed before it.
+struct AddressRange {
+    uint64_t lo = 0, hi = 0;
+};
+std::optional<AddressRange> mapping_containing(const std::string& maps_text, uint64_t addr);
+// The same read from /proc/PID/maps (at most 16 MB of it).
+std::optional<AddressRange> read_mapping_containing(pid_t pid, uint64_t addr);
+
 // True when the status text names a tracer (TracerPid: other than 0).
 bool status_traced(const std::string& status_text);
 

@@ -12,6 +12,7 @@ namespace jobsentry {
 namespace {
 
 thread_local const SnapshotUnwind* t_current = nullptr;
+constexpr uint64_t kPage = 4096;
 
 // One word of the live process (code, unwind tables), read without stopping it.
 bool read_live(pid_t pid, unw_word_t addr, unw_word_t* value) {
@@ -23,10 +24,14 @@ bool read_live(pid_t pid, unw_word_t addr, unw_word_t* value) {
 int access_mem(unw_addr_space_t, unw_word_t addr, unw_word_t* value, int write, void*) {
     const SnapshotUnwind* u = t_current;
     if (!u || write) return -UNW_EINVAL;
-    const StackSnapshot& s = *u->snapshot;
+    StackSnapshot& s = *u->snapshot;
     if (addr >= s.lo && addr - s.lo + sizeof *value <= s.bytes.size()) {
         std::memcpy(value, s.bytes.data() + (addr - s.lo), sizeof *value);
         return 0;
+    }
+    if (addr >= s.lo && addr < s.stack_end) {  // stack the copy does not hold: never read live
+        s.ran_past = true;
+        return -UNW_EINVAL;
     }
     return read_live(s.pid, addr, value) ? 0 : -UNW_EINVAL;
 }
@@ -78,7 +83,7 @@ unw_accessors_t g_accessors = make_accessors();
 
 }  // namespace
 
-bool take_snapshot(pid_t pid, StackSnapshot* out) {
+bool take_snapshot(pid_t pid, size_t max_bytes, AddressRange* stack, StackSnapshot* out) {
 #if defined(__x86_64__)
     user_regs_struct r{};
     if (ptrace(PTRACE_GETREGS, pid, nullptr, &r) != 0) return false;
@@ -87,26 +92,38 @@ bool take_snapshot(pid_t pid, StackSnapshot* out) {
     static_assert(sizeof by_number / sizeof by_number[0] == UNW_TDEP_LAST_REG + 1, "x86-64 register numbers");
     out->pid = pid;
     std::memcpy(out->regs, by_number, sizeof by_number);
-    // From below the stack pointer (the red zone a leaf function may use) up; a read that runs
-    // off the top of the stack's mapping stops there and keeps what it read.
-    constexpr uint64_t kRedZone = 128;
-    out->lo = r.rsp > kRedZone ? r.rsp - kRedZone : 0;
-    // One remote piece per page, so that a read stopped by the end of the mapping keeps every whole
-    // page before it (a partial transfer never splits a piece).
-    constexpr uint64_t kPage = 4096;
-    out->bytes.resize(kSnapshotStackBytes);
-    iovec local{out->bytes.data(), out->bytes.size()};
-    std::vector<iovec> remote;
-    for (uint64_t at = out->lo, end = out->lo + kSnapshotStackBytes; at < end;) {
-        uint64_t next = std::min(end, (at / kPage + 1) * kPage);
-        remote.push_back({reinterpret_cast<void*>(at), static_cast<size_t>(next - at)});
-        at = next;
+    out->ran_past = false;
+    // Usually the mapping seen last time (the main thread's stack); read again when the stack
+    // pointer left it (an alternate signal stack, a stack that grew).
+    if (r.rsp < stack->lo || r.rsp >= stack->hi) *stack = read_mapping_containing(pid, r.rsp).value_or(AddressRange{});
+    out->stack_end = stack->hi;
+    // From the start of the stack pointer's page, which is mapped (the red zone below the stack
+    // pointer is never needed to unwind: a leaf function saves no register there).
+    out->lo = r.rsp & ~(kPage - 1);
+    uint64_t end = out->lo + max_bytes;
+    if (stack->hi > out->lo) end = std::min(end, stack->hi);
+    // One remote piece per page: the kernel copies pieces in order and stops at the first page it
+    // cannot read, so what arrives is always a run of whole pages from the start. At most
+    // kPagesPerCall pieces per call (IOV_MAX is 1024).
+    constexpr uint64_t kPagesPerCall = 512;
+    out->bytes.resize(static_cast<size_t>(end - out->lo));
+    size_t got = 0;
+    iovec remote[kPagesPerCall];
+    for (uint64_t at = out->lo; at < end;) {
+        const uint64_t stop = std::min(end, at + kPagesPerCall * kPage);
+        size_t pieces = 0;
+        for (uint64_t page = at; page < stop; page += kPage) remote[pieces++] = {reinterpret_cast<void*>(page), kPage};
+        iovec local{out->bytes.data() + (at - out->lo), static_cast<size_t>(stop - at)};
+        const ssize_t n = process_vm_readv(pid, &local, 1, remote, pieces, 0);
+        if (n > 0) got += static_cast<size_t>(n);
+        if (n != static_cast<ssize_t>(stop - at)) break;
+        at = stop;
     }
-    ssize_t got = process_vm_readv(pid, &local, 1, remote.data(), remote.size(), 0);
-    out->bytes.resize(got > 0 ? static_cast<size_t>(got) : 0);
-    return true;
+    out->bytes.resize(got);
+    // Without the words at the stack pointer there is nothing to unwind from: unwind during the stop.
+    return out->bytes.size() >= r.rsp - out->lo + 2 * sizeof(uint64_t);
 #else
-    (void)pid, (void)out;
+    (void)pid, (void)max_bytes, (void)stack, (void)out;
     return false;
 #endif
 }

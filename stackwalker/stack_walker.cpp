@@ -9,6 +9,7 @@
 
 #include <sched.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -111,6 +112,8 @@ struct StackWalker::ProcessCache {
     unw_addr_space_t snapshot_space = nullptr;  // unwinds a StackSnapshot after the thread is let go
     void* upt = nullptr;
     StackSnapshot snapshot;  // reused: its buffer is allocated once per process
+    size_t snapshot_bytes = kSnapshotStackBytes;  // doubled when an unwind runs past the copy
+    AddressRange stack;                           // the mapping of the stack pointer, last seen
     Symbolizer symbols;
 };
 
@@ -235,13 +238,14 @@ StackSample StackWalker::sample(pid_t pid, uint64_t start_time) {
         return true;
     };
     bool unwound;
-    if (cache.snapshot_space && take_snapshot(pid, &cache.snapshot)) {
+    if (cache.snapshot_space && take_snapshot(pid, cache.snapshot_bytes, &cache.stack, &cache.snapshot)) {
         // Registers and the top of the stack copied: the thread goes on while we unwind the copy
         // (stack_snapshot.h; an NWChem rank was held 4 ms per sample, and ran 23 % slower watched).
         let_go();
         SnapshotUnwind arg{&cache.snapshot, cache.upt};
         SnapshotScope scope(&arg);
         unwound = unwind(cache.snapshot_space, &arg);
+        if (cache.snapshot.ran_past) cache.snapshot_bytes = std::min(2 * cache.snapshot_bytes, kSnapshotStackBytesMax);
     } else {
         unwound = unwind(cache.space, cache.upt);
         let_go();

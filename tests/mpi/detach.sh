@@ -29,6 +29,16 @@ out=$("$JOBSENTRY" sample --count 20 --pause-ms 5 "$rank") || fail "sampling a r
 grep -q "__libc_start_main" <<<"$out" || fail "the rank's stack does not reach __libc_start_main: $out"
 grep -q "held_us median" <<<"$out" || fail "jobsentry sample printed no held time: $out"
 
+# A stack deeper than the first copy (tests/programs/deep_stack.c, 41 frames of 32 KB): an unwind
+# ends where the copy ends instead of reading the running stack beyond it, and once the copy has
+# grown the whole stack is there, down to main.
+"${DEEP_STACK:?set by CTest}" >"$WORK/deep.out" & deep=$!
+for _ in $(seq 100); do grep -q bottom "$WORK/deep.out" && break; sleep 0.1; done
+out=$("$JOBSENTRY" sample --count 10 --pause-ms 5 "$deep") || fail "sampling the deep stack failed"
+[ "$(grep -c "descend" <<<"$out")" -ge 41 ] && grep -q __libc_start_main <<<"$out" ||
+  fail "the deep stack's last sample lacks frames of descend or __libc_start_main: $out"
+kill "$deep"
+
 "$JOBSENTRY" sample --count 2000 --pause-ms 0 "$rank" >/dev/null || fail "sampling a rank failed"
 check_free "$rank" "RS"
 "$JOBSENTRY" sample --count 2000 --pause-ms 0 "$sleeper" >/dev/null || fail "sampling a sleeper failed"

@@ -79,3 +79,31 @@ TEST_CASE("status_traced reads TracerPid", "[proc_files]") {
     CHECK_FALSE(status_traced("Name:\tx\nTracerPid:"));  // cut at the end of the file
     CHECK_FALSE(status_traced("TracerPid:\t12\n"));        // not after a newline
 }
+
+TEST_CASE("mapping_containing finds the line of an address in /proc/PID/maps text", "[proc_files]") {
+    const std::string maps =
+        "55d0c0a00000-55d0c0a21000 r--p 00000000 08:01 131 /usr/bin/sleep\n"
+        "7f1c2a000000-7f1c2a026000 r--p 00000000 08:01 4242 /usr/lib/x86_64-linux-gnu/libc.so.6\n"
+        "7ffd10000000-7ffd10021000 rw-p 00000000 00:00 0                          [stack]\n";
+    auto stack = mapping_containing(maps, 0x7ffd10020ff8);
+    REQUIRE(stack);
+    CHECK(stack->lo == 0x7ffd10000000ull);
+    CHECK(stack->hi == 0x7ffd10021000ull);
+    auto first = mapping_containing(maps, 0x55d0c0a00000);
+    REQUIRE(first);
+    CHECK(first->hi == 0x55d0c0a21000ull);
+    CHECK_FALSE(mapping_containing(maps, 0x7ffd10021000));  // the end is not inside
+    CHECK_FALSE(mapping_containing(maps, 0x1000));
+    CHECK_FALSE(mapping_containing("", 0x1000));
+    CHECK_FALSE(mapping_containing("garbage\n" + maps, 0x7ffd10000010));  // malformed before it
+    CHECK_FALSE(mapping_containing("2000-1000 r--p 0 0:0 0\n", 0x1800));    // an end before its start
+}
+
+TEST_CASE("read_mapping_containing finds this thread's stack", "[proc_files]") {
+    int local = 0;
+    const auto addr = reinterpret_cast<uint64_t>(&local);
+    auto stack = read_mapping_containing(getpid(), addr);
+    REQUIRE(stack);
+    CHECK(stack->lo <= addr);
+    CHECK(addr < stack->hi);
+}
