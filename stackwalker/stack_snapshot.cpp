@@ -25,7 +25,7 @@ int access_mem(unw_addr_space_t, unw_word_t addr, unw_word_t* value, int write, 
     const SnapshotUnwind* u = t_current;
     if (!u || write) return -UNW_EINVAL;
     StackSnapshot& s = *u->snapshot;
-    if (addr >= s.lo && addr - s.lo + sizeof *value <= s.bytes.size()) {
+    if (addr >= s.lo && addr - s.lo + sizeof *value <= s.copied) {
         std::memcpy(value, s.bytes.data() + (addr - s.lo), sizeof *value);
         return 0;
     }
@@ -106,7 +106,8 @@ bool take_snapshot(pid_t pid, size_t max_bytes, AddressRange* stack, StackSnapsh
     // cannot read, so what arrives is always a run of whole pages from the start. At most
     // kPagesPerCall pieces per call (IOV_MAX is 1024).
     constexpr uint64_t kPagesPerCall = 512;
-    out->bytes.resize(static_cast<size_t>(end - out->lo));
+    // Grown, never shrunk: a resize down and up again would clear it during the stop.
+    if (out->bytes.size() < end - out->lo) out->bytes.resize(static_cast<size_t>(end - out->lo));
     size_t got = 0;
     iovec remote[kPagesPerCall];
     for (uint64_t at = out->lo; at < end;) {
@@ -119,9 +120,9 @@ bool take_snapshot(pid_t pid, size_t max_bytes, AddressRange* stack, StackSnapsh
         if (n != static_cast<ssize_t>(stop - at)) break;
         at = stop;
     }
-    out->bytes.resize(got);
+    out->copied = got;
     // Without the words at the stack pointer there is nothing to unwind from: unwind during the stop.
-    return out->bytes.size() >= r.rsp - out->lo + 2 * sizeof(uint64_t);
+    return out->copied >= r.rsp - out->lo + 2 * sizeof(uint64_t);
 #else
     (void)pid, (void)max_bytes, (void)stack, (void)out;
     return false;

@@ -36,7 +36,8 @@ struct StackSnapshot {
     uint64_t regs[UNW_TDEP_LAST_REG + 1] = {};  // by libunwind register number
     uint64_t lo = 0;         // address of bytes[0]: the start of the stack pointer's page
     uint64_t stack_end = 0;  // end of the mapping that holds the stack pointer (0: unknown)
-    std::vector<unsigned char> bytes;
+    std::vector<unsigned char> bytes;  // the buffer: only grows, so it is not cleared per sample
+    size_t copied = 0;                 // of which copied this time
     bool ran_past = false;   // the unwind asked for stack above the copy, and ended there
 };
 
