@@ -8,7 +8,7 @@
 set -euo pipefail
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
-SIM=$BUILD/checkpoint/ckpt_sim
+SIM=$BUILD/bin/ckpt_sim
 [ -x "$SIM" ] || { echo "build first: cmake --build build --target ckpt_sim" >&2; exit 1; }
 RUNS=${1:-10000}
 echo "## Varying p_fail (η = 0.1, C = R = 5, D = 1, $RUNS runs × 1000 iterations)"

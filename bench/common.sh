@@ -3,7 +3,7 @@
 set -euo pipefail
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
-JOBSENTRY=$BUILD/supervisor/jobsentry
+JOBSENTRY=$BUILD/bin/jobsentry
 HANGPROG=$BUILD/tests/programs/hangprog
 [ -x "$JOBSENTRY" ] && [ -x "$HANGPROG" ] || { echo "build first: bash scripts/build.sh" >&2; exit 1; }
 if [ "$(id -u)" -eq 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi

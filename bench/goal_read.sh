@@ -6,7 +6,7 @@
 #   bash bench/goal_read.sh [P] [RUNS]     (default 65536 processes, 3 runs)
 set -euo pipefail
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-JOBSENTRY=${BUILD:-$TOP/build}/supervisor/jobsentry
+JOBSENTRY=${BUILD:-$TOP/build}/bin/jobsentry
 [ -x "$JOBSENTRY" ] || { echo "build first: cmake --build build --target jobsentry" >&2; exit 1; }
 P=${1:-65536}
 RUNS=${2:-3}

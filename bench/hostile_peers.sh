@@ -14,10 +14,7 @@ PHASE=${1:-20}
 # The credential kinds first: the leader logs its first 100 refusals one by
 # one (then every 100th), so their reasons show in full.
 KINDS=(idle other_user other_job wrong_role replayed garbage oversized endless flood idle)
-JOBSENTRY=$TOP/build/supervisor/jobsentry PLUGIN=$TOP/build/spank/jobsentry.so \
-  HANGPROG=$TOP/build/tests/programs/hangprog HANGPROG_MPICH=$TOP/build/tests/programs/hangprog_mpich \
-  RMALIB=$TOP/build/rmacheck/libjobsentry-rmacheck.so RMA_PUT_PUT=$TOP/build/tests/rma/rma_put_put \
-  bash "$TOP/tests/slurm/setup.sh" >/dev/null
+bash "$TOP/tests/slurm/setup.sh" >/dev/null  # this build's binaries: build/tests/slurm/cluster-env.sh
 . "$TOP/tests/slurm/lib.sh"
 LEADER=10.77.0.11  # n1, the job's first node
 

@@ -15,8 +15,8 @@
 #include <sstream>
 #include <string>
 
-#include "model/parastack.h"
-#include "model/rank_stillness.h"
+#include "hang/model/parastack.h"
+#include "hang/model/rank_stillness.h"
 
 namespace {
 

@@ -10,9 +10,7 @@ set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 DURATION=${1:-90}
 CONFIGS=${2:-"1x8 2x16 4x16 4x32 4x64"}
-JOBSENTRY=$TOP/build/supervisor/jobsentry PLUGIN=$TOP/build/spank/jobsentry.so \
-  HANGPROG=$TOP/build/tests/programs/hangprog RMALIB=$TOP/build/rmacheck/libjobsentry-rmacheck.so \
-  RMA_PUT_PUT=$TOP/build/tests/rma/rma_put_put bash "$TOP/tests/slurm/setup.sh" >/dev/null
+bash "$TOP/tests/slurm/setup.sh" >/dev/null  # this build's binaries: build/tests/slurm/cluster-env.sh
 . "$TOP/tests/slurm/lib.sh"
 use_plugin log_samples=no   # the per-sample log lines of the tests' policy would be counted too
 

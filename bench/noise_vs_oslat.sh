@@ -6,7 +6,7 @@
 #   bash bench/noise_vs_oslat.sh [PU] [SECONDS] [ROUNDS] [THRESHOLD_US]
 set -euo pipefail
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-JOBSENTRY=${BUILD:-$TOP/build}/supervisor/jobsentry
+JOBSENTRY=${BUILD:-$TOP/build}/bin/jobsentry
 [ -x "$JOBSENTRY" ] || { echo "build first: bash scripts/build.sh" >&2; exit 1; }
 command -v oslat >/dev/null || { echo "oslat missing: apt-get install rt-tests" >&2; exit 1; }
 PU=${1:-$(( $(nproc) - 1 ))}

@@ -88,7 +88,7 @@ for k in $KERNELS; do
   [ "$k" = hybrid ] && flags+=(-fopenmp)
   # -gdwarf-aranges as jobsentry-mpicc adds it: libdw needs it to name a finding's lines in clang's output
   OMPI_CC=clang mpicc "${flags[@]}" -gdwarf-aranges -o "$SCRATCH/$k.native" "$SRC/$k.c" -lm
-  "$BUILD/rmacheck/jobsentry-mpicc" "${flags[@]}" -o "$SCRATCH/$k.precise" "$SRC/$k.c" -lm
+  "$BUILD/bin/jobsentry-mpicc" "${flags[@]}" -o "$SCRATCH/$k.precise" "$SRC/$k.c" -lm
 done
 
 fail() {  # fail MESSAGE: the run's output and traces are kept for the bug report

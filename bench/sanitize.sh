@@ -17,8 +17,8 @@ b1=$(date +%s)
 
 # The plugin, the preload modules and libjobsentry_ckpt must load into
 # uninstrumented programs: no __asan_/__ubsan_ symbol may be undefined in them.
-for m in spank/jobsentry.so rmacheck/libjobsentry-rmacheck.so rmacheck/libjobsentry-rmacheck-mpich.so \
-         checkpoint/libjobsentry_ckpt.so checkpoint/libjobsentry_ckpt_mpich.so; do
+for m in lib/jobsentry.so lib/libjobsentry-rmacheck.so lib/libjobsentry-rmacheck-mpich.so \
+         lib/libjobsentry_ckpt.so lib/libjobsentry_ckpt_mpich.so; do
   [ -f "$build/$m" ] || continue
   if nm -D --undefined-only "$build/$m" | grep -q '__[au][sb]san_'; then
     echo "$m references the sanitizer runtime: it would not load into slurmstepd/mpirun" >&2; exit 1

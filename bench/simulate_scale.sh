@@ -8,7 +8,7 @@
 #   bash bench/simulate_scale.sh [MAX_PROCS] [COLLECTIVES...]
 set -euo pipefail
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-JOBSENTRY=${BUILD:-$TOP/build}/supervisor/jobsentry
+JOBSENTRY=${BUILD:-$TOP/build}/bin/jobsentry
 [ -x "$JOBSENTRY" ] || { echo "build first: cmake --build build --target jobsentry" >&2; exit 1; }
 MAX=${1:-1048576}
 shift || true

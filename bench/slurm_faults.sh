@@ -10,10 +10,7 @@ set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 OUTAGE=${1:-40}
 CASES=${2:-"slurmctld munged slurmdbd end"}
-JOBSENTRY=$TOP/build/supervisor/jobsentry PLUGIN=$TOP/build/spank/jobsentry.so \
-  HANGPROG=$TOP/build/tests/programs/hangprog HANGPROG_MPICH=$TOP/build/tests/programs/hangprog_mpich \
-  RMALIB=$TOP/build/rmacheck/libjobsentry-rmacheck.so RMA_PUT_PUT=$TOP/build/tests/rma/rma_put_put \
-  bash "$TOP/tests/slurm/setup.sh" >/dev/null
+bash "$TOP/tests/slurm/setup.sh" >/dev/null  # this build's binaries: build/tests/slurm/cluster-env.sh
 . "$TOP/tests/slurm/lib.sh"
 trap 'bash "$TOP/scripts/cluster.sh" up >/dev/null 2>&1 || true; cleanup' EXIT
 

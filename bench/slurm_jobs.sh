@@ -10,9 +10,7 @@
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 HANG=${1:-10} FREE=${2:-20}
-JOBSENTRY=$TOP/build/supervisor/jobsentry PLUGIN=$TOP/build/spank/jobsentry.so \
-  HANGPROG=$TOP/build/tests/programs/hangprog RMALIB=$TOP/build/rmacheck/libjobsentry-rmacheck.so \
-  RMA_PUT_PUT=$TOP/build/tests/rma/rma_put_put bash "$TOP/tests/slurm/setup.sh" >/dev/null
+bash "$TOP/tests/slurm/setup.sh" >/dev/null  # this build's binaries: build/tests/slurm/cluster-env.sh
 . "$TOP/tests/slurm/lib.sh"
 . "$TOP/bench/common.sh"
 install -o "$TEST_USER" -m 0755 "$INSTALL/hangprog" "$WORK/hangprog"

@@ -11,7 +11,7 @@
 ROUNDS=${1:-7}
 CALLS=${2:-1000000}
 mpicc -O2 -o "$SCRATCH/call_cost" "$TOP/bench/trace/call_cost.c"
-LIB=$BUILD/tracer/libjobsentry-trace.so
+LIB=$BUILD/lib/libjobsentry-trace.so
 run() {  # run native|traced: one line "test_ns T pair_ns P"
   if [ "$1" = native ]; then
     mpirun -np 2 "$SCRATCH/call_cost" "$CALLS"

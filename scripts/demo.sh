@@ -8,13 +8,19 @@
 # AdminComment verdict and the report written into the job's directory.
 # The cluster stays up afterwards; `bash scripts/cluster.sh down` stops it.
 # (Without Slurm: bash scripts/demo-watch.sh.)
+#   bash scripts/demo.sh                 install, build into build/, run
+#   bash scripts/demo.sh --built DIR     run with the build in DIR (the slurm_demo test)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 [ "$(id -u)" -eq 0 ] || { echo "demo: run as root (it starts the cluster's daemons)" >&2; exit 1; }
-bash "$top/scripts/build.sh"
-JOBSENTRY=$top/build/supervisor/jobsentry PLUGIN=$top/build/spank/jobsentry.so \
-  HANGPROG=$top/build/tests/programs/hangprog RMALIB=$top/build/rmacheck/libjobsentry-rmacheck.so \
-  RMA_PUT_PUT=$top/build/tests/rma/rma_put_put bash "$top/tests/slurm/setup.sh"
+if [ "${1:-}" = --built ]; then
+  [ -d "${2:-}" ] || { echo "demo: --built needs a build directory" >&2; exit 2; }
+  export JOBSENTRY_BUILD=$(cd "$2" && pwd)
+else
+  bash "$top/scripts/build.sh"
+  export JOBSENTRY_BUILD=$top/build
+fi
+bash "$top/tests/slurm/setup.sh"
 
 user=jsuser
 dir=$(getent passwd "$user" | cut -d: -f6)/jobsentry-demo

@@ -1,7 +1,7 @@
 // A cgroup's cgroup.procs (supervisor/job_cgroup.h parse_pid_list, as
 // cgroup_pids reads it).
 #include "fuzz_common.h"
-#include "job_cgroup.h"
+#include "slurm/job_cgroup.h"
 
 FUZZ_TEXT_TARGET(text) {
     for (size_t max : {size_t(3), size_t(1) << 16}) {

@@ -1,6 +1,6 @@
 // --checkpoint values (spank/checkpoint_option.h, as plugin.cpp calls it):
 // an accepted request names a signal and a positive cost or none.
-#include "checkpoint_option.h"
+#include "slurm/plugin/checkpoint_option.h"
 #include "fuzz_policy.h"
 
 using namespace jobsentry;

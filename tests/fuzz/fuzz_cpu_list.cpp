@@ -3,7 +3,7 @@
 // holds PUs this process may run on.
 #include <algorithm>
 
-#include "cpu_list.h"
+#include "tools/noise/cpu_list.h"
 #include "fuzz_common.h"
 
 FUZZ_TEXT_TARGET(text) {

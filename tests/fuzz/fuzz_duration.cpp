@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "fuzz_common.h"
-#include "policy.h"
+#include "base/duration.h"
 
 FUZZ_TEXT_TARGET(text) {
     const double s = jobsentry::parse_duration_seconds(text);

@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "fuzz_common.h"
-#include "goal_reader.h"
+#include "tools/simulator/goal_reader.h"
 
 FUZZ_TEXT_TARGET(text) {
     std::istringstream in(text);

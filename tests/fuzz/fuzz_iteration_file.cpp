@@ -2,7 +2,7 @@
 // parse_iteration_times): positive, finite times, or an error.
 #include <cmath>
 
-#include "advise_options.h"
+#include "tools/checkpoint/advise_options.h"
 #include "fuzz_common.h"
 
 FUZZ_TEXT_TARGET(text) {

@@ -1,7 +1,7 @@
 // --noise-probe values (spank/noise_option.h, as plugin.cpp calls it): an
 // accepted duration never exceeds the site's max_noise_duration.
 #include "fuzz_policy.h"
-#include "noise_option.h"
+#include "slurm/plugin/noise_option.h"
 
 using namespace jobsentry;
 

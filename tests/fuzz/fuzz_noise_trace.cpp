@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "fuzz_common.h"
-#include "noise.h"
+#include "tools/simulator/noise.h"
 
 FUZZ_TEXT_TARGET(text) {
     std::istringstream in(text);

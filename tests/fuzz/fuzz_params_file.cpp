@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "fuzz_common.h"
-#include "params_file.h"
+#include "tools/simulator/params_file.h"
 
 using namespace jobsentry::sim;
 

@@ -1,7 +1,7 @@
 // plugstack.conf arguments (spank/policy.h parse_site_policy, as
 // slurm_spank_init calls it): an accepted policy keeps its own defaults
 // within its own limits, and everything built from it works.
-#include "checkpoint_option.h"
+#include "slurm/plugin/checkpoint_option.h"
 #include "fuzz_policy.h"
 
 using namespace jobsentry;

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "fuzz_common.h"
-#include "policy.h"
+#include "slurm/plugin/policy.h"
 
 namespace jobsentry::fuzz {
 

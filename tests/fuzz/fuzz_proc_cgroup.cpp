@@ -1,7 +1,7 @@
 // /proc/PID/cgroup (supervisor/job_cgroup.h): the job cgroups a process is
 // in (leave_job_cgroups) and the node named there (slurm_job.cpp).
 #include "fuzz_common.h"
-#include "job_cgroup.h"
+#include "slurm/job_cgroup.h"
 
 FUZZ_TEXT_TARGET(text) {
     for (const auto& [hierarchy, path] : jobsentry::job_cgroups_of(text))

@@ -1,6 +1,6 @@
 // /proc/PID/environ (supervisor/discovery.h rank_from_environ): the rank
 // variables of a NUL-separated block the user wrote.
-#include "discovery.h"
+#include "hang/watch/discovery.h"
 #include "fuzz_common.h"
 
 FUZZ_TEXT_TARGET(text) {

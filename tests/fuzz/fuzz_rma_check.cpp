@@ -1,6 +1,6 @@
 // --rma-check values (spank/rma_option.h parse_rma_check, as plugin.cpp calls it).
 #include "fuzz_policy.h"
-#include "rma_option.h"
+#include "slurm/plugin/rma_option.h"
 
 using namespace jobsentry;
 

@@ -3,7 +3,7 @@
 // file must end in t.error, never in a crash or an allocation the size of a
 // length field.
 #include "fuzz_common.h"
-#include "trace_reader.h"
+#include "tools/rmacheck/analysis/trace_reader.h"
 
 FUZZ_TEXT_TARGET(bytes) {
     const rmacheck::RankTrace t = rmacheck::parse_trace("rank-0.jsrma", bytes);

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "fuzz_common.h"
-#include "mtbf_estimate.h"
+#include "tools/checkpoint/mtbf_estimate.h"
 
 using namespace jobsentry::ckpt;
 

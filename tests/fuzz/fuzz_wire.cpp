@@ -5,7 +5,7 @@
 // oversized lengths, truncated and garbage frames come from the mutations.
 #include <vector>
 
-#include "agent/wire.h"
+#include "hang/multinode/wire.h"
 #include "fuzz_common.h"
 
 using namespace jobsentry;

@@ -36,8 +36,8 @@
 #include <string>
 #include <vector>
 
-#include "noise_stats.h"
-#include "probe.h"
+#include "tools/noise/noise_stats.h"
+#include "tools/noise/probe.h"
 
 using namespace jobsentry;
 

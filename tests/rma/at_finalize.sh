@@ -7,7 +7,7 @@
 set -euo pipefail
 JOBSENTRY=${JOBSENTRY:?set by CTest}
 PROGDIR=${RMA_PROGRAMS:?set by CTest}
-LIB=$(dirname "$JOBSENTRY")/../rmacheck/libjobsentry-rmacheck.so
+LIB=$(dirname "$JOBSENTRY")/../lib/libjobsentry-rmacheck.so
 WORK=$(mktemp -d /tmp/jobsentry-rma-test.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 if [ "$(id -u)" -eq 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi

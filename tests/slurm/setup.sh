@@ -5,6 +5,13 @@
 # enabled in plugstack.conf.d with the default test policy.
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
+# Outside CTest (scripts/demo.sh, bench/): the variables of the build in
+# JOBSENTRY_BUILD (default build/), written there by tests/slurm/CMakeLists.txt.
+if [ -z "${JOBSENTRY:-}" ]; then
+  env_file=${JOBSENTRY_BUILD:-$SRC/build}/tests/slurm/cluster-env.sh
+  [ -f "$env_file" ] || { echo "setup.sh: $env_file is missing: build first (bash scripts/build.sh)" >&2; exit 1; }
+  . "$env_file"
+fi
 : "${JOBSENTRY:?set by CTest}" "${PLUGIN:?set by CTest}" "${HANGPROG:?set by CTest}" "${HANGPROG_MPICH:?set by CTest}" \
   "${RMALIB:?set by CTest}" "${RMA_PUT_PUT:?set by CTest}"
 . "$SRC/tests/slurm/installed.sh"

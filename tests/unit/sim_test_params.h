@@ -1,7 +1,7 @@
 // LogGOPS parameters of the simulator's hand-worked test cases (docs/simulator.md).
 #pragma once
 
-#include "params.h"
+#include "tools/simulator/params.h"
 
 namespace jobsentry::sim {
 

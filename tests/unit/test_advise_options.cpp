@@ -2,7 +2,7 @@
 // accepted, and that every refusal names the value.
 #include "catch_compat.hpp"
 
-#include "advise_options.h"
+#include "tools/checkpoint/advise_options.h"
 
 using namespace jobsentry::ckpt;
 

@@ -9,8 +9,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "agent/agent_hub.h"
-#include "clock.h"
+#include "hang/multinode/agent_hub.h"
+#include "base/clock.h"
 
 using namespace jobsentry;
 

@@ -7,8 +7,8 @@
 #include <map>
 #include <string>
 
-#include "advisor.h"
-#include "young_daly.h"
+#include "tools/checkpoint/advisor.h"
+#include "tools/checkpoint/young_daly.h"
 
 using namespace jobsentry::ckpt;
 

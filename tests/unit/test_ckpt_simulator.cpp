@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "simulator.h"
+#include "tools/checkpoint/simulator.h"
 
 using namespace jobsentry::ckpt;
 

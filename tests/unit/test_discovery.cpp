@@ -3,7 +3,8 @@
 
 #include <algorithm>
 
-#include "discovery.h"
+#include "hang/watch/discovery.h"
+#include "base/process_tree.h"
 
 using namespace jobsentry;
 

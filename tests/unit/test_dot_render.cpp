@@ -11,10 +11,10 @@
 #include <filesystem>
 #include <set>
 
-#include "as_user.h"
-#include "dot_render.h"
-#include "model/stack_tree_dot.h"
-#include "proc_files.h"
+#include "base/as_user.h"
+#include "hang/watch/dot_render.h"
+#include "hang/model/stack_tree_dot.h"
+#include "base/proc_files.h"
 
 using namespace jobsentry;
 

@@ -1,7 +1,7 @@
 // Empirical CDF: cdf and quantile with ties, p = 1 and the 1e-9 value tolerance.
 #include "catch_compat.hpp"
 
-#include "model/ecdf.h"
+#include "hang/model/ecdf.h"
 
 using jobsentry::Ecdf;
 

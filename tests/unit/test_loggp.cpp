@@ -6,10 +6,10 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "loggp_fit.h"
-#include "loggp_options.h"
-#include "params_file.h"
-#include "simulate_options.h"
+#include "tools/loggp/loggp_fit.h"
+#include "tools/loggp/loggp_options.h"
+#include "tools/simulator/params_file.h"
+#include "tools/simulator/simulate_options.h"
 
 using namespace jobsentry;
 using Args = std::vector<std::string>;

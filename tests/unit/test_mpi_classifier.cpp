@@ -1,8 +1,8 @@
 // MPI classifier: function names, library paths and the stack verdict.
 #include "catch_compat.hpp"
 
-#include "mpi_classifier.h"
-#include "stack_root.h"
+#include "hang/sampler/mpi_classifier.h"
+#include "hang/sampler/stack_root.h"
 
 using namespace jobsentry;
 

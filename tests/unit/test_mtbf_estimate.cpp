@@ -1,7 +1,7 @@
 // The per-node MTBF from Slurm's node events (sacctmgr list event).
 #include "catch_compat.hpp"
 
-#include "mtbf_estimate.h"
+#include "tools/checkpoint/mtbf_estimate.h"
 
 using namespace jobsentry::ckpt;
 

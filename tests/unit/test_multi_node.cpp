@@ -2,11 +2,11 @@
 // bounds, the hello check, the port sequence, node names from cgroups.
 #include "catch_compat.hpp"
 
-#include "agent/wire.h"
-#include "job_cgroup.h"
-#include "model/progress.h"
-#include "policy.h"
-#include "supervise_options.h"
+#include "hang/multinode/wire.h"
+#include "slurm/job_cgroup.h"
+#include "hang/model/progress.h"
+#include "slurm/plugin/policy.h"
+#include "slurm/supervise_options.h"
 
 using namespace jobsentry;
 

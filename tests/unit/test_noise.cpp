@@ -4,11 +4,11 @@
 
 #include <sstream>
 
-#include "cpu_list.h"
-#include "noise_options.h"
-#include "noise.h"
-#include "noise_report.h"
-#include "noise_stats.h"
+#include "tools/noise/cpu_list.h"
+#include "tools/noise/noise_options.h"
+#include "tools/simulator/noise.h"
+#include "tools/noise/noise_report.h"
+#include "tools/noise/noise_stats.h"
 
 using namespace jobsentry;
 

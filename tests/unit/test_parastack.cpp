@@ -4,8 +4,8 @@
 #include <cmath>
 #include <random>
 
-#include "model/parastack.h"
-#include "model/runs_test.h"
+#include "hang/model/parastack.h"
+#include "hang/model/runs_test.h"
 
 using namespace jobsentry;
 

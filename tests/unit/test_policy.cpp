@@ -2,10 +2,11 @@
 
 #include <csignal>
 
-#include "checkpoint_option.h"
-#include "noise_option.h"
-#include "rma_option.h"
-#include "policy.h"
+#include "slurm/plugin/checkpoint_option.h"
+#include "slurm/plugin/noise_option.h"
+#include "slurm/plugin/rma_option.h"
+#include "slurm/plugin/policy.h"
+#include "base/duration.h"
 
 using namespace jobsentry;
 

@@ -3,7 +3,7 @@
 
 #include <unistd.h>
 
-#include "proc_files.h"
+#include "base/proc_files.h"
 
 using namespace jobsentry;
 

@@ -1,8 +1,8 @@
-// Which rmacheck module a command needs (rmacheck/program_mpi.h): the rules on
+// Which rmacheck module a command needs (tools/mpiwrap/program_mpi.h): the rules on
 // DT_NEEDED names and launcher names.
 #include "catch_compat.hpp"
 
-#include "program_mpi.h"
+#include "tools/mpiwrap/program_mpi.h"
 
 using jobsentry::MpiFlavor;
 

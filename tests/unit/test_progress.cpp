@@ -1,7 +1,7 @@
 // Progress evidence: signatures, per-rank activity classification, S_out and verification verdicts.
 #include "catch_compat.hpp"
 
-#include "model/progress.h"
+#include "hang/model/progress.h"
 
 using namespace jobsentry;
 

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "model/progress.h"
-#include "model/rank_stillness.h"
+#include "hang/model/progress.h"
+#include "hang/model/rank_stillness.h"
 
 using namespace jobsentry;
 

@@ -10,7 +10,7 @@
 #include <set>
 #include <sstream>
 
-#include "report.h"
+#include "hang/watch/report.h"
 
 using namespace jobsentry;
 

@@ -2,8 +2,8 @@
 // hand-built traces (rmacheck/analysis/happens_before.h, checker.h).
 #include "catch_compat.hpp"
 
-#include "checker.h"
-#include "threads.h"
+#include "tools/rmacheck/analysis/checker.h"
+#include "tools/rmacheck/analysis/threads.h"
 
 #include <algorithm>
 #include <set>

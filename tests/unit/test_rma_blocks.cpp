@@ -1,7 +1,7 @@
 // Datatype flattening arithmetic of the RMA checker (rmacheck/blocks.h).
 #include "catch_compat.hpp"
 
-#include "blocks.h"
+#include "tools/rmacheck/blocks.h"
 
 using rmacheck::Block;
 

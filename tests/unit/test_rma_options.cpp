@@ -1,7 +1,7 @@
 // Options of `jobsentry rma-check` (rmacheck/rma_commands.h): table of accepted and refused command lines.
 #include "catch_compat.hpp"
 
-#include "rma_commands.h"
+#include "tools/rmacheck/rma_commands.h"
 
 using jobsentry::parse_rma_check_options;
 

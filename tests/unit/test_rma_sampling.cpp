@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "sampling.h"
+#include "tools/rmacheck/sampling.h"
 
 using rmacheck::Sampler;
 using rmacheck::SamplingPolicy;

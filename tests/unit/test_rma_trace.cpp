@@ -2,9 +2,9 @@
 // named by file and offset (rmacheck/analysis/trace_reader.h).
 #include "catch_compat.hpp"
 
-#include "analysis/report.h"
-#include "threads.h"
-#include "trace_reader.h"
+#include "tools/rmacheck/analysis/report.h"
+#include "tools/rmacheck/analysis/threads.h"
+#include "tools/rmacheck/analysis/trace_reader.h"
 
 using namespace rmacheck;
 using trace::Encoder;

@@ -11,8 +11,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "root_environment.h"
-#include "supervisor_process.h"
+#include "slurm/root_environment.h"
+#include "slurm/plugin/supervisor_process.h"
 
 using namespace jobsentry;
 

@@ -4,7 +4,7 @@
 #include <numeric>
 #include <vector>
 
-#include "model/runs_test.h"
+#include "hang/model/runs_test.h"
 
 using jobsentry::runs_probability;
 using jobsentry::runs_test;

@@ -2,8 +2,8 @@
 // P_YD after the last checkpoint's end; a guess when that end is unknown).
 #include "catch_compat.hpp"
 
-#include "signal_schedule.h"
-#include "young_daly.h"
+#include "tools/checkpoint/signal_schedule.h"
+#include "tools/checkpoint/young_daly.h"
 
 using namespace jobsentry::ckpt;
 

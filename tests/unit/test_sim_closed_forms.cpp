@@ -6,8 +6,8 @@
 
 #include <algorithm>
 
-#include "collectives.h"
-#include "engine.h"
+#include "tools/simulator/collectives.h"
+#include "tools/simulator/engine.h"
 #include "sim_test_params.h"
 
 using namespace jobsentry::sim;

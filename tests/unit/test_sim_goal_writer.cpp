@@ -4,11 +4,11 @@
 
 #include <sstream>
 
-#include "collectives.h"
-#include "engine.h"
-#include "goal_reader.h"
-#include "goal_writer.h"
-#include "loggopsim_engine.h"
+#include "tools/simulator/collectives.h"
+#include "tools/simulator/engine.h"
+#include "tools/simulator/goal_reader.h"
+#include "tools/simulator/goal_writer.h"
+#include "tools/simulator/loggopsim_engine.h"
 #include "sim_test_params.h"
 
 using namespace jobsentry::sim;

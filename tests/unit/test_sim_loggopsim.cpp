@@ -6,10 +6,10 @@
 
 #include <sstream>
 
-#include "engine.h"
-#include "goal_reader.h"
-#include "loggopsim_engine.h"
-#include "collectives.h"
+#include "tools/simulator/engine.h"
+#include "tools/simulator/goal_reader.h"
+#include "tools/simulator/loggopsim_engine.h"
+#include "tools/simulator/collectives.h"
 #include "sim_test_params.h"
 
 using namespace jobsentry::sim;

@@ -4,8 +4,8 @@
 
 #include <sstream>
 
-#include "engine.h"
-#include "goal_reader.h"
+#include "tools/simulator/engine.h"
+#include "tools/simulator/goal_reader.h"
 #include "sim_test_params.h"
 
 using namespace jobsentry::sim;

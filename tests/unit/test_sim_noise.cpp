@@ -5,11 +5,11 @@
 
 #include <sstream>
 
-#include "collectives.h"
-#include "engine.h"
-#include "goal_reader.h"
-#include "noise.h"
-#include "predict.h"
+#include "tools/simulator/collectives.h"
+#include "tools/simulator/engine.h"
+#include "tools/simulator/goal_reader.h"
+#include "tools/simulator/noise.h"
+#include "tools/simulator/predict.h"
 #include "sim_test_params.h"
 
 using namespace jobsentry::sim;

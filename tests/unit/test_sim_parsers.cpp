@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <sstream>
 
-#include "engine.h"
-#include "goal_reader.h"
-#include "noise.h"
-#include "simulate_options.h"
+#include "tools/simulator/engine.h"
+#include "tools/simulator/goal_reader.h"
+#include "tools/simulator/noise.h"
+#include "tools/simulator/simulate_options.h"
 
 using namespace jobsentry::sim;
 using Args = std::vector<std::string>;

@@ -1,9 +1,9 @@
 // The pure parts of the Slurm mode: cgroup files, annotations, options.
 #include "catch_compat.hpp"
 
-#include "annotation.h"
-#include "job_cgroup.h"
-#include "supervise_options.h"
+#include "slurm/annotation.h"
+#include "slurm/job_cgroup.h"
+#include "slurm/supervise_options.h"
 
 using namespace jobsentry;
 

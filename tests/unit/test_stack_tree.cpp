@@ -1,7 +1,7 @@
 // Stack tree: merging stacks into a prefix tree, its text/JSON forms and rank-set formatting.
 #include "catch_compat.hpp"
 
-#include "model/stack_tree.h"
+#include "hang/model/stack_tree.h"
 
 using namespace jobsentry;
 

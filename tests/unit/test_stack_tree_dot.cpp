@@ -3,7 +3,7 @@
 
 #include <regex>
 
-#include "model/stack_tree_dot.h"
+#include "hang/model/stack_tree_dot.h"
 
 using namespace jobsentry;
 

@@ -5,9 +5,9 @@
 // the reason; replicate makes LogGOPSim's whole copies.
 #include "catch_compat.hpp"
 
-#include "engine.h"
-#include "extrapolate.h"
-#include "goal_from_trace.h"
+#include "tools/simulator/engine.h"
+#include "tools/tracer/extrapolate.h"
+#include "tools/tracer/goal_from_trace.h"
 #include "sim_test_params.h"
 #include "trace_test_files.h"
 

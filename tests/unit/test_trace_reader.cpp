@@ -3,7 +3,7 @@
 // with the file, the offset and what was expected there.
 #include "catch_compat.hpp"
 
-#include "trace_reader.h"
+#include "tools/tracer/trace_reader.h"
 #include "trace_test_files.h"
 
 using namespace jobtrace;

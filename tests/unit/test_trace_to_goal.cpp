@@ -7,11 +7,11 @@
 #include <sstream>
 #include <tuple>
 
-#include "collective_rounds.h"
-#include "engine.h"
-#include "goal_from_trace.h"
-#include "goal_reader.h"
-#include "goal_writer.h"
+#include "tools/tracer/collective_rounds.h"
+#include "tools/simulator/engine.h"
+#include "tools/tracer/goal_from_trace.h"
+#include "tools/simulator/goal_reader.h"
+#include "tools/simulator/goal_writer.h"
 #include "sim_test_params.h"
 #include "trace_test_files.h"
 

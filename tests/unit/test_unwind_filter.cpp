@@ -2,7 +2,7 @@
 // a short chain that comes back is a rank hung where the unwinder stops.
 #include "catch_compat.hpp"
 
-#include "model/unwind_filter.h"
+#include "hang/model/unwind_filter.h"
 
 using namespace jobsentry;
 

@@ -1,7 +1,7 @@
 // `jobsentry watch` option parsing: defaults, where the command starts, and every error message.
 #include "catch_compat.hpp"
 
-#include "watch_options.h"
+#include "hang/watch/watch_options.h"
 
 using namespace jobsentry;
 using Args = std::vector<std::string>;

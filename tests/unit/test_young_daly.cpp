@@ -6,7 +6,7 @@
 #include <cmath>
 #include <random>
 
-#include "young_daly.h"
+#include "tools/checkpoint/young_daly.h"
 
 using namespace jobsentry::ckpt;
 

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <string>
 
-#include "trace_records.h"
+#include "tools/tracer/trace_records.h"
 
 namespace jobtrace::test {
 

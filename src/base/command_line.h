@@ -1,0 +1,19 @@
+// The one parser of every jobsentry subcommand's command line, on top of
+// Boost.Program_options: no abbreviation guessing (--alp is not --alpha), and
+// a bad value's error names the option and what it accepts.
+#pragma once
+
+#include <boost/program_options/options_description.hpp>
+
+#include <string>
+#include <vector>
+
+namespace jobsentry {
+
+// Parses args against desc without abbreviation guessing; on a bad value the
+// error names the option and what it accepts (from its help text). Returns
+// "" on success; *help is set when --help was given.
+std::string parse_with(const boost::program_options::options_description& desc, const std::vector<std::string>& args,
+                       bool* help, const std::string& see);
+
+}  // namespace jobsentry

@@ -1,0 +1,118 @@
+#include "base/proc_files.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <sstream>
+
+namespace jobsentry {
+
+std::optional<std::string> read_bounded(const std::string& path, size_t max_bytes) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) return std::nullopt;
+    std::string out;
+    char buf[4096];
+    while (out.size() < max_bytes) {
+        size_t want = std::min(sizeof buf, max_bytes - out.size());
+        ssize_t n = ::read(fd, buf, want);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            int saved = errno;
+            ::close(fd);
+            errno = saved;
+            return std::nullopt;
+        }
+        if (n == 0) break;
+        out.append(buf, static_cast<size_t>(n));
+    }
+    ::close(fd);
+    return out;
+}
+
+std::optional<ProcStat> parse_proc_stat(const std::string& text) {
+    auto open = text.find('(');
+    auto close = text.rfind(')');
+    if (open == std::string::npos || close == std::string::npos || close < open) return std::nullopt;
+    ProcStat st;
+    st.comm = text.substr(open + 1, close - open - 1);
+    // Fields after the comm, numbered as in proc(5): 3 state, 4 ppid, 14 utime,
+    // 15 stime, 22 starttime.
+    std::istringstream rest(text.substr(close + 1));
+    std::string field;
+    for (int index = 3; index <= 22 && (rest >> field); ++index) {
+        switch (index) {
+            case 3: st.state = field.empty() ? '?' : field[0]; break;
+            case 4: st.ppid = static_cast<pid_t>(std::strtol(field.c_str(), nullptr, 10)); break;
+            case 14: st.user_ticks = std::strtoull(field.c_str(), nullptr, 10); st.cpu_ticks += st.user_ticks; break;
+            case 15: st.cpu_ticks += std::strtoull(field.c_str(), nullptr, 10); break;
+            case 22: st.start_time = std::strtoull(field.c_str(), nullptr, 10); return st;
+            default: break;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<ProcStat> read_proc_stat(pid_t pid) {
+    auto text = read_bounded("/proc/" + std::to_string(pid) + "/stat", 4096);
+    if (!text) return std::nullopt;
+    return parse_proc_stat(*text);
+}
+
+std::optional<ProcStat> read_thread_stat(pid_t pid, pid_t tid) {
+    auto text = read_bounded("/proc/" + std::to_string(pid) + "/task/" + std::to_string(tid) + "/stat", 4096);
+    if (!text) return std::nullopt;
+    return parse_proc_stat(*text);
+}
+
+std::optional<bool> process_owned_by(pid_t pid, uid_t uid) {
+    auto text = read_bounded("/proc/" + std::to_string(pid) + "/status", 16384);
+    if (!text) return std::nullopt;
+    return status_owned_by(*text, uid);
+}
+
+std::optional<bool> status_owned_by(const std::string& text, uid_t uid) {
+    auto at = text.find("\nUid:");
+    if (at == std::string::npos) return std::nullopt;
+    std::istringstream line(text.substr(at + 5, text.find('\n', at + 1) - at - 5));
+    int count = 0;
+    unsigned long value;
+    while (line >> value) {
+        if (value != uid) return false;
+        ++count;
+    }
+    if (count != 4) return std::nullopt;
+    return true;
+}
+
+std::optional<AddressRange> mapping_containing(const std::string& text, uint64_t addr) {
+    size_t pos = 0;
+    while (pos < text.size()) {
+        size_t eol = text.find('\n', pos);
+        if (eol == std::string::npos) eol = text.size();
+        const char* line = text.c_str() + pos;
+        char* end = nullptr;
+        errno = 0;
+        const unsigned long long lo = std::strtoull(line, &end, 16);
+        if (end == line || *end != '-' || errno) return std::nullopt;
+        const char* hi_at = end + 1;
+        const unsigned long long hi = std::strtoull(hi_at, &end, 16);
+        if (end == hi_at || errno || hi < lo) return std::nullopt;
+        if (addr >= lo && addr < hi) return AddressRange{lo, hi};
+        pos = eol + 1;
+    }
+    return std::nullopt;
+}
+
+std::optional<AddressRange> read_mapping_containing(pid_t pid, uint64_t addr) {
+    auto text = read_bounded("/proc/" + std::to_string(pid) + "/maps", 16u << 20);
+    return text ? mapping_containing(*text, addr) : std::nullopt;
+}
+
+bool status_traced(const std::string& text) {
+    auto at = text.find("\nTracerPid:");
+    return at != std::string::npos && std::strtol(text.c_str() + at + 11, nullptr, 10) != 0;
+}
+
+}  // namespace jobsentry

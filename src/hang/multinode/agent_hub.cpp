@@ -1,0 +1,277 @@
+#include "hang/multinode/agent_hub.h"
+
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "hang/multinode/handshake.h"
+#include "base/clock.h"
+
+namespace jobsentry {
+namespace {
+
+constexpr double kHelloSeconds = 5.0;       // an agent sends its hello as soon as it is connected
+constexpr double kWelcomeSendSeconds = 1.0;  // a few hundred bytes into an empty socket buffer
+constexpr int kMaxAcceptsPerTurn = 64;
+constexpr size_t kMaxUnauthenticated = 256;  // beyond, the oldest is dropped
+constexpr uint64_t kRefusalsLogged = 100;    // then one line per 100, so no one can fill the log
+constexpr double kMinRefreshSeconds = 2;
+constexpr double kMaxRefreshSeconds = 30;
+
+}  // namespace
+
+AgentHub::AgentHub(uint32_t job_id, uid_t trusted_uid, std::vector<std::string> agent_nodes, double reply_seconds)
+    : job_id_(job_id), trusted_uid_(trusted_uid), agent_nodes_(std::move(agent_nodes)), reply_seconds_(reply_seconds) {}
+
+AgentHub::~AgentHub() {
+    if (listen_fd_ >= 0) close(listen_fd_);
+}
+
+std::string AgentHub::listen(const PortRange& ports) {
+    std::string error;
+    for (int port : leader_port_sequence(ports, job_id_)) {
+        listen_fd_ = listen_on(port, &error);
+        if (listen_fd_ >= 0) {
+            port_ = port;
+            return {};
+        }
+    }
+    return "no free port in " + to_string(ports) + " (last: " + error + ")";
+}
+
+void AgentHub::refuse(const std::string& why) {
+    ++refused_;
+    if (refused_ <= kRefusalsLogged || refused_ % 100 == 0)
+        events_.push_back("refused a node agent connection: " + why + " (" + std::to_string(refused_) + " refused so far)");
+}
+
+void AgentHub::accept_agents() {
+    for (int i = 0; listen_fd_ >= 0 && i < kMaxAcceptsPerTurn; ++i) {
+        int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+        if (fd < 0) break;  // EAGAIN: nobody waiting
+        if (unauthenticated_.size() >= kMaxUnauthenticated) {
+            unauthenticated_.erase(unauthenticated_.begin());
+            refuse("too many connections waiting for their hello; the oldest is dropped");
+        }
+        Connection conn(fd);
+        conn.limit_messages(wire::kMaxHelloBytes);
+        unauthenticated_.push_back({std::move(conn), monotonic_now() + kHelloSeconds});
+    }
+    unauthenticated_.erase(std::remove_if(unauthenticated_.begin(), unauthenticated_.end(),
+                                          [this](Unauthenticated& c) { return try_hello(c); }),
+                           unauthenticated_.end());
+}
+
+bool AgentHub::try_hello(Unauthenticated& c) {
+    std::string error;
+    auto hello = c.conn.receive(monotonic_now(), &error);  // only what has arrived
+    if (!hello) {
+        if (error == "timed out" && monotonic_now() < c.deadline) return false;
+        refuse(error == "timed out" ? "no hello within " + std::to_string(int(kHelloSeconds)) + " s" : error);
+        return true;
+    }
+    std::string node;
+    error = leader_answer_hello(c.conn, *hello, job_id_, trusted_uid_, monotonic_now() + kWelcomeSendSeconds, &node);
+    if (error.empty() && std::find(agent_nodes_.begin(), agent_nodes_.end(), node) == agent_nodes_.end())
+        error = "an agent for node " + node.substr(0, 64) + ", which is not one of the job's other nodes";
+    if (!error.empty()) {
+        refuse(error);
+        return true;
+    }
+    Agent& a = agents_[node];
+    if (a.conn.is_open()) events_.push_back("node agent on " + node + " connected again; the older connection is closed");
+    else if (a.lost) events_.push_back("node agent on " + node + " is back");
+    else events_.push_back("node agent on " + node + " connected");
+    a.sent_before += a.conn.bytes_sent();
+    a.received_before += a.conn.bytes_received();
+    a.conn = std::move(c.conn);
+    a.conn.limit_messages(wire::kMaxMessageBytes);
+    changed_ = true;
+    a.lost = false;
+    a.why.clear();
+    return true;
+}
+
+void AgentHub::lose(const std::string& node, Agent& agent, const std::string& why) {
+    agent.sent_before += agent.conn.bytes_sent();
+    agent.received_before += agent.conn.bytes_received();
+    agent.conn.close();
+    agent.lost = true;
+    changed_ = true;
+    agent.why = why;
+    // Its ranks stay known, as unreachable: they may be the ones making
+    // progress, so no hang can be verified while they cannot be seen.
+    events_.push_back("node agent on " + node + " lost (" + why + "); its " + std::to_string(agent.ranks.size()) +
+                      " ranks cannot be sampled, and no hang is claimed while they cannot");
+}
+
+std::map<std::string, nlohmann::json> AgentHub::ask(const std::map<std::string, nlohmann::json>& requests) {
+    std::map<std::string, uint64_t> ids;
+    const double deadline = monotonic_now() + reply_seconds_;
+    for (const auto& [node, request] : requests) {
+        auto it = agents_.find(node);
+        if (it == agents_.end() || !it->second.conn.is_open()) continue;
+        nlohmann::json message = request;
+        message["id"] = next_id_;
+        std::string error = it->second.conn.send(message, deadline);
+        if (!error.empty()) {
+            lose(node, it->second, error);
+            continue;
+        }
+        ids[node] = next_id_++;
+        ++requests_;
+    }
+    std::map<std::string, nlohmann::json> replies;
+    for (const auto& [node, id] : ids) {
+        Agent& a = agents_[node];
+        for (;;) {
+            std::string error;
+            auto reply = a.conn.receive(deadline, &error);
+            if (!reply) {
+                lose(node, a, error == "timed out" ? "no answer within " + std::to_string(int(reply_seconds_)) + " s"
+                                                   : error);
+                break;
+            }
+            if ((*reply)["type"] == "bye") {  // the job ended on that node: not a loss
+                a.sent_before += a.conn.bytes_sent();
+                a.received_before += a.conn.bytes_received();
+                a.conn.close();
+                a.ranks.clear();
+                const auto why = reply->find("why");
+                a.why = why != reply->end() && why->is_string() ? why->get<std::string>().substr(0, wire::kMaxTextBytes)
+                                                                : "said goodbye";
+                events_.push_back("node agent on " + node + " ended: " + a.why);
+                break;
+            }
+            // A late answer to an earlier request that timed out is skipped.
+            if (reply->contains("id") && (*reply)["id"].is_number_integer() && (*reply)["id"].get<uint64_t>() == id) {
+                replies[node] = std::move(*reply);
+                break;
+            }
+        }
+    }
+    return replies;
+}
+
+std::vector<RankProcess> AgentHub::refresh_ranks() {
+    std::map<std::string, nlohmann::json> requests;
+    if (changed_ || monotonic_now() >= next_refresh_) {
+        for (const auto& [node, a] : agents_)
+            if (a.conn.is_open()) requests[node] = {{"type", "ranks"}};
+        refresh_interval_ = changed_ ? kMinRefreshSeconds : std::min(2 * refresh_interval_, kMaxRefreshSeconds);
+        changed_ = false;
+        next_refresh_ = monotonic_now() + refresh_interval_;
+    }
+    for (auto& [node, reply] : ask(requests)) {
+        const auto unchanged = reply.find("unchanged");
+        if (reply["type"] == "ranks" && unchanged != reply.end() && *unchanged == true) continue;  // as last time
+        std::string error;
+        auto ranks = reply["type"] == "ranks" && reply.contains("ranks")
+                         ? wire::ranks_from_json(reply["ranks"], node, &error)
+                         : std::nullopt;
+        if (!ranks) {
+            lose(node, agents_[node], "bad rank list: " + (error.empty() ? "not a ranks reply" : error));
+            continue;
+        }
+        agents_[node].ranks = std::move(*ranks);
+        changed_ = true;  // a list that changed: look again soon
+        next_refresh_ = monotonic_now() + kMinRefreshSeconds;
+        refresh_interval_ = kMinRefreshSeconds;
+    }
+    std::vector<RankProcess> all;
+    for (const auto& [node, a] : agents_)
+        for (const auto& r : a.ranks) all.push_back(r);
+    return all;
+}
+
+std::map<int, StackSample> AgentHub::sample(const std::vector<RankProcess>& ranks, bool full) {
+    std::map<std::string, nlohmann::json> requests;
+    for (const auto& r : ranks) {
+        auto& request = requests[r.node];
+        if (request.is_null()) request = {{"type", "sample"}, {"full", full}, {"ranks", nlohmann::json::array()}};
+        request["ranks"].push_back({{"rank", r.rank}, {"pid", r.pid}, {"start", r.start_time}});
+    }
+    std::map<int, StackSample> out;
+    for (auto& [node, reply] : ask(requests)) {
+        if (reply["type"] != "samples" || !reply.contains("samples") || !reply["samples"].is_array() ||
+            reply["samples"].size() > wire::kMaxRanksPerMessage) {
+            lose(node, agents_[node], "bad samples reply");
+            continue;
+        }
+        for (const auto& j : reply["samples"]) {
+            int rank = -1;
+            std::string error;
+            auto s = wire::sample_from_json(j, &rank, &error);
+            if (!s) {
+                lose(node, agents_[node], error);
+                break;
+            }
+            // Only ranks asked of this node are taken: an agent cannot speak for another node's rank.
+            bool asked = false;
+            for (const auto& r : ranks) asked = asked || (r.node == node && r.rank == rank);
+            if (!asked) continue;
+            if (s->status == SampleStatus::gone) changed_ = true;  // a step ended there
+            out[rank] = std::move(*s);
+        }
+    }
+    for (const auto& r : ranks) {
+        if (out.count(r.rank)) continue;
+        StackSample missing;
+        missing.pid = r.pid;
+        missing.status = SampleStatus::unreachable;
+        auto it = agents_.find(r.node);
+        missing.error = "node agent on " + r.node + (it == agents_.end() ? " never connected" : " lost: " + it->second.why);
+        out[r.rank] = std::move(missing);
+    }
+    return out;
+}
+
+std::vector<std::string> AgentHub::take_events() {
+    std::vector<std::string> out;
+    out.swap(events_);
+    return out;
+}
+
+std::map<std::string, std::string> AgentHub::unseen_nodes() const {
+    std::map<std::string, std::string> out;
+    for (const auto& node : agent_nodes_) {
+        auto it = agents_.find(node);
+        if (it == agents_.end()) out[node] = "node agent never connected on " + node;
+        else if (it->second.lost) out[node] = "node agent lost on " + node + " (" + it->second.why + ")";
+    }
+    return out;
+}
+
+nlohmann::json AgentHub::nodes_json() const {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& [node, a] : agents_) {
+        nlohmann::json j{{"node", node},
+                         {"agent", a.lost ? "lost" : a.conn.is_open() ? "connected" : "ended"},
+                         {"ranks", a.ranks.size()},
+                         {"bytes_sent", a.sent_before + a.conn.bytes_sent()},
+                         {"bytes_received", a.received_before + a.conn.bytes_received()}};
+        if (a.lost) j["lost_because"] = a.why;
+        else if (!a.why.empty()) j["ended_because"] = a.why;
+        out.push_back(std::move(j));
+    }
+    for (const auto& node : agent_nodes_)
+        if (!agents_.count(node)) out.push_back({{"node", node}, {"agent", "never connected"}, {"ranks", 0}});
+    return out;
+}
+
+uint64_t AgentHub::bytes_sent() const {
+    uint64_t n = 0;
+    for (const auto& [node, a] : agents_) n += a.sent_before + a.conn.bytes_sent();
+    return n;
+}
+
+uint64_t AgentHub::bytes_received() const {
+    uint64_t n = 0;
+    for (const auto& [node, a] : agents_) n += a.received_before + a.conn.bytes_received();
+    return n;
+}
+
+}  // namespace jobsentry

@@ -1,0 +1,99 @@
+// The leader's side of a multi-node job (docs/multi-node.md): listens for the
+// node agents of its job, authenticates each (handshake.h), asks them for
+// their ranks and for samples, and keeps track of agents that are lost. An
+// agent that closes, times out or sends garbage is dropped and reported; its
+// ranks stay in the job's rank set as "unreachable", and verification never
+// confirms a hang while a rank is unreachable. An agent that says goodbye
+// (the job ended on its node) takes its ranks with it.
+// Single-threaded, like the watcher that calls it.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "hang/multinode/connection.h"
+#include "hang/watch/discovery.h"
+#include "hang/sampler/frame.h"
+#include "base/port_range.h"
+
+namespace jobsentry {
+
+class AgentHub {
+public:
+    // agent_nodes: the job's nodes that may have an agent (all but the leader's).
+    AgentHub(uint32_t job_id, uid_t trusted_uid, std::vector<std::string> agent_nodes, double reply_seconds = 2.0);
+    ~AgentHub();
+
+    // Binds the first free port of the job's sequence (leader_port_sequence()).
+    std::string listen(const PortRange& ports);
+    int port() const { return port_; }
+
+    // Takes new connections and authenticates those whose hello has come;
+    // never waits for a hello (a silent connection must not stall sampling):
+    // one that has not sent it within kHelloSeconds is dropped. Refused ones
+    // are logged.
+    void accept_agents();
+    // The ranks of every connected agent (node set on each). Agents are asked
+    // again when something changed (an agent came or went, a rank was gone),
+    // else at intervals doubling from 2 s to 30 s while nothing changes: at
+    // 10,000 nodes, discovery must not cost more than sampling.
+    std::vector<RankProcess> refresh_ranks();
+    // Samples of remote ranks, by rank; ranks whose agent is missing or does
+    // not answer in time are "unreachable".
+    std::map<int, StackSample> sample(const std::vector<RankProcess>& ranks, bool full);
+
+    // What happened to agents since the last call, one line each.
+    std::vector<std::string> take_events();
+    // The job's other nodes that cannot be seen: their agent never connected
+    // or was lost (not those whose agent said goodbye), each with a phrase
+    // for people: "node agent lost on n2 (closed by the peer)".
+    std::map<std::string, std::string> unseen_nodes() const;
+    nlohmann::json nodes_json() const;
+    uint64_t bytes_sent() const;
+    uint64_t bytes_received() const;
+    uint64_t requests() const { return requests_; }
+    uint64_t refused() const { return refused_; }  // connections that were not the job's agents
+
+private:
+    struct Agent {
+        Connection conn;
+        std::vector<RankProcess> ranks;
+        bool lost = false;
+        std::string why;
+        uint64_t sent_before = 0, received_before = 0;  // of earlier connections of this node
+    };
+    struct Unauthenticated {
+        Connection conn;
+        double deadline = 0;  // for its hello
+    };
+    void lose(const std::string& node, Agent& agent, const std::string& why);
+    // Authenticates c if its hello is there; false while it is still awaited.
+    bool try_hello(Unauthenticated& c);
+    void refuse(const std::string& why);
+    // Sends the request to each node in turn, then collects the replies.
+    std::map<std::string, nlohmann::json> ask(const std::map<std::string, nlohmann::json>& requests);
+
+    uint32_t job_id_;
+    uid_t trusted_uid_;
+    std::vector<std::string> agent_nodes_;
+    double reply_seconds_;
+    int listen_fd_ = -1;
+    int port_ = 0;
+    uint64_t next_id_ = 1;
+    double next_refresh_ = 0;      // monotonic time of the next rank-list request
+    double refresh_interval_ = 2;  // seconds; see refresh_ranks()
+    bool changed_ = true;          // ask at the next refresh_ranks()
+    uint64_t requests_ = 0;
+    std::map<std::string, Agent> agents_;
+    std::vector<Unauthenticated> unauthenticated_;
+    uint64_t refused_ = 0;
+    std::vector<std::string> events_;
+};
+
+}  // namespace jobsentry

@@ -1,0 +1,86 @@
+// The leader–agent protocol of multi-node jobs (docs/multi-node.md), pure:
+// messages are JSON objects, each sent as a 4-byte big-endian length and the
+// JSON text, never longer than kMaxMessageBytes. A reader that sees a longer
+// length, or text that is not a JSON object, stops with an error: the peer
+// is then dropped, never waited on.
+//
+//   agent  -> leader  {"type":"hello","credential":C}     C: munge credential
+//   leader -> agent   {"type":"welcome","credential":C}   of hello_payload()
+//   leader -> agent   {"type":"ranks","id":N}
+//   agent  -> leader  {"type":"ranks","id":N,"ranks":[{"rank","pid","start"}]}
+//                     or {"type":"ranks","id":N,"unchanged":true}: the list last sent on this connection
+//   leader -> agent   {"type":"sample","id":N,"full":F,"ranks":[{"rank","pid","start"}]}
+//   agent  -> leader  {"type":"samples","id":N,"samples":[sample_json()...]}
+//   agent  -> leader  {"type":"bye","why":W}: the job ended on the agent's node
+//
+// A compact sample (full=false) carries the rank's in/out of MPI, state, CPU
+// ticks and the two stack digests (~120 bytes); full samples add the frames,
+// asked for only by verification and the report.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "hang/watch/discovery.h"
+#include "hang/sampler/frame.h"
+
+namespace jobsentry::wire {
+
+constexpr uint32_t kMaxMessageBytes = 1u << 20;
+constexpr size_t kMaxRanksPerMessage = 4096;
+constexpr size_t kMaxFramesPerSample = 256;
+constexpr size_t kMaxTextBytes = 512;  // function and module names, error texts
+// A hello or welcome is a munge credential of a short payload (~300 bytes):
+// until a peer is authenticated, it may not make the leader hold more.
+constexpr uint32_t kMaxHelloBytes = 16384;
+
+// The 4-byte length and the text of one message; "" when too long.
+std::string encode(const nlohmann::json& message);
+
+// Collects bytes as they arrive and hands out whole messages.
+class Reader {
+public:
+    explicit Reader(uint32_t max_message_bytes = kMaxMessageBytes) : max_(max_message_bytes) {}
+    void append(const char* data, size_t size) { buffer_.append(data, size); }
+    // The next whole message, or nullopt (more bytes needed, or an error in *error).
+    std::optional<nlohmann::json> next(std::string* error);
+    size_t buffered() const { return buffer_.size(); }
+
+    // Messages longer than this are an error from now on.
+    void limit(uint32_t max_message_bytes) { max_ = max_message_bytes; }
+
+private:
+    std::string buffer_;
+    uint32_t max_;
+};
+
+// What each side signs with munge: the role, the job and (agents) the node.
+std::string hello_payload(const std::string& role, uint32_t job_id, const std::string& node);
+// Checks a decoded credential: signed by expected_uid, the role and the job
+// expected. Returns "" or why it is refused; *node gets the agent's node.
+std::string check_hello(uid_t signer, const std::string& payload, uid_t expected_uid, const std::string& role,
+                        uint32_t job_id, std::string* node);
+
+nlohmann::json ranks_json(const std::vector<RankProcess>& ranks);
+// Ranks of one node; malformed entries are an error (the whole message is refused).
+std::optional<std::vector<RankProcess>> ranks_from_json(const nlohmann::json& list, const std::string& node,
+                                                        std::string* error);
+
+// The id of a leader's request, echoed in the reply: the leader's ids are
+// non-negative integers; anything else is answered as id 0 (never copied: a
+// value nested 2^19 deep would be copied by recursion).
+uint64_t request_id(const nlohmann::json& request);
+
+// Whether a sample request asks for full samples: only "full":true does;
+// anything else (missing, not a boolean) asks for compact ones.
+bool sample_full(const nlohmann::json& request);
+
+// full=false leaves the frames out (compact_sample()).
+nlohmann::json sample_json(int rank, const StackSample& sample, bool full);
+std::optional<StackSample> sample_from_json(const nlohmann::json& j, int* rank, std::string* error);
+
+}  // namespace jobsentry::wire

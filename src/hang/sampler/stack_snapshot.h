@@ -1,0 +1,80 @@
+// What one stopped thread needs for its unwind: its registers and a copy of
+// the top of its stack, taken during the ptrace-stop, so that the thread is
+// let go at once and the unwind (milliseconds on a deep stack of a large
+// binary: 4 ms median on NWChem's ranks) runs while it works on. Outside the
+// copy, the unwind reads the live process with process_vm_readv: code and
+// unwind tables, which do not change while it runs. Never the stack itself: a
+// read of the stack above the copy (a deeper stack than the copy holds) ends
+// the unwind there, as an incomplete sample, and the caller copies more the
+// next time; the running thread may have returned past that point, and frames
+// mixed from two moments would be a call chain that never existed. (A signal
+// handler on an alternate stack is the exception: the interrupted stack is
+// elsewhere, read live.)
+//
+// If the process exits in the milliseconds between the detach and the end of
+// the unwind, reads of it fail and the sample's stack ends early (incomplete);
+// a pid reused that fast would at worst give this one sample a wrong outer
+// stack, from the copy's return addresses looked up in the new process's maps.
+//
+// x86-64 only (the registers); elsewhere take_snapshot says no and the caller
+// unwinds during the stop as before.
+#pragma once
+
+#include <sys/types.h>
+
+#include <libunwind.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "base/proc_files.h"
+
+namespace jobsentry {
+
+struct StackSnapshot {
+    pid_t pid = 0;
+    uint64_t regs[UNW_TDEP_LAST_REG + 1] = {};  // by libunwind register number
+    uint64_t lo = 0;         // address of bytes[0]: the start of the stack pointer's page
+    uint64_t stack_end = 0;  // end of the mapping that holds the stack pointer (0: unknown)
+    std::vector<unsigned char> bytes;  // the buffer: only grows, so it is not cleared per sample
+    size_t copied = 0;                 // of which copied this time
+    bool ran_past = false;   // the unwind asked for stack above the copy, and ended there
+};
+
+// Bytes of stack copied from the stack pointer's page up, at first (less at the
+// top of the stack); a process whose unwinds run past the copy gets twice as
+// much the next time, up to the largest.
+constexpr size_t kSnapshotStackBytes = 256 * 1024;
+constexpr size_t kSnapshotStackBytesMax = 16 * 1024 * 1024;
+
+// Fills *out from thread pid, which must be in a ptrace-stop of ours, copying
+// at most max_bytes of stack. *stack is the mapping of the stack pointer as
+// last seen ({0, 0} at first), read again from /proc/PID/maps when the stack
+// pointer is outside it. False when the registers or the stack pointer's own
+// words cannot be read (or on a machine other than x86-64): then unwind during
+// the stop.
+bool take_snapshot(pid_t pid, size_t max_bytes, AddressRange* stack, StackSnapshot* out);
+
+// libunwind accessors for a remote address space that unwinds from a snapshot.
+// unw_init_remote's argument is a SnapshotUnwind; find_proc_info and the other
+// unwind-table lookups go to libunwind-ptrace's (_UPT_*) with its handle.
+struct SnapshotUnwind {
+    StackSnapshot* snapshot = nullptr;
+    void* upt = nullptr;  // _UPT_create(pid) of the same process
+};
+unw_accessors_t* snapshot_accessors();
+
+// Makes `unwind` the one the accessors read while it lives: _UPT_find_proc_info
+// calls them back with its own handle, not with unw_init_remote's argument.
+class SnapshotScope {
+public:
+    explicit SnapshotScope(const SnapshotUnwind* unwind);
+    ~SnapshotScope();
+    SnapshotScope(const SnapshotScope&) = delete;
+    SnapshotScope& operator=(const SnapshotScope&) = delete;
+
+private:
+    const SnapshotUnwind* previous_;
+};
+
+}  // namespace jobsentry

@@ -1,0 +1,262 @@
+#include "hang/sampler/stack_walker.h"
+
+#include <pthread.h>
+#include <signal.h>
+
+#include <libunwind-ptrace.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+
+#include <sched.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+
+#include "base/clock.h"
+#include "hang/sampler/mpi_classifier.h"
+#include "base/proc_files.h"
+#include "hang/sampler/stack_root.h"
+#include "hang/sampler/stack_snapshot.h"
+#include "hang/sampler/symbolizer.h"
+
+namespace jobsentry {
+namespace {
+
+SampleStatus status_for_errno(int err) {
+    switch (err) {
+        case ESRCH: return SampleStatus::gone;
+        case EPERM:
+        case EACCES: return SampleStatus::denied;
+        default: return SampleStatus::error;
+    }
+}
+
+// Waits for the seized thread to report a stop. Returns the signal to
+// re-inject at detach (0 for our own interrupt or a group stop), -1 when the
+// process is gone (its wait status, which we may have just consumed, goes to
+// *exit_status), -2 on timeout.
+//
+// A running thread stops within microseconds: a few yields first. After
+// that the tracee waits for a CPU (a busy or oversubscribed node): sleep in
+// sigtimedwait until the kernel's SIGCHLD says a child changed state, rather
+// than polling, so that waiting costs us no CPU time. A SIGCHLD taken here is
+// raised again, so whoever waits for it (the watcher's loop) still sees one.
+int wait_for_stop(pid_t pid, double timeout, int* exit_status) {
+    const double deadline = monotonic_now() + timeout;
+    sigset_t chld, old;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    pthread_sigmask(SIG_BLOCK, &chld, &old);
+    bool took_chld = false;
+    int result = -2;
+    for (int yields = 0;; ++yields) {
+        int status = 0;
+        pid_t r = waitpid(pid, &status, __WALL | WNOHANG);
+        if (r == pid) {
+            if (WIFEXITED(status) || WIFSIGNALED(status)) {
+                *exit_status = status;
+                result = -1;
+                break;
+            }
+            if (!WIFSTOPPED(status)) continue;
+            int event = status >> 16;
+            // PTRACE_EVENT_STOP: our interrupt, or a group stop (SIGSTOP &c.)
+            // that PTRACE_DETACH restores by itself. Anything else is a signal
+            // on its way to the process: hand it back at detach.
+            result = event == PTRACE_EVENT_STOP ? 0 : WSTOPSIG(status);
+            break;
+        }
+        if (r < 0 && errno != EINTR) {
+            result = -1;
+            break;
+        }
+        const double now = monotonic_now();
+        if (now > deadline) break;
+        if (yields < 4) {
+            sched_yield();
+            continue;
+        }
+        const double left = std::min(deadline - now, 0.01);
+        timespec pause{0, static_cast<long>(left * 1e9)};
+        if (sigtimedwait(&chld, nullptr, &pause) == SIGCHLD) took_chld = true;
+    }
+    if (took_chld) raise(SIGCHLD);
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    return result;
+}
+
+bool traced_by_another(pid_t pid) {
+    auto status = read_bounded("/proc/" + std::to_string(pid) + "/status", 16384);
+    return status && status_traced(*status);
+}
+
+}  // namespace
+
+struct StackWalker::ProcessCache {
+    explicit ProcessCache(pid_t pid) : symbols(pid) {
+        space = unw_create_addr_space(&_UPT_accessors, 0);
+        if (space) unw_set_caching_policy(space, UNW_CACHE_GLOBAL);
+        snapshot_space = unw_create_addr_space(snapshot_accessors(), 0);
+        if (snapshot_space) unw_set_caching_policy(snapshot_space, UNW_CACHE_GLOBAL);
+        upt = _UPT_create(pid);
+    }
+    ~ProcessCache() {
+        if (upt) _UPT_destroy(upt);
+        if (space) unw_destroy_addr_space(space);
+        if (snapshot_space) unw_destroy_addr_space(snapshot_space);
+    }
+    unw_addr_space_t space = nullptr;           // unwinds the stopped thread itself (ptrace reads)
+    unw_addr_space_t snapshot_space = nullptr;  // unwinds a StackSnapshot after the thread is let go
+    void* upt = nullptr;
+    StackSnapshot snapshot;  // reused: its buffer is allocated once per process
+    size_t snapshot_bytes = kSnapshotStackBytes;  // doubled when an unwind runs past the copy
+    AddressRange stack;                           // the mapping of the stack pointer, last seen
+    Symbolizer symbols;
+};
+
+StackWalker::StackWalker(StackWalkerOptions options) : options_(options) {}
+
+StackWalker::~StackWalker() { reap_pending(); }
+
+StackWalker::ProcessCache& StackWalker::cache_for(pid_t pid) {
+    auto it = caches_.find(pid);
+    if (it == caches_.end()) it = caches_.emplace(pid, std::make_unique<ProcessCache>(pid)).first;
+    return *it->second;
+}
+
+void StackWalker::forget(pid_t pid) { caches_.erase(pid); }
+
+void StackWalker::reap_pending() {
+    for (auto it = pending_.begin(); it != pending_.end();) {
+        int exit_status = -1;
+        int sig = wait_for_stop(*it, 0, &exit_status);
+        if (sig == -2) {
+            ++it;
+            continue;
+        }
+        if (sig >= 0) ptrace(PTRACE_DETACH, *it, nullptr, reinterpret_cast<void*>(static_cast<long>(sig)));
+        if (exit_status != -1) exits_[*it] = exit_status;
+        it = pending_.erase(it);
+    }
+}
+
+bool StackWalker::is_pending(pid_t pid) const { return pending_.count(pid) > 0; }
+
+std::optional<int> StackWalker::take_exit_status(pid_t pid) {
+    auto it = exits_.find(pid);
+    if (it == exits_.end()) return std::nullopt;
+    int status = it->second;
+    exits_.erase(it);
+    return status;
+}
+
+StackSample StackWalker::sample(pid_t pid, uint64_t start_time) {
+    if (!pending_.empty()) reap_pending();
+
+    StackSample out;
+    out.pid = pid;
+    out.taken_at = monotonic_now();
+    auto fail = [&](SampleStatus status, std::string what) {
+        out.status = status;
+        out.error = std::move(what);
+        return out;
+    };
+
+    auto stat = read_proc_stat(pid);
+    if (!stat || (start_time != 0 && stat->start_time != start_time))
+        return fail(SampleStatus::gone, "process no longer exists");
+    if (stat->state == 'Z' || stat->state == 'X') return fail(SampleStatus::gone, "process is a zombie");
+    out.state = stat->state;
+    out.cpu_ticks = stat->cpu_ticks;
+    auto main_thread = read_thread_stat(pid, pid);
+    out.main_cpu_ticks = main_thread ? main_thread->cpu_ticks : stat->cpu_ticks;
+    out.main_user_ticks = main_thread ? main_thread->user_ticks : stat->user_ticks;
+    if (pending_.count(pid)) return fail(SampleStatus::timeout, "an earlier stop is still pending");
+
+    const double begin = monotonic_now();
+    if (ptrace(PTRACE_SEIZE, pid, nullptr, nullptr) != 0) {
+        int err = errno;
+        if (err == EPERM && traced_by_another(pid))
+            return fail(SampleStatus::busy, "traced by another process (a debugger?)");
+        return fail(status_for_errno(err), std::string("PTRACE_SEIZE: ") + std::strerror(err));
+    }
+    if (ptrace(PTRACE_INTERRUPT, pid, nullptr, nullptr) != 0) {
+        int err = errno;
+        // Seized but not stopped: the only way out is through a stop, so let
+        // the pending list detach it when (if) the stop comes.
+        pending_.insert(pid);
+        return fail(status_for_errno(err), std::string("PTRACE_INTERRUPT: ") + std::strerror(err));
+    }
+    int exit_status = -1;
+    int reinject = wait_for_stop(pid, options_.stop_timeout_seconds, &exit_status);
+    if (reinject == -1) {
+        // The tracer is told of the exit first: keep the status for the parent.
+        if (exit_status != -1) exits_[pid] = exit_status;
+        return fail(SampleStatus::gone, "process exited during the sample");
+    }
+    if (reinject == -2) {
+        pending_.insert(pid);
+        return fail(SampleStatus::timeout, "main thread did not stop (uninterruptible sleep?)");
+    }
+
+    out.stop_seconds = monotonic_now() - begin;
+    ProcessCache& cache = cache_for(pid);
+    auto let_go = [&] {
+        const int detached = ptrace(PTRACE_DETACH, pid, nullptr, reinterpret_cast<void*>(static_cast<long>(reinject)));
+        const int detach_errno = errno;
+        if (detached != 0 && (detach_errno != ESRCH || kill(pid, 0) == 0)) {
+            // ESRCH of a live process: it was not in a ptrace-stop after all and
+            // is still ours; the pending reaper stops and detaches it, so it is
+            // never left traced (seen once under the sanitizer build's timing).
+            if (detach_errno == ESRCH) ptrace(PTRACE_INTERRUPT, pid, nullptr, nullptr);
+            pending_.insert(pid);
+        }
+        out.held_seconds = monotonic_now() - begin;
+    };
+    auto unwind = [&](unw_addr_space_t space, void* arg) {
+        unw_cursor_t cursor;
+        if (!space || !cache.upt || unw_init_remote(&cursor, space, arg) != 0) return false;
+        out.frames.reserve(16);
+        for (int depth = 0; depth < options_.max_frames; ++depth) {
+            unw_word_t ip = 0;
+            if (unw_get_reg(&cursor, UNW_REG_IP, &ip) < 0 || ip == 0) break;
+            // Caller frames hold return addresses: look up ip-1 so a call that
+            // ends a function is attributed to that function.
+            bool exact = depth == 0 || unw_is_signal_frame(&cursor) > 0;
+            Symbol sym = cache.symbols.lookup(exact ? ip : ip - 1);
+            Frame frame;
+            frame.pc = ip;
+            if (sym.function) frame.function = sym.function;
+            if (sym.module) frame.module = sym.module;
+            frame.mpi = sym.mpi_library || (sym.function && is_mpi_function_name(sym.function));
+            out.frames.push_back(std::move(frame));
+            if (unw_step(&cursor) <= 0) break;
+        }
+        return true;
+    };
+    bool unwound;
+    if (cache.snapshot_space && take_snapshot(pid, cache.snapshot_bytes, &cache.stack, &cache.snapshot)) {
+        // Registers and the top of the stack copied: the thread goes on while we unwind the copy
+        // (stack_snapshot.h; an NWChem rank was held 4 ms per sample, and ran 23 % slower watched).
+        let_go();
+        SnapshotUnwind arg{&cache.snapshot, cache.upt};
+        SnapshotScope scope(&arg);
+        unwound = unwind(cache.snapshot_space, &arg);
+        if (cache.snapshot.ran_past) cache.snapshot_bytes = std::min(2 * cache.snapshot_bytes, kSnapshotStackBytesMax);
+    } else {
+        unwound = unwind(cache.space, cache.upt);
+        let_go();
+    }
+    out.cost_seconds = monotonic_now() - begin;
+    if (!unwound || out.frames.empty()) return fail(SampleStatus::error, "libunwind could not start the unwind");
+    out.in_mpi = stack_in_mpi(out.frames);
+    // A stack cut at max_frames is deep, not astray: its outer frames are unknown.
+    out.complete = out.frames.size() >= static_cast<size_t>(options_.max_frames) || reaches_thread_root(out.frames);
+    out.status = SampleStatus::ok;
+    return out;
+}
+
+}  // namespace jobsentry

@@ -1,0 +1,71 @@
+// Takes stack samples of processes with ptrace and libunwind-ptrace.
+//
+// Per sample, only the main thread is stopped: PTRACE_SEIZE, PTRACE_INTERRUPT,
+// wait for the stop, copy its registers and the top of its stack, PTRACE_DETACH,
+// then unwind the copy (stack_snapshot.h; where no copy can be taken, e.g. not
+// x86-64, the unwind runs during the stop). The tracee is not traced between
+// samples, so its signals are never delayed by us, a debugger can attach, and
+// a supervisor that dies between samples leaves nothing behind. A tracee that
+// does not stop within the timeout (uninterruptible sleep) is remembered and
+// detached as soon as its stop arrives; the kernel also detaches every tracee
+// when the tracer exits. Signals that arrive while a thread is stopped by us
+// are re-injected at detach, and a process that was already stopped by SIGSTOP
+// returns to that stop.
+//
+// Per-process caches (unwind info, symbols) live as long as the process is
+// known; forget(pid) drops them. Not thread-safe: ptrace binds a tracee to the
+// thread that seized it, so one StackWalker belongs to one thread.
+#pragma once
+
+#include <sys/types.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+
+#include "hang/sampler/frame.h"
+
+namespace jobsentry {
+
+struct StackWalkerOptions {
+    int max_frames = 64;
+    double stop_timeout_seconds = 0.25;
+};
+
+class StackWalker {
+public:
+    explicit StackWalker(StackWalkerOptions options = {});
+    ~StackWalker();
+    StackWalker(const StackWalker&) = delete;
+    StackWalker& operator=(const StackWalker&) = delete;
+
+    // start_time: the process's /proc start time as seen at discovery; a
+    // different value means the pid was reused and the sample reports "gone".
+    // Zero skips the check.
+    StackSample sample(pid_t pid, uint64_t start_time = 0);
+    void forget(pid_t pid);
+
+    // Detaches tracees that did not stop in time earlier. The owner must call
+    // it whenever a child-state notification may concern one (SIGCHLD, a
+    // CLD_TRAPPED from waitid) and regularly, also after sampling has ended:
+    // until then such a tracee stays stopped. Cheap when there are none.
+    void reap_pending();
+    bool is_pending(pid_t pid) const;
+
+    // A tracer is told of a tracee's exit before its parent; if the tracee
+    // was our own child, that wait status was consumed here and the parent
+    // gets it from this call (once).
+    std::optional<int> take_exit_status(pid_t pid);
+
+private:
+    struct ProcessCache;
+    ProcessCache& cache_for(pid_t pid);
+
+    StackWalkerOptions options_;
+    std::map<pid_t, std::unique_ptr<ProcessCache>> caches_;
+    std::set<pid_t> pending_;
+    std::map<pid_t, int> exits_;
+};
+
+}  // namespace jobsentry

@@ -1,0 +1,136 @@
+#include "hang/sampler/symbolizer.h"
+
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+
+#include <cstdio>
+#include <ctime>
+
+#include "base/clock.h"
+#include "hang/sampler/mpi_classifier.h"
+
+namespace jobsentry {
+namespace {
+
+constexpr double kRefreshSeconds = 2.0;
+
+// No debuginfo search: symbol tables of the mapped files are enough to name
+// frames, and looking for separate debug files would make the first lookup
+// in each module slow on machines with many -dbg packages.
+int no_debuginfo(Dwfl_Module*, void**, const char*, Dwarf_Addr, const char*, const char*, GElf_Word,
+                 char**) {
+    return -1;
+}
+
+const Dwfl_Callbacks kCallbacks = {
+    dwfl_linux_proc_find_elf,
+    no_debuginfo,
+    nullptr,
+    nullptr,
+};
+
+}  // namespace
+
+Symbolizer::Symbolizer(pid_t pid) : pid_(pid) {}
+
+Symbolizer::~Symbolizer() {
+    if (dwfl_) dwfl_end(dwfl_);
+}
+
+bool Symbolizer::report_modules() {
+    last_report_ = monotonic_now();
+    if (!dwfl_) dwfl_ = dwfl_begin(&kCallbacks);
+    if (!dwfl_) return false;
+    dwfl_report_begin(dwfl_);
+    int rc = dwfl_linux_proc_report(dwfl_, pid_);
+    dwfl_report_end(dwfl_, nullptr, nullptr);
+    // Module pointers may be reused by the new report: drop what refers to them.
+    mpi_module_.clear();
+    functions_.clear();
+    unnamed_.clear();
+    names_.clear();
+    return rc == 0;
+}
+
+Dwfl_Module* Symbolizer::find_module(uint64_t pc) {
+    if (!dwfl_) report_modules();
+    if (!dwfl_) return nullptr;
+    Dwfl_Module* module = dwfl_addrmodule(dwfl_, pc);
+    if (!module && monotonic_now() - last_report_ > kRefreshSeconds) {
+        report_modules();
+        module = dwfl_addrmodule(dwfl_, pc);
+    }
+    return module;
+}
+
+Symbol Symbolizer::lookup(uint64_t pc) {
+    auto range = functions_.upper_bound(pc);
+    if (range != functions_.begin() && pc < std::prev(range)->second.end) return std::prev(range)->second.symbol;
+    auto unnamed = unnamed_.find(pc);
+    if (unnamed != unnamed_.end()) return unnamed->second;
+
+    Symbol out;
+    Dwfl_Module* module = find_module(pc);
+    if (!module) return out;
+    out.module = dwfl_module_info(module, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr);
+    auto cached = mpi_module_.find(module);
+    if (cached == mpi_module_.end())
+        cached = mpi_module_.emplace(module, out.module && is_mpi_library_path(out.module)).first;
+    out.mpi_library = cached->second;
+
+    GElf_Off offset = 0;
+    GElf_Sym sym;
+    const char* name = dwfl_module_addrinfo(module, pc, &offset, &sym, nullptr, nullptr, nullptr);
+    // A symbol counts only when its size covers the PC: in a stripped binary
+    // the nearest symbol below a PC (_init, some exported function) is
+    // usually another function, and naming the frame after it would merge
+    // unrelated code.
+    const bool covered = name && sym.st_size > 0 && offset < sym.st_size;
+    if (functions_.size() + unnamed_.size() >= kMaxCached) {
+        functions_.clear();
+        unnamed_.clear();
+        names_.clear();
+    }
+    if (covered) {
+        out.function = name;
+        functions_[pc - offset] = Range{pc - offset + sym.st_size, out};
+        return out;
+    }
+    if (auto range = unwind_range(module, pc)) {
+        out.function = range->first;
+        functions_[range->second.first] = Range{range->second.second, out};
+        return out;
+    }
+    out.function = name;  // a size-less symbol (assembly) is better than nothing
+    unnamed_[pc] = out;
+    return out;
+}
+
+std::optional<std::pair<const char*, std::pair<uint64_t, uint64_t>>> Symbolizer::unwind_range(Dwfl_Module* module,
+                                                                                               uint64_t pc) {
+    // Stripped code has no symbols, but it keeps .eh_frame (the unwinder
+    // needs it), whose FDEs delimit functions. The frame is named after its
+    // module and the function's start in the file ("app+0x4a10", as
+    // addr2line takes it): stable across samples and runs, so call chains of
+    // stripped programs are compared function by function like named ones.
+    Dwarf_Addr bias = 0;
+    Dwarf_CFI* cfi = dwfl_module_eh_cfi(module, &bias);
+    if (!cfi) cfi = dwfl_module_dwarf_cfi(module, &bias);
+    if (!cfi) return std::nullopt;
+    Dwarf_Frame* frame = nullptr;
+    if (dwarf_cfi_addrframe(cfi, pc - bias, &frame) != 0 || !frame) return std::nullopt;
+    Dwarf_Addr start = 0, end = 0;
+    bool signal = false;
+    const int rc = dwarf_frame_info(frame, &start, &end, &signal);
+    free(frame);
+    if (rc < 0 || end <= start) return std::nullopt;
+    const char* path = dwfl_module_info(module, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr);
+    std::string base = path ? path : "?";
+    base = base.substr(base.find_last_of('/') + 1);
+    char offset[32];
+    std::snprintf(offset, sizeof offset, "+0x%llx", static_cast<unsigned long long>(start));
+    names_.push_back(base + offset);
+    return std::make_pair(names_.back().c_str(), std::make_pair(start + bias, end + bias));
+}
+
+}  // namespace jobsentry

@@ -1,0 +1,120 @@
+#include "hang/watch/discovery.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+
+#include "hang/sampler/mpi_classifier.h"
+#include "base/proc_files.h"
+#include "base/process_tree.h"
+
+namespace jobsentry {
+namespace {
+
+constexpr size_t kMaxEnvironBytes = 1 << 20;  // 1 MiB: far above any real environment
+constexpr size_t kMaxMapsBytes = 8 << 20;  // 8 MiB: tens of thousands of mappings
+
+bool maps_mpi_library(pid_t pid) {
+    auto maps = read_bounded("/proc/" + std::to_string(pid) + "/maps", kMaxMapsBytes);
+    return maps && maps_name_mpi_library(*maps);
+}
+
+}  // namespace
+
+bool maps_name_mpi_library(const std::string& maps) {
+    size_t pos = 0;
+    while (pos < maps.size()) {
+        size_t end = maps.find('\n', pos);
+        if (end == std::string::npos) end = maps.size();
+        size_t slash = maps.rfind('/', end);
+        if (slash != std::string::npos && slash >= pos &&
+            is_mpi_library_path(std::string_view(maps).substr(slash, end - slash)))
+            return true;
+        pos = end + 1;
+    }
+    return false;
+}
+
+std::optional<int> rank_from_environ(const std::string& block) {
+    // Open MPI sets the first, PMIx launchers (srun --mpi=pmix) the second,
+    // MPICH's Hydra and PMI-1 launchers the third.
+    static const char* kNames[] = {"OMPI_COMM_WORLD_RANK=", "PMIX_RANK=", "PMI_RANK="};
+    for (const char* name : kNames) {
+        const std::string key = name;
+        size_t pos = 0;
+        while (pos < block.size()) {
+            size_t end = block.find('\0', pos);
+            if (end == std::string::npos) end = block.size();
+            if (block.compare(pos, key.size(), key) == 0) {
+                std::string value = block.substr(pos + key.size(), end - pos - key.size());
+                char* tail = nullptr;
+                errno = 0;
+                long rank = std::strtol(value.c_str(), &tail, 10);
+                if (!value.empty() && *tail == '\0' && errno == 0 && rank >= 0 && rank < (1L << 30))
+                    return static_cast<int>(rank);
+            }
+            pos = end + 1;
+        }
+    }
+    return std::nullopt;
+}
+
+namespace {
+
+// The ranks among candidates, which come parents first. Only processes whose
+// four uids are the job's are looked at.
+Discovery ranks_among(const std::vector<pid_t>& candidates, const std::map<pid_t, ProcInfo>& procs, uid_t job_uid) {
+    Discovery out;
+    std::map<pid_t, int> rank_of;
+    for (pid_t pid : candidates) {
+        auto info = procs.find(pid);
+        if (info == procs.end() || info->second.state == 'Z' || info->second.state == 'X') continue;
+        if (process_owned_by(pid, job_uid) != std::optional<bool>(true)) continue;
+        auto env = read_bounded("/proc/" + std::to_string(pid) + "/environ", kMaxEnvironBytes);
+        if (!env) {
+            if (errno == EACCES || errno == EPERM) out.unreadable.push_back(pid);
+            continue;
+        }
+        auto rank = rank_from_environ(*env);
+        if (!rank) continue;
+        rank_of[pid] = *rank;
+        auto parent = rank_of.find(info->second.parent);
+        if (parent != rank_of.end() && parent->second == *rank) {
+            // Same rank as its parent: either a rank's helper child (keep the
+            // parent) or the application under a wrapper that did not exec,
+            // e.g. `mpirun ./wrap.sh` (take the child that maps MPI).
+            auto chosen = std::find_if(out.ranks.begin(), out.ranks.end(),
+                                       [&](const RankProcess& r) { return r.pid == parent->first; });
+            if (chosen != out.ranks.end() && !maps_mpi_library(chosen->pid) && maps_mpi_library(pid))
+                *chosen = {*rank, pid, info->second.start_time, {}};
+            continue;
+        }
+        out.ranks.push_back({*rank, pid, info->second.start_time, {}});
+    }
+    std::sort(out.ranks.begin(), out.ranks.end(),
+              [](const RankProcess& a, const RankProcess& b) { return a.rank < b.rank; });
+    return out;
+}
+
+}  // namespace
+
+Discovery discover_ranks(pid_t root, uid_t job_uid) {
+    const auto procs = scan_processes();
+    return ranks_among(descendants_of(root, parents(procs)), procs, job_uid);  // breadth first: parents first
+}
+
+Discovery discover_ranks_among(std::vector<pid_t> pids, uid_t job_uid) {
+    std::map<pid_t, ProcInfo> procs;
+    for (pid_t pid : pids)
+        if (auto stat = read_proc_stat(pid)) procs[pid] = {stat->ppid, stat->start_time, stat->state};
+    // A parent starts before its children: start time orders parents first.
+    std::sort(pids.begin(), pids.end(), [&](pid_t a, pid_t b) {
+        auto ia = procs.find(a), ib = procs.find(b);
+        uint64_t ta = ia == procs.end() ? 0 : ia->second.start_time, tb = ib == procs.end() ? 0 : ib->second.start_time;
+        return ta != tb ? ta < tb : a < b;
+    });
+    pids.erase(std::unique(pids.begin(), pids.end()), pids.end());
+    return ranks_among(pids, procs, job_uid);
+}
+
+}  // namespace jobsentry

@@ -1,0 +1,44 @@
+// Finds the MPI rank processes below a launcher process (mpirun, mpiexec, a
+// shell script) by walking /proc. (Tasks that srun starts are children of
+// slurmstepd, not of srun: the Slurm mode finds them by their job cgroup.) A process is a rank when its environment
+// holds OMPI_COMM_WORLD_RANK, PMIX_RANK or PMI_RANK; a child that inherited
+// the same rank from its parent (a rank's helper process) is not a rank.
+// Only processes whose real, effective, saved and filesystem uids all equal
+// the job's uid are considered; everything else is never touched.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace jobsentry {
+
+struct RankProcess {
+    int rank = -1;
+    pid_t pid = 0;            // on its node
+    uint64_t start_time = 0;  // on its node's clock (ticks since its boot)
+    std::string node;         // "" on the supervisor's own node; else the node whose agent samples it
+};
+
+struct Discovery {
+    std::vector<RankProcess> ranks;      // sorted by rank
+    std::vector<pid_t> unreadable;       // job-owned descendants whose environment we may not read
+};
+
+// Pure: the rank named by a NUL-separated environment block, if any.
+std::optional<int> rank_from_environ(const std::string& environ_block);
+
+// Pure: whether a /proc/PID/maps text maps an MPI library (is_mpi_library_path).
+bool maps_name_mpi_library(const std::string& maps_text);
+
+// The ranks below root (`jobsentry watch`: root is the supervisor).
+Discovery discover_ranks(pid_t root, uid_t job_uid);
+
+// The ranks among a set of pids (`jobsentry supervise`: a job cgroup's members).
+Discovery discover_ranks_among(std::vector<pid_t> pids, uid_t job_uid);
+
+}  // namespace jobsentry

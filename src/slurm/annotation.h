@@ -1,0 +1,49 @@
+// The one-line verdicts the supervisor puts in a job's AdminComment, so that
+// `sacct -o JobID,State,AdminComment` shows why a job ended. Pure.
+#pragma once
+
+#include <string>
+
+#include "hang/watch/report.h"
+
+namespace jobsentry {
+
+constexpr size_t kMaxAnnotation = 1000;  // far below Slurm's limits; sacct columns stay readable
+
+// The AdminComment is one line of clauses joined by " -- ". The first is the
+// hang verdict ("jobsentry: ..."); other parts of jobsentry add clauses of
+// their own whose text starts "jobsentry <part>" (e.g. "jobsentry noise node1:
+// ..."). Every writer replaces only its own clause and keeps the others'.
+constexpr const char* kClauseSeparator = " -- ";
+
+// comment with the clause that starts with key replaced by clause, or clause
+// appended; a comment not written by jobsentry (a site's note) is replaced.
+std::string with_clause(const std::string& comment, const std::string& key, const std::string& clause);
+
+// " -- jobsentry <part>..." clauses of comment (other parts' clauses), or "".
+std::string part_clauses(const std::string& comment);
+
+// "jobsentry: hang at 2026-11-22T10:41:03Z after 4.1s; suspect ranks 3; action cancel; report /path"
+// where "after" is the time since a monitored rank was last seen to progress.
+// Other parts' clauses of previous_comment are kept.
+std::string hang_annotation(const Report& report, const std::string& action, const std::string& report_path,
+                            const std::string& previous_comment = "");
+
+// "jobsentry: no hang; 123 samples" and, when monitoring stopped, why. A
+// hang verdict of an earlier run of the job (before a requeue) is kept after it.
+std::string end_annotation(const Report& report, const std::string& previous_comment = "");
+
+// 400ms, 4.0s, 12m05s, 1h02m: periods as the annotation shows them.
+std::string format_period(double seconds);
+
+// The checkpoint clause: "checkpoint every 1h02m by SIGUSR1 (Young/Daly,
+// C=90s, job MTBF 5h; 3 sent)" when the supervisor signals the job
+// (signal_name non-empty), else "Young/Daly period 1h02m (C=90s guess, job MTBF 5h)".
+std::string checkpoint_note(double period_s, double cost_s, double job_mtbf_s, const std::string& signal_name,
+                            int signals_sent);
+
+// comment with "; note" added to its first clause (before the first " -- ",
+// e.g. " -- earlier run: "), still one line of at most kMaxAnnotation characters.
+std::string with_note(const std::string& comment, const std::string& note);
+
+}  // namespace jobsentry

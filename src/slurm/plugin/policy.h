@@ -1,0 +1,90 @@
+// The plugin's pure half: site policy from plugstack.conf arguments, the
+// user's --hang-detect value checked against it, and the supervisor's
+// command line. No Slurm calls here, so every rule is unit-tested
+// (tests/unit/test_policy.cpp). Nothing in this file throws.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/port_range.h"
+
+namespace jobsentry {
+
+enum class SlurmAction { cancel, requeue, notify, report };
+
+const char* to_string(SlurmAction action);
+
+struct HangDetectSettings {
+    bool enabled = false;
+    double alpha = 0.001;
+    int interval_ms = 400;
+    int ranks = 10;
+    SlurmAction action = SlurmAction::cancel;
+};
+
+struct SitePolicy {
+    bool default_on = false;      // watch jobs that did not ask
+    bool allow_optout = true;     // may users say --hang-detect=off when default=on?
+    HangDetectSettings defaults;  // values of keys the user leaves out
+    int min_interval_ms = 100;    // users may not sample more often
+    int max_ranks = 64;           // users may not monitor more ranks
+    double max_alpha = 0.01;      // users may not make the test more trigger-happy
+    std::vector<SlurmAction> actions{SlurmAction::cancel, SlurmAction::requeue, SlurmAction::notify,
+                                     SlurmAction::report};  // actions users may choose
+    std::string supervisor;       // absolute path of the jobsentry binary
+    std::string report_dir;       // empty: the job's working directory
+    std::string state_dir = "/run/jobsentry";      // one pid file per watched job
+    std::string log_dir = "/var/log/jobsentry";    // one supervisor log per job
+    bool log_samples = false;     // supervisor logs every sample and judgement (--verbose)
+    // OS-noise probe at job start (--noise-probe; spank/noise_option.h).
+    bool noise_probe_on = false;        // probe every job that does not opt out
+    int noise_duration_ms = 2000;       // a bare --noise-probe, and default=on jobs
+    int max_noise_duration_ms = 30000;  // users may not hold their job's start longer
+    std::string rma_lib;                // --rma-check's preload module (absolute path)
+    PortRange leader_ports;             // multi-node jobs: where leaders listen for node agents
+    // Checkpoint coordination (--checkpoint; spank/checkpoint_option.h).
+    double mtbf_s = 0;            // per-node MTBF; 0: not set (no --checkpoint, no JOBSENTRY_MTBF)
+    double ckpt_cost_s = 0;       // C guess; 0: not set (the supervisor and jobsentry_ckpt assume 60s)
+};
+
+struct PolicyParse {
+    SitePolicy policy;
+    std::string error;  // non-empty: which argument, what is accepted
+};
+
+// plugstack.conf arguments, e.g. {"default=on", "min_interval=200ms"}.
+// default_supervisor: the jobsentry binary; the preload module of --rma-check
+// defaults to ../lib/libjobsentry-rmacheck.so beside it.
+PolicyParse parse_site_policy(const std::vector<std::string>& args, const std::string& default_supervisor);
+
+struct OptionParse {
+    HangDetectSettings settings;
+    std::string error;  // non-empty: which key, what is accepted
+};
+
+// The user's --hang-detect value: nullptr or "" for the bare option,
+// otherwise "off", "on" or KEY=VAL pairs separated by commas.
+OptionParse parse_hang_detect(const char* value, const SitePolicy& policy);
+
+// What a job that never used the option gets.
+HangDetectSettings settings_without_option(const SitePolicy& policy);
+
+// The name of the per-node process of a job in state_dir and log_dir:
+// "job_<id>" for the leader (the job's first node), "job_<id>.node<K>" for
+// the agent of the job's K-th node (several nodes may share one host in tests).
+std::string supervisor_stem(unsigned job_id, unsigned node_index);
+
+// argv of `jobsentry agent` for the job's K-th node (K >= 1).
+std::vector<std::string> agent_argv(const SitePolicy& policy, unsigned job_id, unsigned node_index);
+
+// argv (argv[0] first) of `jobsentry supervise` for a job.
+std::vector<std::string> supervisor_argv(const SitePolicy& policy, const HangDetectSettings& settings,
+                                         unsigned job_id);
+
+// Help text of the option, as sbatch --help shows it.
+std::string option_usage(const SitePolicy& policy);
+
+}  // namespace jobsentry

@@ -1,0 +1,99 @@
+#include "slurm/supervise_options.h"
+
+#include <sstream>
+
+#include "hang/watch/detection_options.h"
+#include "base/duration.h"
+
+namespace po = boost::program_options;
+
+namespace jobsentry {
+namespace {
+
+po::options_description describe(SuperviseOptions& o, std::string& action, std::string& mtbf, std::string& cost,
+                                 bool& no_detect, std::string& ports) {
+    po::options_description d("Options");
+    d.add_options()("help,h", "print this help and exit");
+    // clang-format off
+    d.add_options()
+        ("job-id", po::value(&o.job_id)->required(), "the Slurm job to watch on this node")
+        ("action", po::value(&action)->default_value("cancel"),
+            "on a verified hang: cancel, requeue, notify (signal the batch shell, or a message to srun) or "
+            "report (report and annotate only)")
+        ("report-dir", po::value(&o.report_dir),
+            "directory for the reports, written as the job's user; default: the job's working directory")
+        ("pid-file", po::value(&o.pid_file), "the plugin's record of this supervisor, removed at exit")
+        ("cgroup-root", po::value(&o.cgroup_root)->default_value(o.cgroup_root), "where cgroups are mounted")
+        ("leader-ports", po::value(&ports)->default_value(to_string(o.leader_ports)),
+            "multi-node jobs: TCP ports FIRST-LAST on which to listen for the node agents (docs/multi-node.md)")
+        ("notify-signal", po::value(&o.notify_signal)->default_value(o.notify_signal),
+            "signal sent to the batch shell by action notify; 1..64")
+        ("ckpt-signal", po::value(&o.ckpt_signal)->default_value(o.ckpt_signal),
+            "checkpoint signal sent to the batch shell at the Young/Daly period (needs --mtbf); 0: none; 1..64")
+        ("mtbf", po::value(&mtbf), "per-node MTBF, a duration with a unit (24h); λ = nodes / MTBF")
+        ("nodes", po::value(&o.nodes)->default_value(o.nodes), "nodes of the job for λ; 0: the job's own count")
+        ("ckpt-cost", po::value(&cost)->default_value("60s"), "C, the time one checkpoint takes (a guess)")
+        ("no-hang-detect", po::bool_switch(&no_detect),
+            "no hang detection: run only for the checkpoint signal (the job asked for --checkpoint alone)");
+    // clang-format on
+    add_detection_options(d, o);
+    return d;
+}
+
+}  // namespace
+
+SuperviseParse parse_supervise_options(const std::vector<std::string>& args) {
+    SuperviseParse out;
+    std::string action, mtbf, cost, ports;
+    bool no_detect = false;
+    po::options_description desc = describe(out.options, action, mtbf, cost, no_detect, ports);
+    out.error = parse_with(desc, args, &out.help, "jobsentry supervise --help");
+    if (out.help || !out.error.empty()) return out;
+    bool known = false;
+    for (SlurmAction a : {SlurmAction::cancel, SlurmAction::requeue, SlurmAction::notify, SlurmAction::report})
+        if (action == to_string(a)) {
+            out.options.action = a;
+            known = true;
+        }
+    std::ostringstream e;
+    std::string detection = check_detection_settings(out.options);
+    if (!detection.empty()) e << detection;
+    else if (!known) e << "--action " << action << ": accepted values are cancel, requeue, notify, report";
+    else if (out.options.job_id == 0) e << "--job-id 0: accepted values are Slurm job ids (> 0)";
+    else if (!out.options.report_dir.empty() && out.options.report_dir[0] != '/')
+        e << "--report-dir " << out.options.report_dir << ": accepted values are absolute paths";
+    else if (out.options.notify_signal < 1 || out.options.notify_signal > 64)
+        e << "--notify-signal " << out.options.notify_signal << ": accepted values are 1..64";
+    else if (out.options.ckpt_signal < 0 || out.options.ckpt_signal > 64)
+        e << "--ckpt-signal " << out.options.ckpt_signal << ": accepted values are 0 (none) or 1..64";
+    else if (!mtbf.empty() && !((out.options.mtbf_s = parse_duration_seconds(mtbf)) > 0))
+        e << "--mtbf " << mtbf << ": accepted values are positive durations with a unit ms, s, m, h or d, e.g. 24h";
+    else if (!((out.options.ckpt_cost_s = parse_duration_seconds(cost)) > 0))
+        e << "--ckpt-cost " << cost << ": accepted values are positive durations with a unit ms, s, m, h or d, e.g. 90s";
+    else if (out.options.ckpt_signal > 0 && !(out.options.mtbf_s > 0))
+        e << "--ckpt-signal " << out.options.ckpt_signal << " needs --mtbf (there is no period without it)";
+    else if (auto range = parse_port_range(ports); !range)
+        e << "--leader-ports " << ports << ": accepted values are port ranges FIRST-LAST within 1024-65535";
+    else if (out.options.leader_ports = *range; no_detect && out.options.ckpt_signal == 0)
+        e << "--no-hang-detect without --ckpt-signal: the supervisor would have nothing to do";
+    out.options.detect = !no_detect;
+    out.error = e.str();
+    return out;
+}
+
+std::string supervise_help() {
+    SuperviseOptions defaults;
+    std::string action, mtbf, cost, ports;
+    bool no_detect = false;
+    std::ostringstream out;
+    out << "Usage: jobsentry supervise --job-id ID [options]\n\n"
+           "The per-job supervisor that jobsentry.so starts as root on a job's node: finds the job's\n"
+           "ranks by its cgroup (processes of the job's user only), detects hangs like `jobsentry\n"
+           "watch`, and on a verified hang writes the report as the job's user, sets the job's\n"
+           "AdminComment and acts. Ends with the job. Exit status: 0, 3 after a hang, 2 for bad\n"
+           "options, 1 when the job cannot be watched.\n\n"
+        << describe(defaults, action, mtbf, cost, no_detect, ports);
+    return out.str();
+}
+
+}  // namespace jobsentry

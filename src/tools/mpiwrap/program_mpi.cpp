@@ -1,0 +1,117 @@
+#include "tools/mpiwrap/program_mpi.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <sstream>
+
+namespace jobsentry {
+
+const char* mpi_flavor_name(MpiFlavor f) { return f == MpiFlavor::mpich ? "mpich" : "openmpi"; }
+
+std::optional<MpiFlavor> parse_mpi_flavor(const std::string& word) {
+    if (word == "openmpi") return MpiFlavor::open_mpi;
+    if (word == "mpich") return MpiFlavor::mpich;
+    return std::nullopt;
+}
+
+namespace {
+
+bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+}  // namespace
+
+std::optional<MpiFlavor> mpi_of_needed(const std::vector<std::string>& needed) {
+    for (const auto& lib : needed) {
+        // MPICH's library and its libmpi.so.12 alias; Open MPI 4 and 5 are both libmpi.so.40.
+        if (starts_with(lib, "libmpich.so") || starts_with(lib, "libmpi.so.12")) return MpiFlavor::mpich;
+        if (starts_with(lib, "libmpi.so.40")) return MpiFlavor::open_mpi;
+    }
+    return std::nullopt;
+}
+
+std::optional<MpiFlavor> mpi_of_launcher(const std::string& name) {
+    for (const char* m : {"mpiexec.mpich", "mpirun.mpich", "mpiexec.hydra", "mpiexec.gforker"})
+        if (name == m) return MpiFlavor::mpich;
+    for (const char* o : {"mpirun.openmpi", "mpiexec.openmpi", "orterun", "prterun", "prun"})
+        if (name == o) return MpiFlavor::open_mpi;
+    return std::nullopt;
+}
+
+namespace {
+
+// The DT_NEEDED names of an ELF file; empty when it is not one (or unreadable).
+std::vector<std::string> needed_of(const std::string& path) {
+    std::vector<std::string> out;
+    int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return out;
+    // A word of the command may name a big data file: only ELF files are
+    // opened with libelf, mapped rather than read.
+    char magic[SELFMAG];
+    if (pread(fd, magic, SELFMAG, 0) == SELFMAG && std::memcmp(magic, ELFMAG, SELFMAG) == 0 &&
+        elf_version(EV_CURRENT) != EV_NONE) {
+        if (Elf* elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr)) {
+            Elf_Scn* scn = nullptr;
+            while ((scn = elf_nextscn(elf, scn))) {
+                GElf_Shdr shdr;
+                if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_DYNAMIC || shdr.sh_entsize == 0) continue;
+                Elf_Data* data = elf_getdata(scn, nullptr);
+                for (size_t i = 0; data && i < shdr.sh_size / shdr.sh_entsize; ++i) {
+                    GElf_Dyn dyn;
+                    if (!gelf_getdyn(data, static_cast<int>(i), &dyn) || dyn.d_tag != DT_NEEDED) continue;
+                    if (const char* name = elf_strptr(elf, shdr.sh_link, dyn.d_un.d_val)) out.emplace_back(name);
+                }
+            }
+            elf_end(elf);
+        }
+    }
+    close(fd);
+    return out;
+}
+
+// A word of the command as a regular file: the first word through PATH, the others as paths.
+std::string as_file(const std::string& word, bool first) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (word.empty() || word[0] == '-') return "";
+    if (word.find('/') != std::string::npos || !first)
+        return fs::is_regular_file(word, ec) ? word : "";
+    const char* path = std::getenv("PATH");
+    std::istringstream dirs(path ? path : "");
+    for (std::string dir; std::getline(dirs, dir, ':');) {
+        std::string candidate = (dir.empty() ? "." : dir) + "/" + word;
+        if (fs::is_regular_file(candidate, ec) && access(candidate.c_str(), X_OK) == 0) return candidate;
+    }
+    return "";
+}
+
+}  // namespace
+
+ProgramMpi detect_program_mpi(const std::vector<std::string>& command) {
+    namespace fs = std::filesystem;
+    std::optional<MpiFlavor> launcher;
+    std::string launcher_why;
+    for (size_t i = 0; i < command.size(); ++i) {
+        std::string file = as_file(command[i], i == 0);
+        if (file.empty()) continue;
+        if (auto f = mpi_of_needed(needed_of(file)))
+            return {f, file + " is linked with " + (*f == MpiFlavor::mpich ? "MPICH" : "Open MPI")};
+        std::error_code ec;
+        fs::path real = fs::canonical(file, ec);  // mpirun -> /etc/alternatives/mpirun -> mpirun.openmpi
+        for (const fs::path& p : {fs::path(file), ec ? fs::path() : real})
+            if (!launcher)
+                if (auto f = mpi_of_launcher(p.filename().string())) {
+                    launcher = f;
+                    launcher_why = command[i] + " is " + p.string() + ", the launcher of " +
+                                   (*f == MpiFlavor::mpich ? "MPICH" : "Open MPI");
+                }
+    }
+    return {launcher, launcher_why};
+}
+
+}  // namespace jobsentry

@@ -1,0 +1,372 @@
+// Mode 1 page protection and the SIGSEGV/SIGTRAP handlers (see protect.h).
+// Tables are fixed-size arrays: the handlers read them without locks and they
+// change only inside MPI wrappers, when every page is unprotected.
+#include "tools/rmacheck/preload/protect.h"
+
+#include "tools/rmacheck/preload/shadow.h"
+
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+
+#include "tools/rmacheck/preload/guard.h"
+#include "tools/rmacheck/preload/thread_id.h"
+#include "tools/rmacheck/preload/watchpoints.h"
+
+namespace rmacheck::protect {
+
+namespace {
+constexpr int kMaxPending = 512, kMaxPages = 1024, kMaxWindows = 64, kMaxHits = 8192;
+constexpr uint64_t kTrapFlag = 0x100;
+
+constexpr uint64_t kMaxWatched = 32;  // 4 debug registers of 8 bytes
+
+struct Pending {
+    uint64_t lo, hi, request;
+    uint32_t win;
+    int target;
+    bool block_reads;
+    unsigned watch_slots;         // watched by debug registers instead of page protection
+    uint8_t seen[kMaxWatched];    // its bytes when last seen: a watched access that changed them is a store
+    unsigned hits;                // by the program: after kSaturation the race is known, the watch ends
+};
+constexpr unsigned kSaturation = 64;
+constexpr unsigned kSaturated = 1u << 31;  // watch_slots of a buffer whose watch ended (no slot held)
+struct Page {
+    uint64_t addr;
+    int prot;
+};
+struct WinMem {
+    uint64_t lo, hi;
+};
+
+Pending g_pending[kMaxPending];
+int g_npending = 0;
+Page g_pages[kMaxPages];
+std::atomic<int> g_npages{0};
+WinMem g_windows[kMaxWindows];
+int g_nwindows = 0;
+Hit g_hits[kMaxHits];
+std::atomic<int> g_nhits{0};
+std::atomic<uint64_t> g_dropped{0};
+bool g_protected = false;  // pages currently carry their protection
+bool g_track_only = false; // precise mode: nothing is protected
+uint64_t g_page = 4096;
+struct sigaction g_old_segv, g_old_trap;
+
+thread_local uint64_t t_step_pages[4] __attribute__((tls_model("initial-exec")));
+thread_local int t_nstep __attribute__((tls_model("initial-exec"))) = 0;
+
+uint64_t page_of(uint64_t a) { return a & ~(g_page - 1); }
+
+// g_pages is sorted by address (binary search here; runs of neighbours in one mprotect below).
+int lower_page(uint64_t page, int n) {
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (g_pages[mid].addr < page) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+int find_page(uint64_t page) {
+    int n = g_npages.load(std::memory_order_acquire);
+    int i = lower_page(page, n);
+    return i < n && g_pages[i].addr == page ? i : -1;
+}
+
+// Calls mprotect once per run of adjacent pages that get the same protection: a batch of Gets into
+// one array keeps two or three neighbouring pages pending, and every MPI call lifts and restores them.
+template <class ProtOf> void protect_runs(int n, ProtOf prot_of) {
+    for (int i = 0; i < n;) {
+        int j = i + 1, prot = prot_of(g_pages[i]);
+        while (j < n && g_pages[j].addr == g_pages[j - 1].addr + g_page && prot_of(g_pages[j]) == prot) ++j;
+        mprotect(reinterpret_cast<void*>(g_pages[i].addr), (j - i) * g_page, prot);
+        i = j;
+    }
+}
+
+void record_hit(uint64_t pc, uint64_t addr, bool write) {
+    int n = g_nhits.load(std::memory_order_relaxed);
+    // A loop touching the same byte from the same instruction is one hit.
+    for (int i = n - 1; i >= 0 && i >= n - 16; --i)
+        if (g_hits[i].pc == pc && g_hits[i].addr == addr && g_hits[i].write == write &&
+            g_hits[i].thread == this_thread())
+            return;
+    if (n >= kMaxHits) {
+        g_dropped.fetch_add(1, std::memory_order_relaxed);
+        return;
+    }
+    g_hits[n] = {pc, addr, write, this_thread()};
+    g_nhits.store(n + 1, std::memory_order_release);
+}
+
+void on_segv(int sig, siginfo_t* si, void* ctx) {
+    auto* uc = static_cast<ucontext_t*>(ctx);
+    uint64_t addr = reinterpret_cast<uint64_t>(si->si_addr);
+    int idx = find_page(page_of(addr));
+    if (idx < 0) {
+        // Not our protection: let the fault happen as it would without us.
+        sigaction(SIGSEGV, &g_old_segv, nullptr);
+        (void)sig;
+        return;
+    }
+    bool write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+    if (t_depth == 0) {  // inside a wrapper it is MPI's own copy
+        for (int i = 0; i < g_npending; ++i) {
+            const Pending& p = g_pending[i];
+            if (addr >= p.lo && addr < p.hi && (write || p.block_reads)) {
+                record_hit(static_cast<uint64_t>(uc->uc_mcontext.gregs[REG_RIP]), addr, write);
+                break;
+            }
+        }
+    }
+    mprotect(reinterpret_cast<void*>(page_of(addr)), g_page, PROT_READ | PROT_WRITE);
+    // While protections are being lifted (a wrapper's entry touching a protected stack page) the
+    // page simply stays open; otherwise step over the access and close it again.
+    if (!g_protected) return;
+    if (t_nstep < 4) t_step_pages[t_nstep++] = page_of(addr);
+    uc->uc_mcontext.gregs[REG_EFL] |= kTrapFlag;
+}
+
+// A debug-register hit: the trap comes after the access, so RIP is the next
+// instruction (RIP - 1 lies in the access's own bytes). Reads and stores of a
+// Get's buffer trap alike; a store is told by the bytes having changed.
+void on_watch_hit(const siginfo_t* si, const ucontext_t* uc) {
+    uint64_t addr = reinterpret_cast<uint64_t>(si->si_addr);
+    for (int i = 0; i < g_npending; ++i) {
+        Pending& p = g_pending[i];
+        if (!p.watch_slots || addr < p.lo || addr >= p.hi) continue;
+        // Read through the kernel: a plain read would hit the watchpoint again.
+        uint8_t now[kMaxWatched];
+        iovec local{now, p.hi - p.lo}, remote{reinterpret_cast<void*>(p.lo), p.hi - p.lo};
+        bool readable = process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == static_cast<ssize_t>(p.hi - p.lo);
+        bool write = !p.block_reads || (readable && std::memcmp(p.seen, now, p.hi - p.lo) != 0);
+        if (write && readable) std::memcpy(p.seen, now, p.hi - p.lo);
+        if (t_depth != 0) return;  // inside a wrapper it is MPI's own copy
+        record_hit(static_cast<uint64_t>(uc->uc_mcontext.gregs[REG_RIP]) - 1, addr, write);
+        // A program spinning on the buffer (a hang of bug class 2) would trap on every iteration:
+        // once the race is recorded many times over, stop watching (slots are only changed
+        // inside wrappers otherwise, so this cannot race with arm()).
+        if (++p.hits >= kSaturation && p.watch_slots != kSaturated) {
+            watch::disarm(p.watch_slots);
+            p.watch_slots = kSaturated;
+        }
+        return;
+    }
+}
+
+void on_trap(int sig, siginfo_t* si, void* ctx) {
+    auto* uc = static_cast<ucontext_t*>(ctx);
+    if (watch::is_hit(si)) {
+        if (!watch::is_probe(si)) on_watch_hit(si, uc);
+        return;
+    }
+    if (t_nstep == 0) {  // not our single step: pass it on
+        if (g_old_trap.sa_flags & SA_SIGINFO) {
+            if (g_old_trap.sa_sigaction) g_old_trap.sa_sigaction(sig, si, ctx);
+        } else if (g_old_trap.sa_handler != SIG_DFL && g_old_trap.sa_handler != SIG_IGN) {
+            g_old_trap.sa_handler(sig);
+        }
+        return;
+    }
+    for (int i = 0; i < t_nstep; ++i) {
+        int idx = find_page(t_step_pages[i]);
+        if (idx >= 0 && g_protected)
+            mprotect(reinterpret_cast<void*>(g_pages[idx].addr), g_page, g_pages[idx].prot);
+    }
+    t_nstep = 0;
+    uc->uc_mcontext.gregs[REG_EFL] &= ~static_cast<greg_t>(kTrapFlag);
+}
+
+bool touches_window(uint64_t lo, uint64_t hi) {
+    for (int i = 0; i < g_nwindows; ++i)
+        if (page_of(lo) < g_windows[i].hi && page_of(hi - 1) + g_page > page_of(g_windows[i].lo)) return true;
+    return false;
+}
+
+// Adds a pending range's pages to the sorted page table (called with pages unprotected). A page
+// shared by a Get's result (no access) and a Put's origin (read only) gets no access.
+// changed(page, prot) is called for every page added or made stricter.
+template <class Changed> int add_pages(const Pending& p, int n, Changed changed) {
+    if (p.watch_slots) return n;
+    const int prot = p.block_reads ? PROT_NONE : PROT_READ;
+    for (uint64_t pg = page_of(p.lo); pg < p.hi; pg += g_page) {
+        int j = lower_page(pg, n);
+        if (j < n && g_pages[j].addr == pg) {
+            if (prot == PROT_NONE && g_pages[j].prot != PROT_NONE) {
+                g_pages[j].prot = PROT_NONE;
+                changed(pg, prot);
+            }
+        } else if (n < kMaxPages) {
+            std::memmove(&g_pages[j + 1], &g_pages[j], (n - j) * sizeof(Page));
+            g_pages[j] = {pg, prot};
+            ++n;
+            changed(pg, prot);
+        }
+    }
+    return n;
+}
+
+// Pages in the table are marked MADV_DONTDUMP (left out of a core dump while pending; MADV_DODUMP
+// when they leave): the mark keeps them a mapping (VMA) of their own, so that lifting and restoring
+// them, on every MPI call, changes that mapping's protection in place instead of splitting the heap's
+// mapping and merging it back each time (half the cost of an mprotect, measured).
+void mark_runs(const Page* pages, int n, int advice) {
+    for (int i = 0; i < n;) {
+        int j = i + 1;
+        while (j < n && pages[j].addr == pages[j - 1].addr + g_page) ++j;
+        madvise(reinterpret_cast<void*>(pages[i].addr), (j - i) * g_page, advice);
+        i = j;
+    }
+}
+
+// Rebuilds the page table from the pending ranges (called with pages unprotected).
+void rebuild_pages() {
+    static Page old[kMaxPages], gone[kMaxPages];
+    int before = g_npages.load(std::memory_order_relaxed);
+    std::memcpy(old, g_pages, before * sizeof(Page));
+    int n = 0;
+    for (int i = 0; i < g_npending; ++i) n = add_pages(g_pending[i], n, [](uint64_t, int) {});
+    g_npages.store(n, std::memory_order_release);
+    int ngone = 0;
+    for (int i = 0; i < before; ++i)
+        if (find_page(old[i].addr) < 0) gone[ngone++] = old[i];
+    mark_runs(gone, ngone, MADV_DODUMP);
+}
+
+template <class Pred> void release_if(Pred pred) {
+    int k = 0;
+    for (int i = 0; i < g_npending; ++i) {
+        if (!pred(g_pending[i])) {
+            g_pending[k++] = g_pending[i];
+            continue;
+        }
+        if (g_pending[i].watch_slots) watch::disarm(g_pending[i].watch_slots);
+        shadow::unmark(g_pending[i].lo, g_pending[i].hi);
+    }
+    if (k == g_npending) return;
+    g_npending = k;
+    bool was = g_protected;
+    if (was) unprotect_all();
+    rebuild_pages();
+    if (was) reprotect_all();
+}
+}  // namespace
+
+bool install() {
+    g_page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+    stack_t ss{};
+    ss.ss_size = 64 * 1024;
+    ss.ss_sp = mmap(nullptr, ss.ss_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (ss.ss_sp == MAP_FAILED || sigaltstack(&ss, nullptr) != 0) return false;
+    struct sigaction sa{};
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_sigaction = on_segv;
+    if (sigaction(SIGSEGV, &sa, &g_old_segv) != 0) return false;
+    sa.sa_sigaction = on_trap;
+    return sigaction(SIGTRAP, &sa, &g_old_trap) == 0;
+}
+
+void add_window_memory(uint64_t lo, uint64_t hi) {
+    if (hi > lo && g_nwindows < kMaxWindows) g_windows[g_nwindows++] = {lo, hi}, shadow::mark(lo, hi);
+    // A buffer already tracked on these pages must not stay protected.
+    release_if([&](const Pending& p) { return touches_window(p.lo, p.hi); });
+}
+
+void remove_window_memory(uint64_t lo) {
+    int k = 0;
+    for (int i = 0; i < g_nwindows; ++i) {
+        if (g_windows[i].lo != lo) g_windows[k++] = g_windows[i];
+        else shadow::unmark(g_windows[i].lo, g_windows[i].hi);
+    }
+    g_nwindows = k;
+}
+
+bool track(uint64_t lo, uint64_t hi, bool block_reads, uint32_t win, int target, uint64_t request) {
+    if (hi <= lo || g_npending >= kMaxPending) return false;
+    // (fits() before reading the bytes: a buffer that ends up page-protected may share a page that
+    // already is, and that read would fault.)
+    if (!g_track_only && hi - lo <= kMaxWatched && watch::fits(lo, hi)) {
+        // Small buffers are watched byte-exactly: a page protection faults on every unrelated
+        // access to the page (on the stack: every push and spill) and costs more to set.
+        Pending& p = g_pending[g_npending];
+        p = {lo, hi, request, win, target, block_reads, 0, {}, 0};
+        std::memcpy(p.seen, reinterpret_cast<const void*>(lo), hi - lo);  // before arming
+        if ((p.watch_slots = watch::arm(lo, hi, block_reads)) != 0) {
+            ++g_npending;
+            shadow::mark(lo, hi);
+            return true;
+        }
+    }
+    if (touches_window(lo, hi)) return false;
+    g_pending[g_npending] = {lo, hi, request, win, target, block_reads, 0, {}, 0};
+    shadow::mark(lo, hi);
+    // Inside a wrapper the pages are lifted; otherwise (never today) only new or stricter pages change.
+    const bool on = g_protected;
+    g_npages.store(add_pages(g_pending[g_npending++], g_npages.load(std::memory_order_relaxed),
+                             [on](uint64_t pg, int prot) {
+                                 madvise(reinterpret_cast<void*>(pg), g_page, MADV_DONTDUMP);
+                                 if (on) mprotect(reinterpret_cast<void*>(pg), g_page, prot);
+                             }),
+                   std::memory_order_release);
+    return true;
+}
+
+void release_win(uint32_t win) {
+    release_if([&](const Pending& p) { return p.win == win; });
+}
+void release_target(uint32_t win, int target) {
+    release_if([&](const Pending& p) { return p.win == win && p.target == target; });
+}
+void release_request(uint64_t request) {
+    release_if([&](const Pending& p) { return request != 0 && p.request == request; });
+}
+bool any_pending() { return g_npending > 0; }
+
+void unprotect_all() {
+    if (!g_protected) return;
+    g_protected = false;
+    protect_runs(g_npages.load(std::memory_order_acquire), [](const Page&) { return PROT_READ | PROT_WRITE; });
+}
+
+void reprotect_all() {
+    if (g_track_only) return;
+    int n = g_npages.load(std::memory_order_acquire);
+    if (n == 0) return;
+    g_protected = true;
+    protect_runs(n, [](const Page& p) { return p.prot; });
+}
+
+void set_track_only() { g_track_only = true; }
+
+bool interesting(uint64_t addr, uint64_t size) {
+    uint64_t end = addr + size;
+    for (int i = 0; i < g_nwindows; ++i)
+        if (addr < g_windows[i].hi && end > g_windows[i].lo) return true;
+    for (int i = 0; i < g_npending; ++i)
+        if (addr < g_pending[i].hi && end > g_pending[i].lo) return true;
+    return false;
+}
+
+int drain(Hit* out, int max) {
+    int n = g_nhits.load(std::memory_order_acquire);
+    int k = n < max ? n : max;
+    for (int i = 0; i < k; ++i) out[i] = g_hits[i];
+    g_nhits.store(0, std::memory_order_release);
+    return k;
+}
+
+bool hits_waiting() { return g_nhits.load(std::memory_order_acquire) > 0; }
+
+uint64_t dropped_hits() { return g_dropped.load(); }
+
+}  // namespace rmacheck::protect
