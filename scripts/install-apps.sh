@@ -6,6 +6,7 @@
 # (scripts/install-deps.sh): about 20 s in total, ~115 MB downloaded,
 # ~790 MB on disk. See tests/apps/README.md for the per-package figures.
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib/apt-install.sh"  # install_missing
 
 packages=(
   lammps lammps-examples   # lmp (liblammps0, MPI build); examples/melt/in.melt
@@ -13,18 +14,4 @@ packages=(
   nwchem-openmpi           # nwchem.openmpi; nwchem-data has the basis library
 )
 
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
-
-if [ ${#missing[@]} -gt 0 ]; then
-  if [ "$(id -u)" -ne 0 ]; then
-    echo "install-apps: missing packages ${missing[*]}; run as root (or install them) first" >&2
-    exit 1
-  fi
-  echo "install-apps: installing ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+install_missing install-apps "${packages[@]}"

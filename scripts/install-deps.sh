@@ -3,6 +3,7 @@
 # the build set also on Debian 13). Idempotent:
 # only missing packages are installed, so a second run costs a dpkg query.
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib/apt-install.sh"  # install_missing
 
 # `build`: what building the tree and its packages needs (scripts/package.sh,
 # also inside the Debian 13 root); `all` (default): and what the tests run.
@@ -31,18 +32,4 @@ case "${1:-all}" in
   *) echo "install-deps: '$1' is not a set; accepted: build, all" >&2; exit 2 ;;
 esac
 
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
-
-if [ ${#missing[@]} -gt 0 ]; then
-  if [ "$(id -u)" -ne 0 ]; then
-    echo "install-deps: missing packages ${missing[*]}; run as root (or install them) first" >&2
-    exit 1
-  fi
-  echo "install-deps: installing ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+install_missing install-deps "${packages[@]}"

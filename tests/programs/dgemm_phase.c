@@ -27,6 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "program_common.h"
+
 #define N 4096
 #define PHASE_N 128
 #define MAX_REPS 100000
@@ -110,37 +112,24 @@ static double long_phase(double target, int verbose, int rank) {
     return sum == expected ? sum : -1;
 }
 
-static void usage(const char* why) {
-    fprintf(stderr, "dgemm_phase: %s\nusage: dgemm_phase [--seconds S] [--pid-dir DIR] [--verbose]\n", why);
-    exit(2);
+static void usage(const char* why) { program_usage("dgemm_phase", "[--seconds S] [--pid-dir DIR] [--verbose]", why); }
+
+static int verbose;
+
+/* --verbose */
+static int own_option(const char* a, const char* v) {
+    (void)v;
+    if (strcmp(a, "--verbose")) return 0;
+    verbose = 1;
+    return 1;
 }
 
 int main(int argc, char** argv) {
-    double seconds = 30;
-    int verbose = 0;
-    const char* pid_dir = NULL;
-    for (int i = 1; i < argc; ++i) {
-        const char* a = argv[i];
-        const char* v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--seconds") && v) seconds = atof(argv[++i]);
-        else if (!strcmp(a, "--pid-dir") && v) pid_dir = argv[++i];
-        else if (!strcmp(a, "--verbose")) verbose = 1;
-        else usage("unknown or incomplete option");
-    }
+    struct program_options opt = {30, NULL};
+    parse_program_options(argc, argv, &opt, own_option, usage);
 
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (pid_dir) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/rank.%d", pid_dir, rank);
-        FILE* f = fopen(path, "w");
-        if (f) {
-            fprintf(f, "%d\n", (int)getpid());
-            fclose(f);
-        }
-    }
+    program_start(&argc, &argv, opt.pid_dir, &rank, &size);
     for (int i = 0; i < N; ++i) grid[i] = (i * 7 + rank) % 13;
     /* Sweeps per ~20 ms iteration. */
     int sweeps = 1;
@@ -167,7 +156,7 @@ int main(int argc, char** argv) {
         double flags[2] = {0, 0}, global[2];
         if (rank == 0) {
             const double now = MPI_Wtime();
-            flags[0] = now - start >= seconds;
+            flags[0] = now - start >= opt.seconds;
             flags[1] = now >= next_phase;
             if (flags[1]) next_phase += 8.0;
         }

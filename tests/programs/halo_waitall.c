@@ -24,6 +24,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "program_common.h"
+
 static int n = 768;           /* interior points per side */
 static double *u, *unew, *aux; /* (n+2) x (n+2) with halo */
 static double *send_edge[4], *recv_edge[4];
@@ -76,37 +78,22 @@ static double local_sum(void) {
     return s;
 }
 
-static void usage(const char* why) {
-    fprintf(stderr, "halo_waitall: %s\nusage: halo_waitall [--seconds S] [--n N] [--pid-dir DIR]\n", why);
-    exit(2);
+static void usage(const char* why) { program_usage("halo_waitall", "[--seconds S] [--n N] [--pid-dir DIR]", why); }
+
+/* --n N */
+static int own_option(const char* a, const char* v) {
+    if (strcmp(a, "--n") || !v) return 0;
+    n = atoi(v);
+    return 2;
 }
 
 int main(int argc, char** argv) {
-    double seconds = 30;
-    const char* pid_dir = NULL;
-    for (int i = 1; i < argc; ++i) {
-        const char* a = argv[i];
-        const char* v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--seconds") && v) seconds = atof(argv[++i]);
-        else if (!strcmp(a, "--n") && v) n = atoi(argv[++i]);
-        else if (!strcmp(a, "--pid-dir") && v) pid_dir = argv[++i];
-        else usage("unknown or incomplete option");
-    }
+    struct program_options opt = {30, NULL};
+    parse_program_options(argc, argv, &opt, own_option, usage);
     if (n < 4) usage("--n must be at least 4");
 
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (pid_dir) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/rank.%d", pid_dir, rank);
-        FILE* f = fopen(path, "w");
-        if (f) {
-            fprintf(f, "%d\n", (int)getpid());
-            fclose(f);
-        }
-    }
+    program_start(&argc, &argv, opt.pid_dir, &rank, &size);
     int dims[2] = {0, 0}, periods[2] = {1, 1}, coords[2];
     MPI_Dims_create(size, 2, dims);
     MPI_Comm cart;
@@ -149,7 +136,7 @@ int main(int argc, char** argv) {
         residual += diffusion_sweep();
         physics_pass();
         if (it % 5 == 4) {
-            double local[2] = {residual, rank == 0 && MPI_Wtime() - start >= seconds}, global[2];
+            double local[2] = {residual, rank == 0 && MPI_Wtime() - start >= opt.seconds}, global[2];
             MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_SUM, cart);
             residual = 0;
             if (global[1] > 0) break;

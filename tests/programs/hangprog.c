@@ -31,6 +31,8 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "program_common.h"
+
 enum hang_kind { HANG_NONE, HANG_SLEEP, HANG_LOOP, HANG_DEADLOCK };
 
 #define N 4096
@@ -82,52 +84,49 @@ __attribute__((noinline)) static void spin_forever(void) {
 }
 
 static void usage(const char* why) {
-    fprintf(stderr, "hangprog: %s\nusage: hangprog [--seconds S | --iterations N] [--hang none|sleep|loop|deadlock] "
-                    "[--hang-rank R] [--hang-after S] [--work-ms W] [--long-phases] [--pid-dir DIR] [--undumpable]\n", why);
-    exit(2);
+    program_usage("hangprog",
+                  "[--seconds S | --iterations N] [--hang none|sleep|loop|deadlock] "
+                  "[--hang-rank R] [--hang-after S] [--work-ms W] [--long-phases] [--pid-dir DIR] [--undumpable]",
+                  why);
+}
+
+/* The options beside --seconds and --pid-dir. */
+static double hang_after = 10, work_ms = 30;
+static enum hang_kind hang = HANG_NONE;
+static int hang_rank = -1, long_phases = 0;
+static long iterations = 0;
+
+static int own_option(const char* a, const char* v) {
+    if (!strcmp(a, "--long-phases")) {
+        long_phases = 1;
+        return 1;
+    }
+    if (!strcmp(a, "--undumpable")) {
+        prctl(PR_SET_DUMPABLE, 0);
+        return 1;
+    }
+    if (!v) return 0;
+    if (!strcmp(a, "--iterations")) iterations = atol(v);
+    else if (!strcmp(a, "--work-ms")) work_ms = atof(v);
+    else if (!strcmp(a, "--hang-after")) hang_after = atof(v);
+    else if (!strcmp(a, "--hang-rank")) hang_rank = atoi(v);
+    else if (!strcmp(a, "--hang")) {
+        if (!strcmp(v, "none")) hang = HANG_NONE;
+        else if (!strcmp(v, "sleep")) hang = HANG_SLEEP;
+        else if (!strcmp(v, "loop")) hang = HANG_LOOP;
+        else if (!strcmp(v, "deadlock")) hang = HANG_DEADLOCK;
+        else usage("--hang accepts none, sleep, loop, deadlock");
+    } else return 0;
+    return 2;
 }
 
 int main(int argc, char** argv) {
-    double seconds = 20, hang_after = 10, work_ms = 30;
-    enum hang_kind hang = HANG_NONE;
-    int hang_rank = -1, long_phases = 0;
-    long iterations = 0;
-    const char* pid_dir = NULL;
-    for (int i = 1; i < argc; ++i) {
-        const char* a = argv[i];
-        const char* v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--seconds") && v) seconds = atof(argv[++i]);
-        else if (!strcmp(a, "--iterations") && v) iterations = atol(argv[++i]);
-        else if (!strcmp(a, "--work-ms") && v) work_ms = atof(argv[++i]);
-        else if (!strcmp(a, "--hang-after") && v) hang_after = atof(argv[++i]);
-        else if (!strcmp(a, "--hang-rank") && v) hang_rank = atoi(argv[++i]);
-        else if (!strcmp(a, "--pid-dir") && v) pid_dir = argv[++i];
-        else if (!strcmp(a, "--long-phases")) long_phases = 1;
-        else if (!strcmp(a, "--undumpable")) prctl(PR_SET_DUMPABLE, 0);
-        else if (!strcmp(a, "--hang") && v) {
-            ++i;
-            if (!strcmp(v, "none")) hang = HANG_NONE;
-            else if (!strcmp(v, "sleep")) hang = HANG_SLEEP;
-            else if (!strcmp(v, "loop")) hang = HANG_LOOP;
-            else if (!strcmp(v, "deadlock")) hang = HANG_DEADLOCK;
-            else usage("--hang accepts none, sleep, loop, deadlock");
-        } else usage("unknown or incomplete option");
-    }
+    struct program_options opt = {20, NULL};
+    parse_program_options(argc, argv, &opt, own_option, usage);
 
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    program_start(&argc, &argv, opt.pid_dir, &rank, &size);
     if (hang_rank < 0 || hang_rank >= size) hang_rank = size - 1;
-    if (pid_dir) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/rank.%d", pid_dir, rank);
-        FILE* f = fopen(path, "w");
-        if (f) {
-            fprintf(f, "%d\n", (int)getpid());
-            fclose(f);
-        }
-    }
     for (int i = 0; i < N; ++i) grid[i] = (i * 7 + rank) % 13;
     srand(1000 + rank);
 
@@ -149,7 +148,7 @@ int main(int argc, char** argv) {
         double now = MPI_Wtime();
         double flags[3] = {0, 0, 0};
         if (rank == 0) {
-            flags[0] = iterations > 0 ? iteration + 1 >= iterations : now - start >= seconds;
+            flags[0] = iterations > 0 ? iteration + 1 >= iterations : now - start >= opt.seconds;
             flags[1] = hang != HANG_NONE && now - start >= hang_after;
             flags[2] = long_phases && now >= next_phase;
         }

@@ -24,6 +24,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "program_common.h"
+
 #define PANEL 16384 /* doubles: 128 KB, 2 header words then data */
 #define TAG_PANEL 7
 #define NB 64 /* block size of the trailing update */
@@ -97,18 +99,7 @@ static const kernel_fn kernels[4] = {dgemm_block, dtrsm_block, dlaswp_rows, pane
 enum { K_DGEMM, K_DTRSM, K_DLASWP, K_FACTOR };
 
 static void calibrate(void) {
-    for (int k = 0; k < 4; ++k) {
-        int reps = 1;
-        double dt;
-        for (;;) {
-            const double t0 = MPI_Wtime();
-            kernels[k](reps);
-            dt = MPI_Wtime() - t0;
-            if (dt > 0.01 || reps > (1 << 20)) break;
-            reps *= 2;
-        }
-        per_ms[k] = reps / (dt * 1000);
-    }
+    for (int k = 0; k < 4; ++k) per_ms[k] = reps_per_ms(kernels[k]);
 }
 
 static void run_kernel(int k, double ms) {
@@ -148,35 +139,14 @@ static void poll_bcast(struct bcast* b) {
     }
 }
 
-static void usage(const char* why) {
-    fprintf(stderr, "hpl_like: %s\nusage: hpl_like [--seconds S] [--pid-dir DIR]\n", why);
-    exit(2);
-}
+static void usage(const char* why) { program_usage("hpl_like", "[--seconds S] [--pid-dir DIR]", why); }
 
 int main(int argc, char** argv) {
-    double seconds = 30;
-    const char* pid_dir = NULL;
-    for (int i = 1; i < argc; ++i) {
-        const char* a = argv[i];
-        const char* v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--seconds") && v) seconds = atof(argv[++i]);
-        else if (!strcmp(a, "--pid-dir") && v) pid_dir = argv[++i];
-        else usage("unknown or incomplete option");
-    }
+    struct program_options opt = {30, NULL};
+    parse_program_options(argc, argv, &opt, NULL, usage);
 
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (pid_dir) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/rank.%d", pid_dir, rank);
-        FILE* f = fopen(path, "w");
-        if (f) {
-            fprintf(f, "%d\n", (int)getpid());
-            fclose(f);
-        }
-    }
+    program_start(&argc, &argv, opt.pid_dir, &rank, &size);
     srand(4242 + rank);
     for (int i = 0; i < NB * NB; ++i) {
         A[i] = (i * 7 + rank) % 11 * 0.1;
@@ -200,7 +170,7 @@ int main(int argc, char** argv) {
             /* Factorize, then start the ring broadcast; the panel says when to stop. */
             run_kernel(K_FACTOR, 10 + rand() % 20);
             b.buf[0] = (double)j;
-            b.buf[1] = MPI_Wtime() - start >= seconds;
+            b.buf[1] = MPI_Wtime() - start >= opt.seconds;
             for (int i = 2; i < PANEL; ++i) b.buf[i] = (double)panel_value(j, i);
             if (size > 1) MPI_Isend(b.buf, PANEL, MPI_DOUBLE, right, TAG_PANEL, MPI_COMM_WORLD, &b.send);
         }

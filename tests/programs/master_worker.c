@@ -24,6 +24,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "program_common.h"
+
 #define TAG_TASK 1
 #define TAG_RESULT 2
 #define TAG_STOP 3
@@ -57,21 +59,10 @@ __attribute__((noinline)) static void kernel_relax(int reps) {
         for (int i = 1; i < WORK - 1; ++i) work[i] = 0.25 * work[i - 1] + 0.5 * work[i] + 0.25 * work[i + 1];
 }
 
-static double calibrate(void (*k)(int)) {
-    int reps = 1;
-    for (;;) {
-        const double t0 = MPI_Wtime();
-        k(reps);
-        const double dt = MPI_Wtime() - t0;
-        if (dt > 0.01 || reps > (1 << 20)) return reps / (dt * 1000);
-        reps *= 2;
-    }
-}
-
 static void worker(void) {
     for (int i = 0; i < WORK; ++i) work[i] = i % 101;
-    per_ms_a = calibrate(kernel_integrate);
-    per_ms_b = calibrate(kernel_relax);
+    per_ms_a = reps_per_ms(kernel_integrate);
+    per_ms_b = reps_per_ms(kernel_relax);
     for (;;) {
         int64_t task[2]; /* id, milliseconds */
         MPI_Status st;
@@ -132,37 +123,16 @@ static int master(int size, double seconds) {
     return 1;
 }
 
-static void usage(const char* why) {
-    fprintf(stderr, "master_worker: %s\nusage: master_worker [--seconds S] [--pid-dir DIR]\n", why);
-    exit(2);
-}
+static void usage(const char* why) { program_usage("master_worker", "[--seconds S] [--pid-dir DIR]", why); }
 
 int main(int argc, char** argv) {
-    double seconds = 30;
-    const char* pid_dir = NULL;
-    for (int i = 1; i < argc; ++i) {
-        const char* a = argv[i];
-        const char* v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--seconds") && v) seconds = atof(argv[++i]);
-        else if (!strcmp(a, "--pid-dir") && v) pid_dir = argv[++i];
-        else usage("unknown or incomplete option");
-    }
+    struct program_options opt = {30, NULL};
+    parse_program_options(argc, argv, &opt, NULL, usage);
 
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (pid_dir) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/rank.%d", pid_dir, rank);
-        FILE* f = fopen(path, "w");
-        if (f) {
-            fprintf(f, "%d\n", (int)getpid());
-            fclose(f);
-        }
-    }
+    program_start(&argc, &argv, opt.pid_dir, &rank, &size);
     int status = 0;
-    if (rank == 0) status = master(size, seconds);
+    if (rank == 0) status = master(size, opt.seconds);
     else worker();
     MPI_Finalize();
     return status;

@@ -22,6 +22,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "program_common.h"
+
 #define MSG (128 * 1024) /* doubles per message: 1 MB */
 #define WORK 65536
 
@@ -41,17 +43,6 @@ __attribute__((noinline)) static void compute_chunk_b(int reps) {
         for (int i = 0; i < WORK; ++i) work_b[i] = sqrt(work_b[i] * work_b[i] + 1.0) - 0.999 * work_a[i];
 }
 
-static double calibrate(void (*k)(int)) {
-    int reps = 1;
-    for (;;) {
-        const double t0 = MPI_Wtime();
-        k(reps);
-        const double dt = MPI_Wtime() - t0;
-        if (dt > 0.01 || reps > (1 << 20)) return reps / (dt * 1000);
-        reps *= 2;
-    }
-}
-
 static void fill(double* buf, long it, int src, int dst) {
     for (long i = 0; i < MSG; ++i) buf[i] = (double)value(it, src, dst, i);
 }
@@ -66,35 +57,14 @@ static long check(const double* buf, long it, int src, int dst, long long* sum) 
     return bad;
 }
 
-static void usage(const char* why) {
-    fprintf(stderr, "overlap_test: %s\nusage: overlap_test [--seconds S] [--pid-dir DIR]\n", why);
-    exit(2);
-}
+static void usage(const char* why) { program_usage("overlap_test", "[--seconds S] [--pid-dir DIR]", why); }
 
 int main(int argc, char** argv) {
-    double seconds = 30;
-    const char* pid_dir = NULL;
-    for (int i = 1; i < argc; ++i) {
-        const char* a = argv[i];
-        const char* v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--seconds") && v) seconds = atof(argv[++i]);
-        else if (!strcmp(a, "--pid-dir") && v) pid_dir = argv[++i];
-        else usage("unknown or incomplete option");
-    }
+    struct program_options opt = {30, NULL};
+    parse_program_options(argc, argv, &opt, NULL, usage);
 
-    MPI_Init(&argc, &argv);
     int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (pid_dir) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/rank.%d", pid_dir, rank);
-        FILE* f = fopen(path, "w");
-        if (f) {
-            fprintf(f, "%d\n", (int)getpid());
-            fclose(f);
-        }
-    }
+    program_start(&argc, &argv, opt.pid_dir, &rank, &size);
     send_left = malloc(sizeof(double) * MSG);
     send_right = malloc(sizeof(double) * MSG);
     recv_left = malloc(sizeof(double) * MSG);
@@ -103,8 +73,8 @@ int main(int argc, char** argv) {
         work_a[i] = (i * 7 + rank) % 19;
         work_b[i] = (i * 3 + rank) % 23;
     }
-    per_ms_a = calibrate(compute_chunk_a);
-    per_ms_b = calibrate(compute_chunk_b);
+    per_ms_a = reps_per_ms(compute_chunk_a);
+    per_ms_b = reps_per_ms(compute_chunk_b);
     srand(777 + rank);
 
     const int left = (rank + size - 1) % size, right = (rank + 1) % size;
@@ -131,7 +101,7 @@ int main(int argc, char** argv) {
         errors += check(recv_left, it, left, rank, &sum);
         errors += check(recv_right, it, right, rank, &sum);
         if (it % 10 == 9) {
-            int stop = rank == 0 && MPI_Wtime() - start >= seconds, any;
+            int stop = rank == 0 && MPI_Wtime() - start >= opt.seconds, any;
             MPI_Allreduce(&stop, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
             if (any) break;
         }

@@ -28,6 +28,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "program_common.h"
+
 #define LOCAL_BITS 20 /* 1 M entries (8 MB) per rank */
 #define LOCAL_SIZE (1UL << LOCAL_BITS)
 #define BUCKET 128  /* updates per message */
@@ -113,34 +115,13 @@ __attribute__((noinline)) static uint64_t generate_batch(uint64_t ran) {
     return ran;
 }
 
-static void usage(const char* why) {
-    fprintf(stderr, "random_access: %s\nusage: random_access [--seconds S] [--pid-dir DIR]\n", why);
-    exit(2);
-}
+static void usage(const char* why) { program_usage("random_access", "[--seconds S] [--pid-dir DIR]", why); }
 
 int main(int argc, char** argv) {
-    double seconds = 30;
-    const char* pid_dir = NULL;
-    for (int i = 1; i < argc; ++i) {
-        const char* a = argv[i];
-        const char* v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--seconds") && v) seconds = atof(argv[++i]);
-        else if (!strcmp(a, "--pid-dir") && v) pid_dir = argv[++i];
-        else usage("unknown or incomplete option");
-    }
+    struct program_options opt = {30, NULL};
+    parse_program_options(argc, argv, &opt, NULL, usage);
 
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (pid_dir) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/rank.%d", pid_dir, rank);
-        FILE* f = fopen(path, "w");
-        if (f) {
-            fprintf(f, "%d\n", (int)getpid());
-            fclose(f);
-        }
-    }
+    program_start(&argc, &argv, opt.pid_dir, &rank, &size);
     table = malloc(sizeof(uint64_t) * LOCAL_SIZE);
     recv_buf = malloc(sizeof(uint64_t) * size * BUCKET);
     send_buf = malloc(sizeof(uint64_t) * size * SLOTS * BUCKET);
@@ -186,7 +167,7 @@ int main(int argc, char** argv) {
         }
         /* End of phase: every update generated was applied exactly once; stop? */
         uint64_t counts[3] = {generated - generated0, applied - applied0, 0}, global[3];
-        if (rank == 0) counts[2] = MPI_Wtime() - start >= seconds;
+        if (rank == 0) counts[2] = MPI_Wtime() - start >= opt.seconds;
         MPI_Allreduce(counts, global, 3, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
         if (global[0] != global[1]) ++errors;
         if (global[2]) break;
