@@ -6,8 +6,7 @@
 # jobsentry.so; root only), package (the .deb installed with apt); then the
 # Debian 13 stage (scripts/test-debian13.sh), and the fuzz stage
 # (scripts/test-fuzz.sh: every libFuzzer target briefly, in build-fuzz/ built
-# with clang). 57 minutes on the 2-core PVM guest of 2026-11-27 (README: 37 Debian
-# 12, 11 Debian 13 with its root kept, 1 fuzz, the rest installing and building).
+# with clang). Its time per stage: docs/benchmarks.md, "The test command".
 # Extra arguments go to ctest, e.g. `bash scripts/test.sh -L unit`.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,10 +1,10 @@
 // jobsentry: command-line entry point. Subcommands:
 //   watch   run a command and detect hangs of its MPI ranks (watch_options.h)
 //   sample  take stack samples of one process and print them with their cost
-//   noise   measure OS noise per PU (noise/noise_command.h)
+//   noise   measure OS noise per PU (tools/noise/noise_command.h)
 //   noise-job  a Slurm job's noise probe at job start (noise_job.h)
-//   ckpt    Young/Daly checkpoint advice (checkpoint/ckpt_command.h)
-//   rma-check, rma-report  MPI RMA memory-consistency checker (rmacheck/rma_commands.h)
+//   ckpt    Young/Daly checkpoint advice (tools/checkpoint/ckpt_command.h)
+//   rma-check, rma-report  MPI RMA memory-consistency checker (tools/rmacheck/rma_commands.h)
 //   trace, trace-to-goal   trace an MPI job's messages, make a GOAL schedule of them (tracer/)
 //   simulate  LogGOPS simulation of a collective under OS noise (simulator/)
 #include <algorithm>

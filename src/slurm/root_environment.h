@@ -1,6 +1,6 @@
 // The environment of jobsentry's root processes (supervise, agent, noise-job,
 // rma-job). jobsentry.so already starts them with an environment of its own
-// (spank/supervisor_process.cpp: PATH and SLURM_CONF, nothing of the job's);
+// (slurm/plugin/supervisor_process.cpp: PATH and SLURM_CONF, nothing of the job's);
 // this is the second fence, for a start by other means: whatever the
 // environment holds, a root process keeps only a fixed PATH and SLURM_CONF,
 // so that LD_*, JOBSENTRY_*, other SLURM_*, HWLOC_* (hwloc plugins) or

@@ -21,7 +21,7 @@ for _ in $(seq 100); do [ -s "$WORK/rank.0" ] && break; sleep 0.1; done
 rank=$(cat "$WORK/rank.0")
 
 # The unwind runs on a copy of the registers and the stack, after the thread is let go
-# (stackwalker/stack_snapshot.h): it must still reach the start of the program, through libc.
+# (src/hang/sampler/stack_snapshot.h): it must still reach the start of the program, through libc.
 out=$("$JOBSENTRY" sample --count 20 --pause-ms 5 "$sleeper") || fail "sampling a sleeper failed"
 grep -q "nanosleep" <<<"$out" && grep -q "__libc_start_main" <<<"$out" ||
   fail "the sleeper's stack is not sleep's from nanosleep to __libc_start_main: $out"

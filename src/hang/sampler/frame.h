@@ -46,7 +46,7 @@ struct StackSample {
     double held_seconds = 0;    // of which the thread was stopped: seize to detach (the unwind runs after)
     double stop_seconds = 0;    // of which waiting for the thread to stop (scheduler-bound when CPUs are busy)
     // A node agent's compact sample leaves the frames out and sends the two
-    // signatures of supervisor/model/progress.h, computed where the frames were.
+    // signatures of hang/model/progress.h, computed where the frames were.
     bool digest_only = false;
     uint64_t exact_digest = 0;
     uint64_t progress_digest = 0;

@@ -128,7 +128,7 @@ std::optional<std::string> option_in_step(spank_t sp, const SeenOption& seen, co
     return std::nullopt;
 }
 
-// --checkpoint (spank/checkpoint_option.h): refused at submission when bad.
+// --checkpoint (slurm/plugin/checkpoint_option.h): refused at submission when bad.
 SeenOption g_checkpoint;
 std::string g_ckpt_usage;
 char g_ckpt_name[] = "checkpoint";

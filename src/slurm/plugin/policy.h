@@ -39,13 +39,13 @@ struct SitePolicy {
     std::string state_dir = "/run/jobsentry";      // one pid file per watched job
     std::string log_dir = "/var/log/jobsentry";    // one supervisor log per job
     bool log_samples = false;     // supervisor logs every sample and judgement (--verbose)
-    // OS-noise probe at job start (--noise-probe; spank/noise_option.h).
+    // OS-noise probe at job start (--noise-probe; slurm/plugin/noise_option.h).
     bool noise_probe_on = false;        // probe every job that does not opt out
     int noise_duration_ms = 2000;       // a bare --noise-probe, and default=on jobs
     int max_noise_duration_ms = 30000;  // users may not hold their job's start longer
     std::string rma_lib;                // --rma-check's preload module (absolute path)
     PortRange leader_ports;             // multi-node jobs: where leaders listen for node agents
-    // Checkpoint coordination (--checkpoint; spank/checkpoint_option.h).
+    // Checkpoint coordination (--checkpoint; slurm/plugin/checkpoint_option.h).
     double mtbf_s = 0;            // per-node MTBF; 0: not set (no --checkpoint, no JOBSENTRY_MTBF)
     double ckpt_cost_s = 0;       // C guess; 0: not set (the supervisor and jobsentry_ckpt assume 60s)
 };

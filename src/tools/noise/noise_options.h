@@ -19,7 +19,7 @@ struct NoiseOptions {
     std::string clock = "auto";
     std::string json;       // empty: no JSON file
     std::string trace_dir;  // empty: no traces
-    bool predict = false;   // LogGOPS prediction for the noisiest PU's trace (simulator/predict.h)
+    bool predict = false;   // LogGOPS prediction for the noisiest PU's trace (tools/simulator/predict.h)
     std::string predict_procs = "1024,16384,1048576";
     std::vector<uint32_t> predict_scales;  // parsed from predict_procs
     std::vector<std::string> predict_goals;  // applications' GOAL schedules to predict as well

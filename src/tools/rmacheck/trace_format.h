@@ -48,7 +48,7 @@ enum class Rec : uint8_t {
     omp = 17,        // u8 OmpKind, u64 a, u64 b (v4): OpenMP synchronisation seen through OMPT, by the thread
                      // that made it (ids are the tool's own: parallel regions and tasks numbered from 1)
     sampled = 18,    // u64 operations, u64 watched (v6): of the rank's RMA operations, those whose origin
-                     // buffers mode 1 watched (rmacheck/sampling.h); written at MPI_Finalize and by
+                     // buffers mode 1 watched (tools/rmacheck/sampling.h); written at MPI_Finalize and by
                      // the SIGTERM/SIGINT flush of a killed rank
 };
 

@@ -1,4 +1,4 @@
-// Turns the ranks' traces into a GOAL schedule (simulator/schedule.h), the
+// Turns the ranks' traces into a GOAL schedule (tools/simulator/schedule.h), the
 // schedule `jobsentry trace-to-goal` writes: per rank in program order, a calc
 // for the time between two MPI calls (ns, the simulator's unit), a send or
 // recv per message with its size and tag, each requiring the op before it;

@@ -1,4 +1,4 @@
-// The reentry guard of the RMA checker's generated PMPI wrappers (mpiwrap/reentry.h). A thread-local depth
+// The reentry guard of the RMA checker's generated PMPI wrappers (tools/mpiwrap/reentry.h). A thread-local depth
 // says "inside a wrapper": nested MPI calls (MPI's own use of its API) go
 // straight to PMPI, and the SIGSEGV handler of mode 1 uses the same depth to
 // tell MPI's own copies from the program's loads and stores. The outermost

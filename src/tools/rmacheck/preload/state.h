@@ -18,7 +18,7 @@ struct WinInfo {
 
 uint32_t mode();  // trace::Mode
 // Mode 1: whether the buffers of an RMA operation issued at `site` are watched (the sampler of
-// rmacheck/sampling.h; every one with --check-all and in mode 2); completion() ends its interval.
+// tools/rmacheck/sampling.h; every one with --check-all and in mode 2); completion() ends its interval.
 bool watch_buffers(const void* site);
 void completion();
 inline uint64_t u64(const void* p) { return reinterpret_cast<uint64_t>(p); }

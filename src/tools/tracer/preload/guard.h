@@ -1,4 +1,4 @@
-// The tracer's side of the shared reentry guard (mpiwrap/reentry.h) and its
+// The tracer's side of the shared reentry guard (tools/mpiwrap/reentry.h) and its
 // clock. The wrappers act once JOBSENTRY_TRACE_DIR was found at load time;
 // between MPI_Init and MPI_Finalize (g_active) the after_/on_ functions record.
 #pragma once
