@@ -6,13 +6,13 @@ namespace po = boost::program_options;
 
 namespace jobsentry {
 
+int command_line_style() { return po::command_line_style::default_style & ~po::command_line_style::allow_guessing; }
+
 std::string parse_with(const po::options_description& desc, const std::vector<std::string>& args, bool* help,
                        const std::string& see) {
     try {
         po::variables_map vm;
-        // No guessing of abbreviated names: --alp must not silently mean --alpha.
-        const int style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
-        po::store(po::command_line_parser(args).options(desc).style(style).run(), vm);
+        po::store(po::command_line_parser(args).options(desc).style(command_line_style()).run(), vm);
         *help = vm.count("help") > 0;
         if (*help) return {};
         po::notify(vm);

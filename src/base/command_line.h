@@ -10,6 +10,10 @@
 
 namespace jobsentry {
 
+// The style of every jobsentry command line: Boost's default without
+// guessing abbreviated names (--alp is not --alpha).
+int command_line_style();
+
 // Parses args against desc without abbreviation guessing; on a bad value the
 // error names the option and what it accepts (from its help text). Returns
 // "" on success; *help is set when --help was given.

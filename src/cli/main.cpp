@@ -18,6 +18,7 @@
 #include <boost/program_options.hpp>
 
 #include "base/version.h"
+#include "cli/options_command.h"
 #include "slurm/node_agent.h"
 #include "tools/checkpoint/ckpt_command.h"
 #include "slurm/noise_job.h"
@@ -35,6 +36,7 @@
 #include "hang/watch/watcher.h"
 #include "tools/rmacheck/rma_commands.h"
 #include "tools/tracer/trace_commands.h"
+#include "base/command_line.h"
 
 namespace po = boost::program_options;
 using namespace jobsentry;
@@ -64,7 +66,7 @@ int run_sample(const std::vector<std::string>& args) {
     pos.add("pid", 1);
     try {
         po::variables_map vm;
-        po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
+        po::store(po::command_line_parser(args).options(desc).positional(pos).style(command_line_style()).run(), vm);
         if (vm.count("help")) {
             std::cout << "Usage: jobsentry sample [options] PID\n\n" << desc;
             return 0;
@@ -179,6 +181,7 @@ const Command kCommands[] = {
     {"trace-to-goal", "DIR [-o FILE]   write the traces of jobsentry trace as a GOAL schedule", run_trace_to_goal},
     {"simulate", "[options]            predict a collective's slowdown under a noise trace (LogGOPS)", run_simulate},
     {"loggp", "[options]               measure L, o, g, G, O between two ranks (runs mpirun -np 2)", run_loggp},
+    {"options", "[TABLE]               the hang detector's options from their one spec, as markdown", run_options},
 };
 
 std::string usage() {

@@ -1,6 +1,7 @@
 #include "slurm/job_command.h"
 
 #include <iostream>
+#include "base/command_line.h"
 
 namespace po = boost::program_options;
 
@@ -12,7 +13,7 @@ std::optional<int> parse_job_command(const std::vector<std::string>& args, const
         "report-dir", po::value(&out->report_dir), "where results go (default: the job's working directory)");
     try {
         po::variables_map vm;
-        po::store(po::command_line_parser(args).options(desc).run(), vm);
+        po::store(po::command_line_parser(args).options(desc).style(command_line_style()).run(), vm);
         if (vm.count("help")) {
             std::cout << "Usage: jobsentry " << name << " --job-id ID [options]\n\n" << desc;
             return 0;

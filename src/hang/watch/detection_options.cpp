@@ -1,45 +1,55 @@
 #include "hang/watch/detection_options.h"
 
 #include <sstream>
+#include <utility>
+
+#include "hang/watch/detection_spec.h"
 
 namespace po = boost::program_options;
 
 namespace jobsentry {
+namespace {
+
+// A row's help as --help shows it: the spec's text and what it accepts.
+std::string described(DetectionOption id) {
+    const OptionSpec& o = kDetectionOptions[id];
+    if (o.type == OptionType::flag || id == kSeed) return o.help;
+    return std::string(o.help) + "; " + accepted_range(o, o.cli);
+}
+
+const char* flag(DetectionOption id) { return kDetectionOptions[id].cli; }
+
+}  // namespace
 
 void add_detection_options(po::options_description& d, DetectionSettings& o) {
     // clang-format off
     d.add_options()
-        ("alpha", po::value(&o.alpha)->default_value(o.alpha),
-            "significance level: claim a hang when q^k <= alpha; 0 < alpha < 0.5")
-        ("interval-ms", po::value(&o.interval_ms)->default_value(o.interval_ms),
-            "initial sampling interval I in ms (pauses are rand(I) + I/2); 10..60000")
-        ("max-interval-ms", po::value(&o.max_interval_ms)->default_value(o.max_interval_ms),
-            "cap for the doublings of I when samples are not random; >= interval-ms, <= 600000")
-        ("ranks", po::value(&o.ranks)->default_value(o.ranks),
-            "number of ranks monitored, chosen at random; 1..4096")
-        ("verbose,v", po::bool_switch(&o.verbose), "print every sample and judgement on stderr")
-        ("seed", po::value(&o.seed)->default_value(o.seed), "random seed; 0 takes one from the clock")
-        ("verify-rounds", po::value(&o.verify_rounds)->default_value(o.verify_rounds),
-            "fresh samples of every rank taken to verify a hang; 2..50")
-        ("spin-verify-ms", po::value(&o.spin_verify_ms)->default_value(o.spin_verify_ms),
-            "then, for suspects computing outside MPI, how long to watch them every 100 ms for a change of "
-            "function before calling it a hang; 0..60000");
+        (flag(kAlpha), po::value(&o.alpha)->default_value(o.alpha), described(kAlpha).c_str())
+        (flag(kInterval), po::value(&o.interval_ms)->default_value(o.interval_ms), described(kInterval).c_str())
+        (flag(kMaxInterval), po::value(&o.max_interval_ms)->default_value(o.max_interval_ms),
+            described(kMaxInterval).c_str())
+        (flag(kRanks), po::value(&o.ranks)->default_value(o.ranks), described(kRanks).c_str())
+        ((std::string(flag(kVerbose)) + ",v").c_str(), po::bool_switch(&o.verbose), described(kVerbose).c_str())
+        (flag(kSeed), po::value(&o.seed)->default_value(o.seed), described(kSeed).c_str())
+        (flag(kVerifyRounds), po::value(&o.verify_rounds)->default_value(o.verify_rounds),
+            described(kVerifyRounds).c_str())
+        (flag(kSpinVerify), po::value(&o.spin_verify_ms)->default_value(o.spin_verify_ms),
+            described(kSpinVerify).c_str());
     // clang-format on
 }
 
-std::string check_detection_settings(const DetectionSettings& o) {
-    std::ostringstream e;
-    if (!(o.alpha > 0 && o.alpha < 0.5)) e << "--alpha " << o.alpha << ": accepted values are 0 < alpha < 0.5";
-    else if (o.interval_ms < 10 || o.interval_ms > 60000)
-        e << "--interval-ms " << o.interval_ms << ": accepted values are 10..60000";
-    else if (o.max_interval_ms < o.interval_ms || o.max_interval_ms > 600000)
-        e << "--max-interval-ms " << o.max_interval_ms << ": accepted values are interval-ms..600000";
-    else if (o.ranks < 1 || o.ranks > 4096) e << "--ranks " << o.ranks << ": accepted values are 1..4096";
-    else if (o.verify_rounds < 2 || o.verify_rounds > 50)
-        e << "--verify-rounds " << o.verify_rounds << ": accepted values are 2..50";
-    else if (o.spin_verify_ms < 0 || o.spin_verify_ms > 60000)
-        e << "--spin-verify-ms " << o.spin_verify_ms << ": accepted values are 0..60000";
-    return e.str();
+std::string check_detection_settings(const DetectionSettings& s) {
+    const std::pair<DetectionOption, double> values[] = {
+        {kAlpha, s.alpha},           {kInterval, s.interval_ms},         {kMaxInterval, s.max_interval_ms},
+        {kRanks, s.ranks},           {kVerifyRounds, s.verify_rounds},   {kSpinVerify, s.spin_verify_ms}};
+    for (const auto& [id, v] : values) {
+        const OptionSpec& o = kDetectionOptions[id];
+        if (in_range(o, v) && !(id == kMaxInterval && v < s.interval_ms)) continue;
+        std::ostringstream e;
+        e << "--" << o.cli << " " << v << ": accepted values are " << accepted_range(o, o.cli);
+        return e.str();
+    }
+    return {};
 }
 
 }  // namespace jobsentry

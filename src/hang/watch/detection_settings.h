@@ -3,17 +3,21 @@
 
 #include <cstdint>
 
+#include "hang/watch/detection_spec.h"
+
 namespace jobsentry {
 
+// Defaults, ranges and help: detection_spec.h.
 struct DetectionSettings {
-    double alpha = 0.001;
-    int interval_ms = 400;
-    int max_interval_ms = 6400;
-    int ranks = 10;
+    double alpha = kDetectionOptions[kAlpha].default_value;
+    int interval_ms = static_cast<int>(kDetectionOptions[kInterval].default_value);
+    int max_interval_ms = static_cast<int>(kDetectionOptions[kMaxInterval].default_value);
+    int ranks = static_cast<int>(kDetectionOptions[kRanks].default_value);
     bool verbose = false;
-    uint64_t seed = 0;          // 0: from the clock
-    int verify_rounds = 5;
-    int spin_verify_ms = 5000;  // extra watch of suspects that compute outside MPI: CPU time they must spin in one chain
+    uint64_t seed = 0;  // 0: from the clock
+    int verify_rounds = static_cast<int>(kDetectionOptions[kVerifyRounds].default_value);
+    // extra watch of suspects that compute outside MPI: CPU time they must spin in one chain
+    int spin_verify_ms = static_cast<int>(kDetectionOptions[kSpinVerify].default_value);
     bool detect = true;         // false: no sampling at all (a supervisor kept only for its job's timer)
 };
 

@@ -12,9 +12,18 @@
 namespace jobsentry {
 namespace {
 
-constexpr int kMaxIntervalMs = 60000;
-constexpr int kMaxRanks = 4096;
-constexpr const char* kOptionKeys = "off, on, alpha=, interval=, ranks=, action=";
+const OptionSpec& kAlphaSpec = kDetectionOptions[kAlpha];
+const OptionSpec& kIntervalSpec = kDetectionOptions[kInterval];
+const OptionSpec& kRanksSpec = kDetectionOptions[kRanks];
+const int kMaxIntervalMs = static_cast<int>(kIntervalSpec.max);
+
+// The keys of --hang-detect: the spec's, and action.
+std::string option_keys() {
+    std::string keys = "off, on";
+    for (const OptionSpec& o : kDetectionOptions)
+        if (o.user_key[0]) keys += std::string(", ") + o.user_key + "=";
+    return keys + ", action=";
+}
 
 bool parse_action(const std::string& text, SlurmAction* out) {
     for (SlurmAction a : {SlurmAction::cancel, SlurmAction::requeue, SlurmAction::notify, SlurmAction::report})
@@ -48,21 +57,21 @@ bool on_off(const std::string& value, const char* yes, const char* no, bool* out
 // defaults and the user's option). Returns an error text, empty on success.
 std::string apply_setting(const std::string& key, const std::string& value, const SitePolicy& limits,
                           HangDetectSettings* s) {
-    if (key == "alpha") {
+    if (key == kAlphaSpec.user_key) {
         double a = 0;
         if (!parse_number(value, &a) || !(a > 0) || a > limits.max_alpha)
             return "alpha=" + value + ": accepted values are 0 < alpha <= " + format_number(limits.max_alpha) +
                    " (a smaller alpha claims a hang only after a rarer run of suspicious samples)";
         s->alpha = a;
-    } else if (key == "interval") {
+    } else if (key == kIntervalSpec.user_key) {
         long ms = parse_duration_ms(value);
         if (ms < limits.min_interval_ms || ms > kMaxIntervalMs)
             return "interval=" + value + ": accepted values are durations from " + format_ms(limits.min_interval_ms) +
                    " to " + format_ms(kMaxIntervalMs) + " with a unit, e.g. 400ms, 1s, 1.5s";
         s->interval_ms = static_cast<int>(ms);
-    } else if (key == "ranks") {
-        if (!parse_int(value, 1, limits.max_ranks, &s->ranks))
-            return "ranks=" + value + ": accepted values are whole numbers from 1 to " +
+    } else if (key == kRanksSpec.user_key) {
+        if (!parse_int(value, static_cast<long>(kRanksSpec.min), limits.max_ranks, &s->ranks))
+            return "ranks=" + value + ": accepted values are whole numbers from " + format_number(kRanksSpec.min) + " to " +
                    std::to_string(limits.max_ranks) + " (ranks sampled per round)";
     } else if (key == "action") {
         SlurmAction a;
@@ -113,15 +122,21 @@ PolicyParse parse_site_policy(const std::vector<std::string>& args, const std::s
             if (!on_off(value, "on", "off", &p.default_on)) bad("on, off");
         } else if (key == "allow_optout") {
             if (!on_off(value, "yes", "no", &p.allow_optout)) bad("yes, no");
-        } else if (key == "min_interval") {
+        } else if (key == kSiteLimits[kMinInterval].site_key) {
+            const OptionSpec& o = kSiteLimits[kMinInterval];
             long ms = parse_duration_ms(value);
-            if (ms < 10 || ms > kMaxIntervalMs) bad("durations from 10ms to 60s with a unit, e.g. 200ms");
+            if (ms < 0 || !in_range(o, static_cast<double>(ms)))
+                bad("durations from " + format_ms(static_cast<int>(o.min)) + " to " + format_ms(static_cast<int>(o.max)) +
+                    " with a unit, e.g. 200ms");
             else p.min_interval_ms = static_cast<int>(ms);
-        } else if (key == "max_ranks") {
-            if (!parse_int(value, 1, kMaxRanks, &p.max_ranks)) bad("whole numbers from 1 to 4096");
-        } else if (key == "max_alpha") {
+        } else if (key == kSiteLimits[kMaxRanks].site_key) {
+            const OptionSpec& o = kSiteLimits[kMaxRanks];
+            if (!parse_int(value, static_cast<long>(o.min), static_cast<long>(o.max), &p.max_ranks))
+                bad("whole numbers from " + format_number(o.min) + " to " + format_number(o.max));
+        } else if (key == kSiteLimits[kMaxAlpha].site_key) {
+            const OptionSpec& o = kSiteLimits[kMaxAlpha];
             double a = 0;
-            if (!parse_number(value, &a) || !(a > 0 && a < 0.5)) bad("0 < max_alpha < 0.5");
+            if (!parse_number(value, &a) || !in_range(o, a)) bad(accepted_range(o, o.site_key));
             else p.max_alpha = a;
         } else if (key == "actions") {
             p.actions.clear();
@@ -158,7 +173,8 @@ PolicyParse parse_site_policy(const std::vector<std::string>& args, const std::s
             else bad("a port range FIRST-LAST within 1024-65535, e.g. 7100-7199");
         } else if (key == "log_samples") {
             if (!on_off(value, "yes", "no", &p.log_samples)) bad("yes, no");
-        } else if (key == "alpha" || key == "interval" || key == "ranks" || key == "action") {
+        } else if (key == kAlphaSpec.site_key || key == kIntervalSpec.site_key || key == kRanksSpec.site_key ||
+                   key == "action") {
             settings.emplace_back(key, value);
         } else {
             out.error = "unknown plugstack.conf argument '" + key +
@@ -228,7 +244,7 @@ OptionParse parse_hang_detect(const char* value, const SitePolicy& policy) {
                               ? "unknown key '" + item + "'"
                               : apply_setting(item.substr(0, eq), item.substr(eq + 1), policy, &out.settings);
         if (!err.empty()) {
-            if (err.rfind("unknown key", 0) == 0) err += "; accepted keys are " + std::string(kOptionKeys);
+            if (err.rfind("unknown key", 0) == 0) err += "; accepted keys are " + option_keys();
             out.error = "--hang-detect: " + err;
             return out;
         }
@@ -255,18 +271,20 @@ std::vector<std::string> agent_argv(const SitePolicy& policy, unsigned job_id, u
 }
 
 std::vector<std::string> supervisor_argv(const SitePolicy& policy, const HangDetectSettings& s, unsigned job_id) {
-    const int max_interval = std::min(16 * s.interval_ms, 600000);
+    // M = 16 I: the doublings of the interval a job gets under Slurm, within the spec's cap.
+    const int max_interval = std::min(16 * s.interval_ms, static_cast<int>(kDetectionOptions[kMaxInterval].max));
+    const auto flag = [](DetectionOption id) { return std::string("--") + kDetectionOptions[id].cli; };
     std::vector<std::string> argv{policy.supervisor,
                                   "supervise",
                                   "--job-id",
                                   std::to_string(job_id),
-                                  "--alpha",
+                                  flag(kAlpha),
                                   format_number(s.alpha),
-                                  "--interval-ms",
+                                  flag(kInterval),
                                   std::to_string(s.interval_ms),
-                                  "--max-interval-ms",
+                                  flag(kMaxInterval),
                                   std::to_string(max_interval),
-                                  "--ranks",
+                                  flag(kRanks),
                                   std::to_string(s.ranks),
                                   "--action",
                                   to_string(s.action),
@@ -278,7 +296,7 @@ std::vector<std::string> supervisor_argv(const SitePolicy& policy, const HangDet
         argv.push_back("--report-dir");
         argv.push_back(policy.report_dir);
     }
-    if (policy.log_samples) argv.push_back("--verbose");
+    if (policy.log_samples) argv.push_back(flag(kVerbose));
     return argv;
 }
 
@@ -286,9 +304,10 @@ std::string option_usage(const SitePolicy& policy) {
     const HangDetectSettings& d = policy.defaults;
     return std::string("Detect hung MPI ranks and act (jobsentry). ") +
            (policy.default_on ? "On by default here; =off opts out. " : "") +
-           "Keys: alpha=P (default " + format_number(d.alpha) + ", at most " + format_number(policy.max_alpha) +
-           "), interval=DURATION (default " + format_ms(d.interval_ms) + ", at least " +
-           format_ms(policy.min_interval_ms) + "), ranks=N (default " + std::to_string(d.ranks) + ", at most " +
+           "Keys: " + kAlphaSpec.user_key + "=P (default " + format_number(d.alpha) + ", at most " +
+           format_number(policy.max_alpha) + "), " + kIntervalSpec.user_key + "=DURATION (default " +
+           format_ms(d.interval_ms) + ", at least " + format_ms(policy.min_interval_ms) + "), " + kRanksSpec.user_key +
+           "=N (default " + std::to_string(d.ranks) + ", at most " +
            std::to_string(policy.max_ranks) + "), action=" + action_list(policy.actions) + " (default " +
            to_string(d.action) + ")";
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/port_range.h"
+#include "hang/watch/detection_spec.h"
 
 namespace jobsentry {
 
@@ -17,11 +18,13 @@ enum class SlurmAction { cancel, requeue, notify, report };
 
 const char* to_string(SlurmAction action);
 
+// Defaults, ranges and help of alpha, interval, ranks and the site's limits:
+// hang/watch/detection_spec.h.
 struct HangDetectSettings {
     bool enabled = false;
-    double alpha = 0.001;
-    int interval_ms = 400;
-    int ranks = 10;
+    double alpha = kDetectionOptions[kAlpha].default_value;
+    int interval_ms = static_cast<int>(kDetectionOptions[kInterval].default_value);
+    int ranks = static_cast<int>(kDetectionOptions[kRanks].default_value);
     SlurmAction action = SlurmAction::cancel;
 };
 
@@ -29,9 +32,9 @@ struct SitePolicy {
     bool default_on = false;      // watch jobs that did not ask
     bool allow_optout = true;     // may users say --hang-detect=off when default=on?
     HangDetectSettings defaults;  // values of keys the user leaves out
-    int min_interval_ms = 100;    // users may not sample more often
-    int max_ranks = 64;           // users may not monitor more ranks
-    double max_alpha = 0.01;      // users may not make the test more trigger-happy
+    int min_interval_ms = static_cast<int>(kSiteLimits[kMinInterval].default_value);  // users may not sample more often
+    int max_ranks = static_cast<int>(kSiteLimits[kMaxRanks].default_value);  // users may not monitor more ranks
+    double max_alpha = kSiteLimits[kMaxAlpha].default_value;  // users may not make the test more trigger-happy
     std::vector<SlurmAction> actions{SlurmAction::cancel, SlurmAction::requeue, SlurmAction::notify,
                                      SlurmAction::report};  // actions users may choose
     std::string supervisor;       // absolute path of the jobsentry binary

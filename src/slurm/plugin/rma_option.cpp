@@ -5,7 +5,7 @@ namespace jobsentry {
 RmaOptionParse parse_rma_check(const char* value) {
     RmaOptionParse out;
     const std::string text = value && std::string(value) != "(null)" ? value : "";  // srun passes "(null)"
-    if (text.empty() || text == "protect") out.mode = RmaMode::protect;
+    if (text.empty()) out.mode = RmaMode::protect;  // the default mode has no name of its own
     else if (text == "all") out.mode = RmaMode::protect_all;
     else if (text == "precise") out.mode = RmaMode::precise;
     else if (text == "off") out.mode = RmaMode::off;

@@ -8,6 +8,7 @@
 #include <boost/program_options.hpp>
 
 #include "base/duration.h"
+#include "base/command_line.h"
 
 namespace po = boost::program_options;
 
@@ -99,7 +100,7 @@ AdviseParse parse_advise_options(const std::vector<std::string>& args) {
     po::options_description desc = describe(raw, out.options);
     try {
         po::variables_map vm;
-        po::store(po::command_line_parser(args).options(desc).run(), vm);
+        po::store(po::command_line_parser(args).options(desc).style(command_line_style()).run(), vm);
         if (vm.count("help")) {
             out.help = true;
             return out;

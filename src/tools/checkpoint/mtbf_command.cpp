@@ -11,6 +11,7 @@
 
 #include "tools/checkpoint/ckpt_command.h"
 #include "tools/checkpoint/mtbf_estimate.h"
+#include "base/command_line.h"
 
 namespace po = boost::program_options;
 
@@ -33,7 +34,7 @@ int run_mtbf(const std::vector<std::string>& args) {
     // clang-format on
     try {
         po::variables_map vm;
-        po::store(po::command_line_parser(args).options(d).run(), vm);
+        po::store(po::command_line_parser(args).options(d).style(command_line_style()).run(), vm);
         if (vm.count("help")) {
             std::cout << "Usage: jobsentry ckpt mtbf --events FILE --cluster-nodes N --from T --to T\n\n"
                          "Per-node MTBF = node-time / failures (events whose state holds DOWN or FAIL),\n"

@@ -12,6 +12,7 @@
 #include <boost/program_options.hpp>
 
 #include "tools/checkpoint/simulator.h"
+#include "base/command_line.h"
 
 namespace po = boost::program_options;
 using namespace jobsentry::ckpt;
@@ -131,7 +132,7 @@ int main(int argc, char** argv) {
         "seed", po::value(&run.seed)->default_value(run.seed), "seed of the first point");
     try {
         po::variables_map vm;
-        po::store(po::parse_command_line(argc, argv, desc), vm);
+        po::store(po::command_line_parser(argc, argv).options(desc).style(jobsentry::command_line_style()).run(), vm);
         if (vm.count("help")) {
             std::cout << desc;
             return 0;

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include <boost/program_options.hpp>
+#include "base/command_line.h"
 
 namespace po = boost::program_options;
 
@@ -84,8 +85,7 @@ LoggpOptions parse_loggp_options(const std::vector<std::string>& args) {
     po::options_description desc = describe(o, bytes);
     try {
         po::variables_map vm;
-        int style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
-        po::store(po::command_line_parser(args).options(desc).style(style).run(), vm);
+        po::store(po::command_line_parser(args).options(desc).style(command_line_style()).run(), vm);
         if (vm.count("help")) {
             o.help = true;
             return o;

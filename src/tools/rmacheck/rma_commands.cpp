@@ -17,6 +17,7 @@
 #include "tools/mpiwrap/preload_launch.h"
 #include "tools/mpiwrap/program_mpi.h"
 #include "tools/rmacheck/analysis/report.h"
+#include "base/command_line.h"
 
 namespace po = boost::program_options;
 
@@ -74,7 +75,7 @@ RmaCheckParse parse_rma_check_options(const std::vector<std::string>& args) {
     po::options_description desc = check_spec(&out.options);
     try {
         po::variables_map vm;
-        po::store(po::command_line_parser(opts).options(desc).run(), vm);
+        po::store(po::command_line_parser(opts).options(desc).style(command_line_style()).run(), vm);
         if (vm.count("help")) {
             out.help = true;
             return out;
@@ -152,7 +153,7 @@ int run_rma_report(const std::vector<std::string>& args) {
     pos.add("trace-dir", 1);
     try {
         po::variables_map vm;
-        po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
+        po::store(po::command_line_parser(args).options(desc).positional(pos).style(command_line_style()).run(), vm);
         if (vm.count("help")) {
             std::cout << "Usage: jobsentry rma-report [--report FILE.json] TRACE_DIR\n\n"
                       << "Analyses the traces of a run of the RMA checker. Exit status: 0 no races, "

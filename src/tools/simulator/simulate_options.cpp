@@ -8,6 +8,7 @@
 
 #include "tools/simulator/collectives.h"
 #include "tools/simulator/params_file.h"
+#include "base/command_line.h"
 
 namespace po = boost::program_options;
 
@@ -125,8 +126,7 @@ SimulateParse parse_simulate_options(const std::vector<std::string>& args) {
     po::options_description desc = describe(p, raw);
     try {
         po::variables_map vm;
-        int style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
-        po::store(po::command_line_parser(join_negative_values(args)).options(desc).style(style).run(), vm);
+        po::store(po::command_line_parser(join_negative_values(args)).options(desc).style(command_line_style()).run(), vm);
         if (vm.count("help")) {
             p.help = true;
             return p;

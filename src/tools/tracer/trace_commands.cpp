@@ -16,6 +16,7 @@
 #include "tools/simulator/goal_writer.h"
 #include "tools/mpiwrap/preload_launch.h"
 #include "tools/tracer/trace_reader.h"
+#include "base/command_line.h"
 
 namespace po = boost::program_options;
 
@@ -69,7 +70,7 @@ std::string parse_into(const std::vector<std::string>& opts, const po::options_d
                        const po::positional_options_description& pos, bool* help, const char* command) {
     try {
         po::variables_map vm;
-        po::store(po::command_line_parser(opts).options(desc).positional(pos).run(), vm);
+        po::store(po::command_line_parser(opts).options(desc).positional(pos).style(command_line_style()).run(), vm);
         if (vm.count("help")) {
             *help = true;
             return {};
