@@ -1,0 +1,121 @@
+// The Watcher class, shared by the files that define its parts: watcher.cpp (the loop,
+// discovery, rotation of visitors), watcher_sampling.cpp (a sampling round and the model),
+// watcher_verify.cpp (verification of an alarm), watcher_report.cpp (the report).
+// Internal to the watcher: everything else uses run_watcher() (watcher.h).
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <iostream>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "base/clock.h"
+#include "hang/model/parastack.h"
+#include "hang/model/progress.h"
+#include "hang/model/rank_stillness.h"
+#include "hang/model/unwind_filter.h"
+#include "hang/sampler/stack_walker.h"
+#include "hang/watch/detection_settings.h"
+#include "hang/watch/discovery.h"
+#include "hang/watch/report.h"
+#include "hang/watch/watched_job.h"
+
+namespace jobsentry {
+
+// What ptrace needs, said once for every place that finds it refused.
+std::string ptrace_requirements();
+
+class Watcher {
+public:
+    Watcher(const DetectionSettings& o, WatchedJob& job)
+        : opt_(o),
+          job_(job),
+          model_(ModelConfig{o.alpha, o.interval_ms / 1000.0, o.max_interval_ms / 1000.0, 20}),
+          // Same samples, same significance; sampling times follow model_, so
+          // this one never adapts an interval of its own.
+          stillness_(ModelConfig{o.alpha, o.interval_ms / 1000.0, o.interval_ms / 1000.0, 20}),
+          rank_runs_(StillnessConfig{o.alpha, 2.0}),
+          rng_(o.seed ? o.seed : static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count())) {}
+
+    int run();
+
+private:
+    void log(const std::string& message) const { std::cerr << "jobsentry: " << message << std::endl; }
+    void reap();
+    void wait_for_events(double until);
+    void discover();
+    void pick_monitored();
+    void rotate_visitors();
+    // Samples of the given ranks, here by ptrace or by their node's agent.
+    std::map<int, StackSample> take_samples(const std::vector<RankProcess>& procs, bool full);
+    void sample_round();
+    // --verbose: the line of one sampling round (detail: each rank's activity).
+    void log_round(double s_out, double s_move, const std::string& detail) const;
+    void verify(const std::vector<int>& still_suspects);
+    // The ranks whose still run (rank_stillness.h) calls for verification now.
+    std::vector<int> rank_alarms(const std::vector<RankRoundSample>& round);
+    double next_delay();
+    std::string watch_spinning_suspects(const Verdict& verdict, const std::vector<RankVerification>& checks,
+                                        std::map<int, StackSample>& latest);
+    void stop_monitoring(const std::string& why);
+    void hang_found(const Verdict& verdict, const std::map<int, StackSample>& stacks);
+    RankReport rank_report(const RankProcess& proc, const StackSample* sample, const std::string& activity) const;
+    void fill_report_common();
+    void no_hang_report();  // the ranks as last sampled, when the job ends without a hang
+    bool ended() const { return job_.over(); }
+    nlohmann::json evidence() const;
+    nlohmann::json rank_runs_json() const;
+    // A sample whose unwind went astray is no evidence (unwind_filter.h):
+    // it is marked failed.
+    void reject_astray_unwind(int rank, StackSample& s);
+
+    DetectionSettings opt_;
+    WatchedJob& job_;
+    ParaStackModel model_;      // on S_out, as ParaStack
+    ParaStackModel stillness_;  // on S_move: see docs/decision-rule.md
+    RankStillnessModel rank_runs_;  // per rank: how long it stands still outside MPI
+    std::mt19937_64 rng_;
+    StackWalker walker_;
+    ProgressTracker tracker_;
+    bool monitoring_ = opt_.detect;
+    bool hang_ = false;
+    bool terminating_ = false;
+
+    std::vector<RankProcess> ranks_;        // every rank found
+    std::vector<RankProcess> candidate_;    // last discovery, until it is seen twice
+    std::vector<RankProcess> monitored_;
+    std::vector<RankProcess> visitors_;     // unmonitored ranks sampled in turn (rotate_visitors)
+    size_t next_visitor_ = 0;
+    int visit_rounds_ = 0;
+    static constexpr size_t kVisitorSlots = 2;
+    static constexpr int kVisitRounds = 8;
+    bool ranks_stable_ = false;
+    double next_discovery_ = 0;
+    double next_sample_ = 0;
+    double sample_late_ = 0;  // how late this round started (bench/hostile_peers.sh: jitter under attack)
+    double unreadable_since_ = 0;
+    double started_ = monotonic_now();
+    double streak_started_ = 0;  // unix time of the first sample of the current suspicious run
+    double progress_seen_ = 0;   // unix time of the last round in which a monitored rank moved
+    double still_phase_ = 0;     // unix time of the last round of the current phase without movement
+    double longest_still_phase_ = 0;  // seconds: the longest healthy phase in which no monitored rank moved
+    bool suspended_ = false;     // the last round found every rank stopped
+    std::vector<RankAlarm> last_rank_runs_;
+    std::map<int, int> sample_failures_;  // per rank, for bounded logging
+    UnwindFilter unwinds_;                // which unwinds went astray
+    bool no_ranks_warned_ = false;
+
+    std::map<int, StackSample> last_sample_;  // per rank
+    std::map<int, std::string> last_activity_;
+    Judgement last_judgement_;
+    Judgement last_stillness_;
+    std::string last_verification_;
+    int verifications_ = 0;
+    Report report_;
+};
+
+}  // namespace jobsentry

@@ -1,0 +1,204 @@
+// The Watcher's sampling rounds: one sample of each monitored rank and of the visitors,
+// fed to ParaStack's models (S_out, S_move) and to the per-rank still runs, which call for a
+// verification (watcher_verify.cpp); and the time to the next round.
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <iomanip>
+#include <sstream>
+
+#include "base/clock.h"
+#include "hang/watch/watcher_internal.h"
+
+namespace jobsentry {
+namespace {
+
+constexpr uint64_t kWarmSamples = 20;  // start-up cost (symbol tables of each rank) is behind us by then
+
+double own_cpu_seconds() {
+    rusage self{};
+    getrusage(RUSAGE_SELF, &self);
+    return self.ru_utime.tv_sec + self.ru_stime.tv_sec + (self.ru_utime.tv_usec + self.ru_stime.tv_usec) / 1e6;
+}
+
+}  // namespace
+
+std::map<int, StackSample> Watcher::take_samples(const std::vector<RankProcess>& procs, bool full) {
+    std::map<int, StackSample> out;
+    std::vector<RankProcess> remote;
+    for (const auto& proc : procs) {
+        if (proc.node.empty()) out[proc.rank] = walker_.sample(proc.pid, proc.start_time);
+        else remote.push_back(proc);
+    }
+    if (!remote.empty())
+        for (auto& [rank, s] : job_.sample_remote(remote, full)) out[rank] = std::move(s);
+    return out;
+}
+
+void Watcher::sample_round() {
+    std::vector<Activity> activities;
+    std::vector<bool> moved;
+    std::vector<RankRoundSample> round;
+    std::ostringstream detail;
+    bool someone_gone = false;
+    std::vector<RankProcess> visited = monitored_;
+    const size_t fixed = visited.size();  // the monitored ranks come first; then the rotating visitors
+    rotate_visitors();
+    visited.insert(visited.end(), visitors_.begin(), visitors_.end());
+    std::map<int, StackSample> samples = take_samples(visited, false);
+    for (size_t i = 0; i < visited.size(); ++i) {
+        const RankProcess& proc = visited[i];
+        const bool visitor = i >= fixed;
+        StackSample s = std::move(samples[proc.rank]);
+        reject_astray_unwind(proc.rank, s);
+        if (s.status == SampleStatus::denied) {
+            stop_monitoring("ptrace of rank " + std::to_string(proc.rank) + " (pid " + std::to_string(proc.pid) +
+                            ") was refused: " + s.error + ". " + ptrace_requirements());
+            return;
+        }
+        if (s.status == SampleStatus::gone) {
+            someone_gone = true;
+            if (proc.node.empty()) walker_.forget(proc.pid);
+            tracker_.forget(proc.rank);
+            rank_runs_.forget(proc.rank);
+            continue;
+        }
+        if (s.status == SampleStatus::unreachable) {  // its node agent is lost: not in S_out
+            tracker_.forget(proc.rank);
+            rank_runs_.forget(proc.rank);
+            continue;
+        }
+        if (s.status != SampleStatus::ok) {
+            // A failed sample is skipped, never evidence: the rank's still
+            // run neither grows nor ends. Logged always, but bounded.
+            const int failures = ++sample_failures_[proc.rank];
+            if (opt_.verbose || failures <= 3 || failures % 100 == 0)
+                log("rank " + std::to_string(proc.rank) + ": sample skipped (" + s.error + "; " +
+                    std::to_string(failures) + " so far)");
+            continue;
+        }
+        bool rank_moved = false;
+        Activity a = tracker_.observe(
+            {proc.rank, s.in_mpi, exact_signature(s), s.state, s.cpu_ticks, progress_signature(s), s.main_cpu_ticks,
+             s.main_user_ticks},
+            &rank_moved);
+        round.push_back({proc.rank, still_kind(a, rank_moved), rank_moved, s.taken_at});
+        last_activity_[proc.rank] = to_string(a);
+        last_sample_[proc.rank] = std::move(s);
+        if (opt_.verbose) detail << " r" << proc.rank << (visitor ? "*" : "") << ':' << to_string(a) << (rank_moved ? "+" : "");
+        if (visitor) continue;  // S_out and S_move stay ParaStack's, over the fixed monitored set
+        activities.push_back(a);
+        moved.push_back(rank_moved);
+    }
+    if (someone_gone) next_discovery_ = 0;  // a rank ended: the job is changing
+    if (activities.empty()) return;
+    if (std::all_of(activities.begin(), activities.end(), [](Activity a) { return a == Activity::stopped; })) {
+        // Every rank stopped at once: the job is suspended (scontrol
+        // suspend, gang scheduling, a whole-job SIGSTOP). Not evidence of
+        // anything, and no still run may carry over the suspension.
+        if (!suspended_) log("every sampled rank is stopped: the job is suspended; no judgement until it resumes");
+        suspended_ = true;
+        rank_runs_.suspended();
+        return;
+    }
+    if (suspended_) {  // resumed: the suspension is no phase of the job's own
+        suspended_ = false;
+        progress_seen_ = unix_now();
+        still_phase_ = 0;
+    }
+    if (++report_.samples == kWarmSamples) {
+        report_.warm_cpu_s = own_cpu_seconds();
+        report_.warm_at = unix_now();
+    }
+    const double s_out = effective_s_out(activities);
+    const double s_move = share_moved(moved);
+    last_judgement_ = model_.observe(s_out);
+    last_stillness_ = stillness_.observe(s_move);
+    const std::vector<int> still_suspects = rank_alarms(round);
+    if (s_move > 0) {
+        if (still_phase_ > progress_seen_ && progress_seen_ > 0)
+            longest_still_phase_ = std::max(longest_still_phase_, still_phase_ - progress_seen_);
+        progress_seen_ = unix_now();
+    } else {
+        still_phase_ = unix_now();
+    }
+    const int streak = std::max(last_judgement_.streak, last_stillness_.streak);
+    if (streak == 0) streak_started_ = 0;
+    else if (streak_started_ == 0) streak_started_ = unix_now();
+    if (opt_.verbose) log_round(s_out, s_move, detail.str());
+    if (!still_suspects.empty()) {
+        verify(still_suspects);
+        return;
+    }
+    if (last_judgement_.hang || last_stillness_.hang) {
+        // A verdict that every rank waits where it is must outlast the
+        // healthy phases without movement this job has already had (a
+        // polling code can sit in one MPI_Testany chain for seconds while
+        // requests complete inside it): until then, keep sampling.
+        const double still_for = unix_now() - progress_seen_;
+        if (progress_seen_ > 0 && still_for < 2 * longest_still_phase_) {
+            if (opt_.verbose)
+                log("alarm held: no rank moved for " + std::to_string(still_for) + " s; healthy phases lasted up to " +
+                    std::to_string(longest_still_phase_) + " s");
+            return;
+        }
+        verify({});
+    }
+}
+
+void Watcher::log_round(double s_out, double s_move, const std::string& detail) const {
+    auto describe = [](const Judgement& j) {
+        std::ostringstream out;
+        out.precision(3);
+        if (j.learning) out << " learning";
+        else if (j.suspicion) out << " suspicion k=" << j.streak << " q=" << j.q << " q^k=" << j.probability;
+        if (j.tight_level >= 0)
+            out << " [<=" << j.tight_level << " K=" << j.tight_streak << " q=" << j.tight_q
+                << " L*q^K=" << j.tight_probability << "]";
+        return out.str();
+    };
+    std::ostringstream msg;
+    msg.precision(3);
+    msg << "sample " << report_.samples << " t=" << std::fixed << std::setprecision(2) << monotonic_now() - started_
+        << " late=" << std::setprecision(1) << sample_late_ * 1000 << "ms"
+        << std::defaultfloat << std::setprecision(3) << " I=" << model_.interval() * 1000 << "ms n=" << model_.history_size()
+        << " S_out=" << s_out << describe(last_judgement_) << " S_move=" << s_move << describe(last_stillness_)
+        << " |" << detail;
+    for (const auto& a : last_rank_runs_)
+        msg << " | r" << a.rank << ' ' << to_string(a.kind) << " k=" << a.streak << " q=" << a.q
+            << " m*q^k=" << a.probability << " for " << a.duration << "s/" << a.bar << 's';
+    log(msg.str());
+}
+
+void Watcher::reject_astray_unwind(int rank, StackSample& s) {
+    if (s.status != SampleStatus::ok || unwinds_.accept(rank, s.complete, progress_signature(s))) return;
+    s.status = SampleStatus::error;
+    s.error = "the unwind stopped short of the thread's entry";
+}
+
+std::vector<int> Watcher::rank_alarms(const std::vector<RankRoundSample>& round) {
+    // Bonferroni over every rank that may be tested: the monitored ones each
+    // round, the others in turn as visitors.
+    last_rank_runs_ = rank_runs_.observe(round, static_cast<int>(ranks_.size()));
+    std::vector<int> out;
+    // A still rank is evidence only against peers that wait for it: a round
+    // in which every rank stands still (a local kernel everywhere) raises
+    // nothing; a hang shows up again once the others block.
+    if (std::none_of(round.begin(), round.end(), [](const RankRoundSample& r) { return r.kind == StillKind::none; }))
+        return out;
+    for (const auto& a : last_rank_runs_)
+        if (a.significant && a.outlasted) out.push_back(a.rank);
+    return out;
+}
+
+double Watcher::next_delay() {
+    // While a rank stands still, sample at the initial interval: the run
+    // is the evidence, and a doubled interval would only delay the verdict.
+    if (rank_runs_.any_run()) {
+        std::uniform_real_distribution<double> jitter(0.0, opt_.interval_ms / 1000.0);
+        return jitter(rng_) + opt_.interval_ms / 2000.0;
+    }
+    return model_.next_delay(rng_);
+}
+
+}  // namespace jobsentry
