@@ -1,4 +1,4 @@
-// Shared state of the preload hooks (hooks.cpp owns it): the tracing mode
+// Shared state of the preload hooks (hooks.cpp and hooks_handles.cpp own it): the tracing mode
 // and the descriptions of communicators, windows and requests, so the RMA
 // and point-to-point hooks record the same identities.
 #pragma once
