@@ -1,7 +1,9 @@
-// Happens-before and the compatibility tables of the RMA checker on
-// hand-built traces (rmacheck/analysis/happens_before.h, checker.h).
+// The RMA checker on hand-built traces (rmacheck/analysis/checker.h, threads.h): the compatibility
+// tables and accumulate atomicity; races within one rank (loads and stores in an epoch, threads
+// ordered by OpenMP); loops of epochs. Ordering between ranks: test_rma_ordering.cpp.
 #include "catch_compat.hpp"
 
+#include "rma_test_traces.h"
 #include "tools/rmacheck/analysis/checker.h"
 #include "tools/rmacheck/analysis/threads.h"
 
@@ -9,66 +11,7 @@
 #include <set>
 
 using namespace rmacheck;
-using trace::Rec;
-using trace::RmaKind;
-using trace::SyncKind;
-
-namespace {
-// A job of n ranks on MPI_COMM_WORLD with one window of 64 bytes per rank (disp_unit 4).
-std::vector<RankTrace> job(int n) {
-    std::vector<RankTrace> t(static_cast<size_t>(n));
-    for (int r = 0; r < n; ++r) {
-        auto& x = t[static_cast<size_t>(r)];
-        x.rank = r, x.size = n;
-        for (int k = 0; k < n; ++k) x.comms[1].push_back(k);
-        x.wins[1] = WinDesc{1, 0, 0x10000u + 0x1000u * static_cast<uint64_t>(r), 64, 4, 0, {}, rmacheck::trace::acc_all};
-    }
-    return t;
-}
-Event rma(RmaKind k, int target, int64_t disp, uint64_t site, std::string op = "") {
-    Event e;
-    e.type = Rec::rma, e.kind = static_cast<uint8_t>(k), e.win = 1, e.target = target, e.disp = disp;
-    e.site = site, e.op = std::move(op), e.basic = "MPI_INT", e.elem = 4;
-    e.target_bytes = {{0, 4}};
-    if (k == RmaKind::get)
-        e.result = {{0x9000, 0x9004}};
-    else
-        e.origin = {{0x9000, 0x9004}};
-    return e;
-}
-Event sync(SyncKind k, int target = -1, int lock_type = 0) {
-    Event e;
-    e.type = Rec::sync, e.kind = static_cast<uint8_t>(k), e.win = 1, e.target = target, e.lock_type = lock_type;
-    return e;
-}
-Event barrier() {
-    Event e;
-    e.type = Rec::coll, e.comm = 1, e.kind = static_cast<uint8_t>(trace::CollKind::all);
-    return e;
-}
-Event send(int dest, int tag) {
-    Event e;
-    e.type = Rec::send, e.comm = 1, e.peer = dest, e.tag = tag;
-    return e;
-}
-Event recv(int source, int tag) {
-    Event e;
-    e.type = Rec::recv, e.comm = 1, e.peer = source, e.tag = tag, e.is_recv = true;
-    return e;
-}
-Event local(uint64_t addr, bool write, uint64_t pc) {
-    Event e;
-    e.type = Rec::local, e.addr = addr, e.size = 4, e.write = write, e.site = pc;
-    return e;
-}
-std::vector<Event> locked(RmaKind k, int target, int64_t disp, uint64_t site, int lock_type = 0,
-                          std::string op = "") {
-    return {sync(SyncKind::lock, target, lock_type), rma(k, target, disp, site, std::move(op)),
-            sync(SyncKind::unlock, target)};
-}
-void add(RankTrace& t, const std::vector<Event>& events) { t.events.insert(t.events.end(), events.begin(), events.end()); }
-std::vector<Finding> races(const std::vector<RankTrace>& t) { return find_races(Execution(t)); }
-}  // namespace
+using namespace rmacheck::test;
 
 TEST_CASE("names are interned: equal text is one copy, order is by text") {
     std::string sum = "MPI_SUM";
@@ -107,91 +50,6 @@ TEST_CASE("the compatibility tables of the slides") {
     CHECK(across_processes(A::get, A::get) == Compat::both);
     CHECK(across_processes(A::acc, A::acc) == Compat::both);
     CHECK(across_processes(A::load, A::get) == Compat::both);
-}
-
-TEST_CASE("puts of two origins under shared locks in one barrier interval race; a barrier orders them") {
-    auto t = job(3);
-    for (int r : {0, 1, 2}) add(t[static_cast<size_t>(r)], {barrier()});
-    add(t[0], locked(RmaKind::put, 1, 5, 0x100));
-    add(t[2], locked(RmaKind::put, 1, 5, 0x200));
-    for (int r : {0, 1, 2}) add(t[static_cast<size_t>(r)], {barrier()});
-    auto f = races(t);
-    REQUIRE(f.size() == 1);
-    CHECK(f[0].remote);
-    CHECK(f[0].a.rank == 0);
-    CHECK(f[0].b.rank == 2);
-    CHECK(f[0].target_rank == 1);
-    CHECK(f[0].bytes.lo == 20);
-    CHECK(f[0].bytes.hi == 24);
-
-    SECTION("a barrier between the epochs orders them") {
-        auto u = job(3);
-        for (int r : {0, 1, 2}) add(u[static_cast<size_t>(r)], {barrier()});
-        add(u[0], locked(RmaKind::put, 1, 5, 0x100));
-        for (int r : {0, 1, 2}) add(u[static_cast<size_t>(r)], {barrier()});
-        add(u[2], locked(RmaKind::put, 1, 5, 0x200));
-        for (int r : {0, 1, 2}) add(u[static_cast<size_t>(r)], {barrier()});
-        CHECK(races(u).empty());
-    }
-    SECTION("an exclusive lock excludes the other epoch") {
-        auto u = job(3);
-        add(u[0], locked(RmaKind::put, 1, 5, 0x100, 1));
-        add(u[2], locked(RmaKind::put, 1, 5, 0x200, 0));
-        CHECK(races(u).empty());
-    }
-    SECTION("different bytes do not conflict") {
-        auto u = job(3);
-        add(u[0], locked(RmaKind::put, 1, 5, 0x100));
-        add(u[2], locked(RmaKind::put, 1, 6, 0x200));
-        CHECK(races(u).empty());
-    }
-}
-
-TEST_CASE("unlock completes but does not order: a later epoch on another rank without a message races") {
-    auto t = job(3);
-    add(t[0], locked(RmaKind::put, 1, 0, 0x100));
-    add(t[2], locked(RmaKind::get, 1, 0, 0x200));
-    CHECK(races(t).size() == 1);
-}
-
-TEST_CASE("a message orders: send after the epoch, receive before the other epoch") {
-    auto t = job(3);
-    add(t[0], locked(RmaKind::put, 1, 0, 0x100));
-    add(t[0], {send(2, 7)});
-    add(t[2], {recv(0, 7)});
-    add(t[2], locked(RmaKind::put, 1, 0, 0x200));
-    CHECK(races(t).empty());
-
-    SECTION("a message with another tag matches another send, which came first") {
-        auto u = job(3);
-        add(u[0], {send(2, 8)});
-        add(u[0], locked(RmaKind::put, 1, 0, 0x100));
-        add(u[0], {send(2, 7)});
-        add(u[2], {recv(0, 8)});  // wildcard receive resolved to tag 8: sent before the epoch
-        add(u[2], locked(RmaKind::put, 1, 0, 0x200));
-        add(u[2], {recv(0, 7)});
-        CHECK(races(u).size() == 1);
-    }
-}
-
-TEST_CASE("fences order puts and gets of different epochs; within one epoch they race") {
-    auto t = job(3);
-    for (int r : {0, 1, 2}) add(t[static_cast<size_t>(r)], {sync(SyncKind::fence)});
-    add(t[0], {rma(RmaKind::put, 1, 10, 0x100)});
-    for (int r : {0, 1, 2}) add(t[static_cast<size_t>(r)], {sync(SyncKind::fence)});
-    add(t[2], {rma(RmaKind::get, 1, 10, 0x200)});
-    for (int r : {0, 1, 2}) add(t[static_cast<size_t>(r)], {sync(SyncKind::fence)});
-    CHECK(races(t).empty());
-
-    auto u = job(3);
-    for (int r : {0, 1, 2}) add(u[static_cast<size_t>(r)], {sync(SyncKind::fence)});
-    add(u[0], {rma(RmaKind::put, 1, 10, 0x100)});
-    add(u[2], {rma(RmaKind::get, 1, 10, 0x200)});
-    for (int r : {0, 1, 2}) add(u[static_cast<size_t>(r)], {sync(SyncKind::fence)});
-    auto f = races(u);
-    REQUIRE(f.size() == 1);
-    CHECK(f[0].a.kind == AccessKind::put);
-    CHECK(f[0].b.kind == AccessKind::get);
 }
 
 TEST_CASE("concurrent accumulates: legal with the same op (or MPI_NO_OP) and basic type") {
@@ -340,121 +198,6 @@ TEST_CASE("atomicity: MPI_NO_OP only reads; compare-and-swap is an atomic read-m
     }
 }
 
-namespace {
-// A nonblocking collective on MPI_COMM_WORLD (root: world rank) and the completion of its request.
-Event icoll(trace::CollKind kind, uint64_t request, int root = -1) {
-    Event e = barrier();
-    e.kind = static_cast<uint8_t>(kind), e.peer = root, e.request = request;
-    return e;
-}
-Event done(uint64_t request) {
-    Event e;
-    e.type = Rec::req_done, e.request = request, e.comm = 1;
-    return e;
-}
-}  // namespace
-
-TEST_CASE("nonblocking collectives order at completion, after the other members' calls") {
-    using C = trace::CollKind;
-    // Rank 0 puts before its Ibarrier call or between the call and its wait; rank 2 puts after its wait.
-    for (bool inside : {false, true}) {
-        auto t = job(3);
-        if (!inside) add(t[0], locked(RmaKind::put, 1, 5, 0x100));
-        add(t[0], {icoll(C::all, 7)});
-        if (inside) add(t[0], locked(RmaKind::put, 1, 5, 0x100));
-        add(t[0], {done(7)});
-        add(t[1], {icoll(C::all, 3), done(3)});
-        add(t[2], {icoll(C::all, 9), done(9)});
-        add(t[2], locked(RmaKind::put, 1, 5, 0x200));
-        CAPTURE(inside);
-        CHECK(races(t).size() == (inside ? 1u : 0u));
-    }
-    SECTION("an Ibarrier never completed orders nothing (and says so)") {
-        auto t = job(3);
-        add(t[0], locked(RmaKind::put, 1, 5, 0x100));
-        add(t[0], {icoll(C::all, 7), done(7)});
-        add(t[1], {icoll(C::all, 3), done(3)});
-        add(t[2], {icoll(C::all, 9)});
-        add(t[2], locked(RmaKind::put, 1, 5, 0x200));
-        Execution exec(t);
-        CHECK(find_races(exec).size() == 1);
-        CHECK(!exec.warnings().empty());
-    }
-    SECTION("Ibcast orders the root's call before the others' completion, not the other way") {
-        // Rank 0 puts before its Ibcast, rank 2 after its completion: ordered when rank 0 is the root;
-        // with rank 2 the root, it completes without waiting for rank 0's call.
-        for (int root : {0, 2}) {
-            auto t = job(3);
-            add(t[0], locked(RmaKind::put, 1, 5, 0x100));
-            for (int r = 0; r < 3; ++r) add(t[static_cast<size_t>(r)], {icoll(C::bcast, 7, root), done(7)});
-            add(t[2], locked(RmaKind::put, 1, 5, 0x200));
-            CAPTURE(root);
-            CHECK(races(t).size() == (root == 2 ? 1u : 0u));
-        }
-    }
-}
-
-TEST_CASE("a dup'ed communicator (same members, generation 1) has its own messages and collectives") {
-    // Communicator 2 is a dup of MPI_COMM_WORLD (communicator 1) on every rank.
-    auto dup_job = [] {
-        auto t = job(3);
-        for (auto& x : t) x.comms[2] = x.comms[1], x.comm_generation[2] = 1;
-        return t;
-    };
-    auto on = [](Event e, uint32_t comm) {
-        e.comm = comm;
-        return e;
-    };
-    SECTION("messages: rank 2's receive on the dup matches rank 0's send on the dup, after its put") {
-        // Rank 0 sends on MPI_COMM_WORLD, puts, then sends on the dup (same tag); rank 2 receives on the
-        // dup, puts, then receives on MPI_COMM_WORLD. Matched as one communicator, the first receive
-        // would pair with the send before the put: a false race.
-        auto t = dup_job();
-        add(t[0], {send(2, 0)});
-        add(t[0], locked(RmaKind::put, 1, 5, 0x100));
-        add(t[0], {on(send(2, 0), 2)});
-        add(t[2], {on(recv(0, 0), 2)});
-        add(t[2], locked(RmaKind::put, 1, 5, 0x200));
-        add(t[2], {recv(0, 0)});
-        CHECK(races(t).empty());
-    }
-    SECTION("collectives: Ibarriers on MPI_COMM_WORLD and the dup started in different orders") {
-        // Rank 0 puts between its world and its dup Ibarrier; rank 2 puts after completing the world one:
-        // a race. Matched as one sequence, rank 2's world Ibarrier would pair with rank 0's dup one,
-        // issued after the put: the race would be missed.
-        using C = trace::CollKind;
-        auto t = dup_job();
-        add(t[0], {icoll(C::all, 1)});
-        add(t[0], locked(RmaKind::put, 1, 5, 0x100));
-        add(t[0], {on(icoll(C::all, 2), 2), done(1), done(2)});
-        add(t[1], {icoll(C::all, 1), on(icoll(C::all, 2), 2), done(1), done(2)});
-        add(t[2], {on(icoll(C::all, 2), 2), icoll(C::all, 1), done(1)});
-        add(t[2], locked(RmaKind::put, 1, 5, 0x200));
-        add(t[2], {done(2)});
-        CHECK(races(t).size() == 1);
-    }
-}
-
-TEST_CASE("post/start/complete/wait edges order two access epochs") {
-    auto t = job(3);
-    Event post0 = sync(SyncKind::post), post2 = sync(SyncKind::post);
-    post0.group = {0}, post2.group = {2};
-    Event start = sync(SyncKind::start);
-    start.group = {1};
-    add(t[1], {post0, sync(SyncKind::wait), post2, sync(SyncKind::wait)});
-    add(t[0], {start, rma(RmaKind::put, 1, 0, 0x100), sync(SyncKind::complete)});
-    add(t[2], {start, rma(RmaKind::put, 1, 0, 0x200), sync(SyncKind::complete)});
-    CHECK(races(t).empty());
-
-    auto u = job(3);
-    Event both = sync(SyncKind::post);
-    both.group = {0, 2};
-    add(u[1], {both, sync(SyncKind::wait)});
-    add(u[0], {start, rma(RmaKind::put, 1, 0, 0x100), sync(SyncKind::complete)});
-    add(u[2], {start, rma(RmaKind::put, 1, 0, 0x200), sync(SyncKind::complete)});
-    CHECK(races(u).size() == 1);
-}
-
 TEST_CASE("within an epoch: a load of a Get's buffer before completion is a race, after it is not") {
     auto t = job(2);
     add(t[1], {sync(SyncKind::lock, 0, 1), rma(RmaKind::get, 0, 0, 0x100), local(0x9000, false, 0x150),
@@ -488,19 +231,6 @@ TEST_CASE("a store to window memory at the target races with a concurrent put (p
     CHECK(f[0].b.kind == AccessKind::store);
     CHECK(f[0].b.site == 0x300);
     CHECK(f[0].bytes.lo == 12);
-}
-
-TEST_CASE("a rank whose trace stops early: the others are still ordered and analysed") {
-    auto t = job(3);
-    add(t[0], {barrier()});
-    add(t[0], locked(RmaKind::put, 1, 5, 0x100));
-    add(t[0], {barrier()});
-    add(t[2], {barrier()});
-    add(t[2], locked(RmaKind::put, 1, 5, 0x200));
-    add(t[2], {barrier()});
-    // Rank 1's trace is empty (died before writing): the barriers match among ranks 0 and 2.
-    Execution exec(t);
-    CHECK(find_races(exec).size() == 1);
 }
 
 namespace {
