@@ -181,6 +181,13 @@ StackSample StackWalker::sample(pid_t pid, uint64_t start_time) {
         int err = errno;
         if (err == EPERM && traced_by_another(pid))
             return fail(SampleStatus::busy, "traced by another process (a debugger?)");
+        // A process that has exited but is not reaped yet refuses PTRACE_SEIZE
+        // with EPERM too: it is gone, not a permission problem.
+        if (err == EPERM) {
+            const auto stat = read_proc_stat(pid);
+            if (!stat || stat->state == 'Z' || stat->state == 'X')
+                return fail(SampleStatus::gone, "process exited (a zombie, not yet reaped)");
+        }
         return fail(status_for_errno(err), std::string("PTRACE_SEIZE: ") + std::strerror(err));
     }
     if (ptrace(PTRACE_INTERRUPT, pid, nullptr, nullptr) != 0) {
