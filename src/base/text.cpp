@@ -1,6 +1,7 @@
 #include "base/text.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cmath>
 #include <cstdlib>
 
@@ -34,6 +35,12 @@ bool parse_int(const std::string& text, long lo, long hi, int* out) {
     if (v < lo || v > hi) return false;
     *out = static_cast<int>(v);
     return true;
+}
+
+std::string format_number(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return buf;
 }
 
 }  // namespace jobsentry

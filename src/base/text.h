@@ -13,5 +13,7 @@ std::vector<std::string> split(const std::string& text, char sep);
 bool parse_number(const std::string& text, double* out);
 // Digits only, within lo..hi.
 bool parse_int(const std::string& text, long lo, long hi, int* out);
+// A number as users wrote it and read it back: shortest exact form (0.001, 2, 600000).
+std::string format_number(double v);
 
 }  // namespace jobsentry

@@ -15,6 +15,11 @@ std::string cell(const std::string& text) {
     return out;
 }
 
+// How a value is named in plugstack.conf and --hang-detect, where durations carry a unit.
+std::string slurm_meta(const OptionSpec& o) {
+    return o.type == OptionType::duration_ms ? "DURATION" : o.type == OptionType::real ? "P" : o.meta;
+}
+
 // `jobsentry watch` and `jobsentry supervise`: flag, default, what it does and accepts.
 std::string watch_table() {
     std::string out = "| option | default | meaning |\n|---|---|---|\n";
@@ -23,7 +28,7 @@ std::string watch_table() {
         const std::string flag = std::string("`--") + o.cli + (o.type == OptionType::flag ? "`" : std::string(" ") + o.meta + "`");
         const std::string def = o.type == OptionType::flag ? "off" : format_value(o, o.default_value);
         std::string meaning = o.help;
-        if (o.type != OptionType::flag && id != kSeed) meaning += " (" + accepted_range(o, o.cli) + ")";
+        if (has_range(o)) meaning += " (" + accepted_range(o, o.cli) + ")";
         out += "| " + flag + " | " + def + " | " + cell(meaning) + " |\n";
     }
     return out;
@@ -33,8 +38,7 @@ std::string watch_table() {
 std::string plugstack_table() {
     std::string out = "| plugstack.conf argument | default | meaning |\n|---|---|---|\n";
     auto row = [&](const OptionSpec& o, const std::string& meaning) {
-        const std::string meta = o.type == OptionType::duration_ms ? "DURATION" : o.type == OptionType::real ? "P" : o.meta;
-        out += "| `" + std::string(o.site_key) + "=" + meta + "` | `" + format_value(o, o.default_value, true) + "` | " +
+        out += "| `" + std::string(o.site_key) + "=" + slurm_meta(o) + "` | `" + format_value(o, o.default_value, true) + "` | " +
                cell(meaning) + " |\n";
     };
     for (const OptionSpec& o : kDetectionOptions)
@@ -63,8 +67,7 @@ std::string hang_detect_table() {
         else if (id == kInterval)
             accepted = "`" + std::string(limit_of[id]) + "` .. `" + format_ms(static_cast<int>(o.max)) + "`, with a unit";
         else accepted = format_value(o, o.min) + " .. `" + limit_of[id] + "`";
-        const std::string meta = o.type == OptionType::duration_ms ? "DURATION" : o.type == OptionType::real ? "P" : o.meta;
-        out += "| `" + std::string(o.user_key) + "=" + meta + "` | " + accepted + " | " + cell(o.help) + " |\n";
+        out += "| `" + std::string(o.user_key) + "=" + slurm_meta(o) + "` | " + accepted + " | " + cell(o.help) + " |\n";
     }
     return out;
 }

@@ -13,7 +13,7 @@ namespace {
 // A row's help as --help shows it: the spec's text and what it accepts.
 std::string described(DetectionOption id) {
     const OptionSpec& o = kDetectionOptions[id];
-    if (o.type == OptionType::flag || id == kSeed) return o.help;
+    if (!has_range(o)) return o.help;
     return std::string(o.help) + "; " + accepted_range(o, o.cli);
 }
 

@@ -27,7 +27,7 @@ struct OptionSpec {
     const char* user_key;  // --hang-detect key; "" when none
     OptionType type;
     double default_value;
-    double min, max;       // the accepted values: min <= v <= max, or < where open
+    double min, max;       // the accepted values: min <= v <= max, or < where open; none when max == min
     bool min_open, max_open;
     const char* at_least;  // the other option this one may not be below ("" when none)
     const char* meta;      // the value's name in the docs: A, I, N
@@ -54,7 +54,7 @@ inline constexpr OptionSpec kDetectionOptions[kDetectionOptionCount] = {
      "then, for suspects computing outside MPI, watch them every 100 ms until each has run S ms of CPU time; a change "
      "of function clears the alarm, and so does a suspect that has not run S ms of CPU within 10 x S of wall time "
      "(starved: nothing is known yet)"},
-    {"seed", "", "", OptionType::integer, 0, 0, 1.8446744073709552e19, false, false, "", "S",
+    {"seed", "", "", OptionType::integer, 0, 0, 0, false, false, "", "S",  // any value: no range
      "random seed for the rank choice and sampling times; 0 takes one from the clock"},
     {"verbose", "", "", OptionType::flag, 0, 0, 1, false, false, "", "",
      "every sample, its S_out, S_move, each rank's activity and still run, and the models' judgements on stderr "
@@ -73,6 +73,8 @@ inline constexpr OptionSpec kSiteLimits[kSiteLimitCount] = {
 };
 // clang-format on
 
+// Whether the option has a range to check and show (flags and the seed do not).
+bool has_range(const OptionSpec& o);
 // Whether v is among the accepted values (at_least is checked by the caller).
 bool in_range(const OptionSpec& o, double v);
 // The accepted values as messages and docs say them: "0 < alpha < 0.5", "10..60000",

@@ -111,7 +111,7 @@ char g_hang_arginfo[] = "[KEY=VAL,...]";
 char g_noise_name[] = "noise-probe";
 char g_noise_arginfo[] = "[DURATION|off]";
 char g_rma_name[] = "rma-check";
-char g_rma_arginfo[] = "[precise|off]";
+char g_rma_arginfo[] = "[all|precise|off]";
 
 // The value of an option as seen by a remote step: the callback (batch and
 // job steps run it) or, failing that, the environment Slurm passes it in.

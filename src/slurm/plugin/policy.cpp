@@ -40,12 +40,6 @@ std::string action_list(const std::vector<SlurmAction>& actions) {
     return out;
 }
 
-std::string format_number(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
-}
-
 bool on_off(const std::string& value, const char* yes, const char* no, bool* out) {
     if (value == yes) *out = true;
     else if (value == no) *out = false;
