@@ -13,6 +13,7 @@
 #include "slurm/annotation.h"
 #include "base/as_user.h"
 #include "slurm/job_command.h"
+#include "slurm/plugin/site_spec.h"
 #include "tools/noise/noise_report.h"
 #include "tools/noise/probe.h"
 #include "base/proc_files.h"
@@ -84,15 +85,16 @@ std::string noise_clause(const std::string& node, const ProbeResult& result) {
 
 int run_noise_job(const std::vector<std::string>& args) {
     JobCommand job;
-    int duration_ms = 2000;
+    int duration_ms = kNoiseDefaultMs;
     std::string cpus_arg, cgroup_root = "/sys/fs/cgroup";
     po::options_description desc("Options of jobsentry noise-job (started by jobsentry.so at job start)");
-    desc.add_options()("duration-ms", po::value(&duration_ms)->default_value(duration_ms), "how long to probe, 100..600000")(
+    const std::string range = std::to_string(kNoiseMinMs) + ".." + std::to_string(kNoiseMaxMs);
+    desc.add_options()("duration-ms", po::value(&duration_ms)->default_value(duration_ms), ("how long to probe, " + range).c_str())(
         "cpus", po::value(&cpus_arg), "PUs to probe (default: the job's cpuset on this node, else all allowed)")(
         "cgroup-root", po::value(&cgroup_root)->default_value(cgroup_root), "where cgroups are mounted");
     if (auto status = parse_job_command(args, "noise-job", desc, &job)) return *status;
-    if (duration_ms < 100 || duration_ms > 600000) {
-        std::cerr << "jobsentry noise-job: --duration-ms " << duration_ms << ": accepted values are 100..600000\n";
+    if (duration_ms < kNoiseMinMs || duration_ms > kNoiseMaxMs) {
+        std::cerr << "jobsentry noise-job: --duration-ms " << duration_ms << ": accepted values are " << range << "\n";
         return 2;
     }
     const std::string& tag = job.tag;
