@@ -46,7 +46,9 @@ double variance_inflation(const std::map<Key, std::vector<char>>& series) {
 
 SlowRankModel::SlowRankModel(SlowRankConfig config, std::map<int, std::string> rank_node)
     : config_(std::move(config)), rank_node_(std::move(rank_node)) {
+    if (config_.windows.empty()) config_.windows = SlowRankConfig{}.windows;
     std::sort(config_.windows.begin(), config_.windows.end());
+    config_.look_every = std::max(1, config_.look_every);
     verdict_.baseline_rounds = config_.baseline_rounds;
 }
 
