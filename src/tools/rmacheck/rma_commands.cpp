@@ -48,8 +48,11 @@ void print_analysis(const rmacheck::Analysis& a, std::ostream& out, std::ostream
     for (const auto& e : a.errors) err << "jobsentry[rma]: error: " << e << '\n';
     for (const auto& w : a.warnings) err << "jobsentry[rma]: warning: " << w << '\n';
     for (const auto& n : a.notes) out << "NOTE " << n << '\n';
-    for (size_t i = 0; i < a.findings.size(); ++i)
+    for (size_t i = 0; i < a.findings.size(); ++i) {
         out << rmacheck::format_finding(a.findings[i], a.places[i].first, a.places[i].second) << '\n';
+        std::string rule = rmacheck::explain_finding(a.findings[i]);
+        if (!rule.empty()) out << "  " << rule << '\n';
+    }
     out << a.findings.size() << (a.findings.size() == 1 ? " race" : " races") << " found in " << a.traces.size()
         << (a.traces.size() == 1 ? " rank's trace" : " ranks' traces") << '\n';
 }
