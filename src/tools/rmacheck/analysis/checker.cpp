@@ -128,8 +128,10 @@ const char* basic_type_conflict(const AtomicOp& a, const AtomicOp& b) {
 const char* accumulate_conflict(const AtomicOp& a, const AtomicOp& b, const std::vector<Range>& a_bytes,
                                 const std::vector<Range>& b_bytes) {
     if (a.op == kNoOp && b.op == kNoOp) return nullptr;  // two reads
-    if (a.op != b.op && a.op != kNoOp && b.op != kNoOp) return "different operations";
+    // The types first: with two basic types neither atomicity nor one origin's ordering holds, so that
+    // is the reason to give even when the ops differ too (ordering would spare different ops alone).
     if (const char* why = basic_type_conflict(a, b)) return why;
+    if (a.op != b.op && a.op != kNoOp && b.op != kNoOp) return "different operations";
     // Elements of one basic type start at the start of each block, so two overlapping blocks hold the
     // same elements exactly when their starts are a whole number of elements apart.
     size_t i = 0, j = 0;
