@@ -49,8 +49,11 @@ void print_analysis(const rmacheck::Analysis& a, std::ostream& out, const Logger
     for (const auto& e : a.errors) log.error(e);
     for (const auto& w : a.warnings) log.warning(w);
     for (const auto& n : a.notes) out << "NOTE " << n << '\n';
-    for (size_t i = 0; i < a.findings.size(); ++i)
+    for (size_t i = 0; i < a.findings.size(); ++i) {
         out << rmacheck::format_finding(a.findings[i], a.places[i].first, a.places[i].second) << '\n';
+        std::string rule = rmacheck::explain_finding(a.findings[i]);
+        if (!rule.empty()) out << "  " << rule << '\n';
+    }
     out << a.findings.size() << (a.findings.size() == 1 ? " race" : " races") << " found in " << a.traces.size()
         << (a.traces.size() == 1 ? " rank's trace" : " ranks' traces") << '\n';
 }
