@@ -115,4 +115,25 @@ bool status_traced(const std::string& text) {
     return at != std::string::npos && std::strtol(text.c_str() + at + 11, nullptr, 10) != 0;
 }
 
+std::optional<uint64_t> status_voluntary_switches(const std::string& status_text) {
+    static const std::string key = "\nvoluntary_ctxt_switches:";
+    const size_t at = status_text.find(key);
+    if (at == std::string::npos) return std::nullopt;
+    const char* p = status_text.c_str() + at + key.size();
+    while (*p == ' ' || *p == '\t') ++p;
+    if (*p < '0' || *p > '9') return std::nullopt;
+    uint64_t n = 0;
+    for (; *p >= '0' && *p <= '9'; ++p) {
+        if (n > (UINT64_MAX - 9) / 10) return std::nullopt;
+        n = n * 10 + static_cast<uint64_t>(*p - '0');
+    }
+    return n;
+}
+
+std::optional<uint64_t> read_voluntary_switches(pid_t pid, pid_t tid) {
+    auto text = read_bounded("/proc/" + std::to_string(pid) + "/task/" + std::to_string(tid) + "/status", 16384);
+    if (!text) return std::nullopt;
+    return status_voluntary_switches(*text);
+}
+
 }  // namespace jobsentry

@@ -48,4 +48,9 @@ std::optional<AddressRange> read_mapping_containing(pid_t pid, uint64_t addr);
 // True when the status text names a tracer (TracerPid: other than 0).
 bool status_traced(const std::string& status_text);
 
+// The thread's voluntary context switches ("voluntary_ctxt_switches:" of
+// /proc/PID/task/TID/status): how often it went to sleep. Pure parser and reader.
+std::optional<uint64_t> status_voluntary_switches(const std::string& status_text);
+std::optional<uint64_t> read_voluntary_switches(pid_t pid, pid_t tid);
+
 }  // namespace jobsentry

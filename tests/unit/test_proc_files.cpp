@@ -107,3 +107,12 @@ TEST_CASE("read_mapping_containing finds this thread's stack", "[proc_files]") {
     CHECK(stack->lo <= addr);
     CHECK(addr < stack->hi);
 }
+
+TEST_CASE("voluntary context switches from /proc/PID/status") {
+    CHECK(status_voluntary_switches("Name:\tx\nvoluntary_ctxt_switches:\t1234\nnonvoluntary_ctxt_switches:\t7\n") == 1234u);
+    CHECK_FALSE(status_voluntary_switches("Name:\tx\nnonvoluntary_ctxt_switches:\t7\n"));
+    CHECK_FALSE(status_voluntary_switches("Name:\tx\nvoluntary_ctxt_switches:\tlots\n"));
+    CHECK_FALSE(status_voluntary_switches("Name:\tx\nvoluntary_ctxt_switches:\t99999999999999999999999\n"));
+    // This very thread has slept at least once (the test runner's start-up) and is readable.
+    CHECK(read_voluntary_switches(getpid(), getpid()).has_value());
+}

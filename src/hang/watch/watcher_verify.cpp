@@ -91,6 +91,16 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
             v.in_mpi = samples.back().in_mpi;
             v.in_mpi_any = std::any_of(samples.begin(), samples.end(), [](const StackSample& s) { return s.in_mpi; });
             v.mpi_call = outermost_mpi_call(samples.back());
+            // Asleep at the same place at every look, yet waking up by itself
+            // between our looks: a loop that sleeps (a timed nanosleep per
+            // iteration, usleep between polls), not a hang. Our own samples
+            // account for exactly 2 sleeps each (base/proc_files.h); a slack
+            // of one more keeps a stray wake-up from clearing a real hang.
+            const StackSample& first_look = samples.front();
+            const StackSample& last_look = samples.back();
+            if (first_look.main_sleeps > 0 && last_look.main_sleeps > first_look.main_sleeps &&
+                last_look.main_sleeps - first_look.main_sleeps > 2 * (samples.size() - 1) + 1)
+                v.signature_changed = true;
             v.cpu_ticks_used = samples.back().cpu_ticks - samples.front().cpu_ticks;
             v.main_cpu_ticks_used = samples.back().main_cpu_ticks - samples.front().main_cpu_ticks;
             v.main_ran = main_thread_ran(samples.back().main_user_ticks - samples.front().main_user_ticks,
