@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "base/clock.h"
+#include "hang/sampler/binary_symbols.h"
 #include "hang/sampler/mpi_classifier.h"
 #include "base/proc_files.h"
 #include "hang/sampler/stack_root.h"
@@ -116,7 +117,7 @@ bool traced_by_another(pid_t pid) {
 }  // namespace
 
 struct StackWalker::ProcessCache {
-    explicit ProcessCache(pid_t pid) : symbols(pid) {
+    ProcessCache(pid_t pid, BinaryCache* binaries) : symbols(pid, binaries) {
         space = unw_create_addr_space(&_UPT_accessors, 0);
         if (space) unw_set_caching_policy(space, UNW_CACHE_GLOBAL);
         snapshot_space = unw_create_addr_space(snapshot_accessors(), 0);
@@ -144,7 +145,7 @@ StackWalker::~StackWalker() { reap_pending(); }
 
 StackWalker::ProcessCache& StackWalker::cache_for(pid_t pid) {
     auto it = caches_.find(pid);
-    if (it == caches_.end()) it = caches_.emplace(pid, std::make_unique<ProcessCache>(pid)).first;
+    if (it == caches_.end()) it = caches_.emplace(pid, std::make_unique<ProcessCache>(pid, &binaries_)).first;
     return *it->second;
 }
 

@@ -16,14 +16,15 @@
 // them. What each holds, and why per process: libunwind's address spaces
 // (UNW_CACHE_GLOBAL) keep the register rules of the PCs already unwound, and
 // libunwind-ptrace keeps the last ELF image it mapped for its unwind table;
-// the Symbolizer keeps libdwfl's view of /proc/PID/maps with each mapped
-// ELF's symbol table, and every function found as an address range
-// (symbolizer.h). All of it is keyed by the process because addresses are:
-// the same binary sits at other addresses in each rank (ASLR). So each rank
-// reads the symbol tables of its binaries once, N ranks N times; a cache
-// shared between ranks (by build id, offsets instead of addresses) would
-// read them once per node. The per-step CPU time (cost()) shows what that
-// first read costs: symbolize's max_us. Not thread-safe: ptrace binds a tracee to the
+// the Symbolizer keeps libdwfl's view of /proc/PID/maps and every function
+// found as an address range (symbolizer.h). These are keyed by the process
+// because addresses are: the same binary sits at other addresses in each rank
+// (ASLR). The symbol tables of the mapped files, the large part, and the
+// .eh_frame that names stripped functions are read once for all ranks, at the
+// files' own addresses (binary_symbols.h, by build id). libunwind-ptrace's
+// unwind-table lookups are still per process: on a miss of the register-rule
+// cache it maps the file again. The per-step CPU time (cost()) shows what
+// first reads cost: the max_us of unwind and symbolize. Not thread-safe: ptrace binds a tracee to the
 // thread that seized it, so one StackWalker belongs to one thread.
 #pragma once
 
@@ -34,6 +35,7 @@
 #include <optional>
 #include <set>
 
+#include "hang/sampler/binary_symbols.h"
 #include "hang/sampler/cpu_cost.h"
 #include "hang/sampler/frame.h"
 
@@ -79,6 +81,7 @@ private:
     ProcessCache& cache_for(pid_t pid);
 
     StackWalkerOptions options_;
+    BinaryCache binaries_;  // every rank's binaries, read once (binary_symbols.h)
     std::map<pid_t, std::unique_ptr<ProcessCache>> caches_;
     std::set<pid_t> pending_;
     std::map<pid_t, int> exits_;
