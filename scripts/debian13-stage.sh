@@ -7,7 +7,11 @@
 # of the mpi label (Open MPI 5, MPICH 4.2) and of the slurm label against the
 # installed package (JOBSENTRY_PACKAGED=1). The cluster is always stopped and
 # the package purged.
+#   debian13-stage.sh [packages|all]   packages: only the root's packages (what
+#   scripts/test.sh prepares while the host builds); all (default): everything.
 set -euo pipefail
+what=${1:-all}
+case $what in packages | all) ;; *) echo "usage: debian13-stage.sh [packages|all] (not '$what')" >&2; exit 2 ;; esac
 export DEBIAN_FRONTEND=noninteractive
 step() { echo "== $* ($(date +%T))"; }
 mirror_hint="the root's mirror ($(cat /etc/apt/sources.list)) must be reachable and carry trixie; run again when it is"
@@ -16,6 +20,7 @@ timeout 900 apt-get update -qq || { echo "apt-get update failed: $mirror_hint" >
 step "packages"
 timeout 1800 bash /src/scripts/install-deps.sh all >/dev/null ||
   { echo "installing the packages failed (above): $mirror_hint" >&2; exit 1; }
+[ "$what" = packages ] && exit 0
 grep -E '^(PRETTY_NAME)=' /etc/os-release
 echo "Slurm $(dpkg-query -W -f='${Version}' libslurm-dev), Open MPI $(dpkg-query -W -f='${Version}' libopenmpi-dev)," \
   "MPICH $(dpkg-query -W -f='${Version}' libmpich-dev), GCC $(gcc -dumpversion)"

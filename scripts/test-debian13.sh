@@ -7,10 +7,19 @@
 # the slurm label against the installed package (scripts/debian13-stage.sh).
 # Every failure line starts with "debian13:". About 5 minutes with the root
 # and its build already there, 7.7 with a new root (debootstrap included).
+#   test-debian13.sh [prepare]   prepare: only make the root and install its
+#   packages (network and disk, little CPU: scripts/test.sh runs it while the
+#   host builds), so that the stage itself starts with them there.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 start=$(date +%s)
 bash "$top/scripts/debian13-root.sh" create || { echo "debian13: the Debian 13 root could not be made (above)" >&2; exit 1; }
+if [ "${1:-}" = prepare ]; then
+  rc=0
+  bash "$top/scripts/debian13-root.sh" run bash /src/scripts/debian13-stage.sh packages 2>&1 | sed 's/^/debian13: /' || rc=$?
+  echo "debian13: root and packages ready in $(($(date +%s) - start)) s (exit $rc)"
+  exit "$rc"
+fi
 if ! bash "$top/scripts/debian13-root.sh" run bash /src/scripts/debian13-stage.sh 2>&1 | sed 's/^/debian13: /'; then
   echo "debian13: FAILED after $(($(date +%s) - start)) s" >&2
   exit 1

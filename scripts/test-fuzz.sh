@@ -7,4 +7,4 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 bash "$top/scripts/fuzz-build.sh"
 cd "${FUZZ_BUILD:-$top/build-fuzz}"
-ctest --output-on-failure -L fuzz "$@"
+ctest --output-on-failure -j 2 -L fuzz "$@"  # each target is one process: two at a time

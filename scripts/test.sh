@@ -10,11 +10,30 @@
 # Extra arguments go to ctest, e.g. `bash scripts/test.sh -L unit`.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+bash "$top/scripts/install-deps.sh"
+# The Debian 13 root and its packages are downloads and unpacking: made while
+# this host builds, and waited for before any test runs (the timed tests must
+# not share the machine with dpkg).
+prepare_pid= prepare_log=$(mktemp /tmp/jobsentry-debian13-prepare.XXXXXX)
+if [ $# -eq 0 ]; then
+  bash "$top/scripts/test-debian13.sh" prepare >"$prepare_log" 2>&1 &
+  prepare_pid=$!
+  trap 'kill "$prepare_pid" 2>/dev/null || true' EXIT
+fi
 bash "$top/scripts/build.sh"
 bash "$top/scripts/install-apps.sh"   # the real MPI applications of the mpi and slurm tests (tests/apps)
+if [ -n "$prepare_pid" ]; then
+  # A failure here is reported by the Debian 13 stage below, which tries again.
+  if wait "$prepare_pid"; then tail -1 "$prepare_log"
+  else echo "debian13: preparing the root failed (the stage below tries again):"; tail -5 "$prepare_log"; fi
+  trap - EXIT
+fi
+rm -f "$prepare_log"
 cd "$top/build"
 rc=0
-ctest --output-on-failure --timeout 600 "$@" || rc=$?
+# -j 2: the short tests that may share the machine (unit, cli, rma-check's
+# programs) run in pairs; every timed test is RUN_SERIAL and runs alone.
+ctest --output-on-failure --timeout 600 -j 2 "$@" || rc=$?
 # Then Debian 13 (Slurm 24.11, Open MPI 5) in a root of its own, unless a
 # subset was asked for: about 8 minutes with a new root (scripts/test-debian13.sh).
 if [ $# -eq 0 ]; then

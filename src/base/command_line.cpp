@@ -9,10 +9,13 @@ namespace jobsentry {
 int command_line_style() { return po::command_line_style::default_style & ~po::command_line_style::allow_guessing; }
 
 std::string parse_with(const po::options_description& desc, const std::vector<std::string>& args, bool* help,
-                       const std::string& see) {
+                       const std::string& see, const po::positional_options_description* positional) {
     try {
         po::variables_map vm;
-        po::store(po::command_line_parser(args).options(desc).style(command_line_style()).run(), vm);
+        po::command_line_parser parser(args);
+        parser.options(desc).style(command_line_style());
+        if (positional) parser.positional(*positional);
+        po::store(parser.run(), vm);
         *help = vm.count("help") > 0;
         if (*help) return {};
         po::notify(vm);

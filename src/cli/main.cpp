@@ -7,10 +7,6 @@
 //   rma-check, rma-report  MPI RMA memory-consistency checker (tools/rmacheck/rma_commands.h)
 //   trace, trace-to-goal   trace an MPI job's messages, make a GOAL schedule of them (tracer/)
 //   simulate  LogGOPS simulation of a collective under OS noise (simulator/)
-#include <algorithm>
-#include <cstring>
-#include <map>
-#include <unistd.h>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -19,6 +15,7 @@
 
 #include "base/version.h"
 #include "cli/options_command.h"
+#include "cli/sample_command.h"
 #include "slurm/node_agent.h"
 #include "tools/checkpoint/ckpt_command.h"
 #include "slurm/noise_job.h"
@@ -27,7 +24,6 @@
 #include "slurm/root_environment.h"
 #include "tools/simulator/simulate_cli.h"
 #include "tools/loggp/loggp_command.h"
-#include "hang/sampler/stack_walker.h"
 #include "hang/watch/watch_options.h"
 #include "hang/watch/command_job.h"
 #include "tools/noise/noise_command.h"
@@ -42,76 +38,6 @@ namespace po = boost::program_options;
 using namespace jobsentry;
 
 namespace {
-
-double percentile(std::vector<double> values, double p) {
-    if (values.empty()) return 0;
-    std::sort(values.begin(), values.end());
-    size_t index = static_cast<size_t>(p * (values.size() - 1) + 0.5);
-    return values[index];
-}
-
-int run_sample(const std::vector<std::string>& args) {
-    int count = 1;
-    int pause_ms = 10;
-    bool chains = false;
-    long pid = 0;
-    po::options_description desc("Options of jobsentry sample");
-    desc.add_options()("help,h", "print this help")(
-        "count", po::value(&count)->default_value(1), "number of samples, 1..100000; with more than one, "
-                                                      "only the cost statistics and the last stack are printed")(
-        "pause-ms", po::value(&pause_ms)->default_value(10), "pause between samples in ms, 0..10000")(
-        "chains", po::bool_switch(&chains), "count the distinct function-level call chains seen")(
-        "pid", po::value(&pid)->required(), "process to sample (also the first positional argument)");
-    po::positional_options_description pos;
-    pos.add("pid", 1);
-    try {
-        po::variables_map vm;
-        po::store(po::command_line_parser(args).options(desc).positional(pos).style(command_line_style()).run(), vm);
-        if (vm.count("help")) {
-            std::cout << "Usage: jobsentry sample [options] PID\n\n" << desc;
-            return 0;
-        }
-        po::notify(vm);
-    } catch (const po::error& e) {
-        std::cerr << "jobsentry sample: " << e.what() << " (see jobsentry sample --help)\n";
-        return 2;
-    }
-    if (count < 1 || count > 100000 || pause_ms < 0 || pause_ms > 10000 || pid <= 0) {
-        std::cerr << "jobsentry sample: accepted values are --count 1..100000, --pause-ms 0..10000, PID > 0\n";
-        return 2;
-    }
-    StackWalker walker;
-    std::map<std::string, int> chain_counts;
-    std::vector<double> costs, unwinds, helds;
-    StackSample last;
-    for (int i = 0; i < count; ++i) {
-        last = walker.sample(static_cast<pid_t>(pid));
-        if (last.status != SampleStatus::ok) {
-            std::cerr << "jobsentry sample: pid " << pid << ": " << to_string(last.status) << ": " << last.error
-                      << '\n';
-            return 1;
-        }
-        costs.push_back(last.cost_seconds * 1e6);
-        unwinds.push_back((last.cost_seconds - last.stop_seconds) * 1e6);
-        helds.push_back(last.held_seconds * 1e6);
-        if (chains) {
-            std::string chain;
-            for (auto f = last.frames.rbegin(); f != last.frames.rend(); ++f) chain += frame_label(*f) + " > ";
-            ++chain_counts[chain];
-        }
-        if (pause_ms) usleep(static_cast<useconds_t>(pause_ms) * 1000);
-    }
-    std::cout << "pid " << pid << " state " << last.state << (last.in_mpi ? " inside MPI" : " outside MPI") << '\n';
-    for (const auto& f : last.frames)
-        std::cout << "  0x" << std::hex << f.pc << std::dec << "  " << frame_label(f) << (f.mpi ? "  [mpi]" : "")
-                  << '\n';
-    for (const auto& [chain, n] : chain_counts) std::cout << n << "\t" << chain << '\n';
-    std::cout << "samples " << costs.size() << "  cost_us median " << percentile(costs, 0.5) << "  p99 "
-              << percentile(costs, 0.99) << "  first " << costs.front() << "  without_stop_wait_us median "
-              << percentile(unwinds, 0.5) << "  p99 " << percentile(unwinds, 0.99) << "  held_us median "
-              << percentile(helds, 0.5) << "  p99 " << percentile(helds, 0.99) << '\n';
-    return 0;
-}
 
 int run_watch(const std::vector<std::string>& args) {
     WatchParse parsed = parse_watch_options(args);
@@ -184,6 +110,25 @@ const Command kCommands[] = {
     {"options", "[TABLE]               the hang detector's options from their one spec, as markdown", run_options},
 };
 
+// The one front of every subcommand. Exit status: 0 success; 1 the command
+// failed (what failed is on stderr); 2 the command line was wrong (the message
+// names the option and what it accepts); 3 watch and supervise found a hang;
+// 127 the watched command could not be started; otherwise the watched
+// command's own status. A command's usage errors are printed as
+// "jobsentry COMMAND: ..."; an exception that escapes a command is reported
+// the same way and exits 1 instead of aborting (docs/architecture.md, "One front").
+int run_command(const Command& c, const std::vector<std::string>& args) {
+    try {
+        return c.run(args);
+    } catch (const po::error& e) {
+        std::cerr << "jobsentry " << c.name << ": " << e.what() << " (see jobsentry " << c.name << " --help)\n";
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "jobsentry " << c.name << ": error: " << e.what() << '\n';
+        return 1;
+    }
+}
+
 std::string usage() {
     std::string text = "Usage: jobsentry COMMAND [options]\n\nCommands:\n";
     for (const auto& c : kCommands) text += std::string("  ") + c.name + " " + c.synopsis + "\n";
@@ -214,7 +159,7 @@ int main(int argc, char** argv) {
             continue;
         }
         if (c.for_a_job) enter_root_environment();
-        return c.run(args);
+        return run_command(c, args);
     }
     std::cerr << "jobsentry: unknown command '" << command << "'; accepted commands are " << names << "\n\n"
               << usage();

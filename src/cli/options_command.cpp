@@ -4,6 +4,7 @@
 
 #include "base/duration.h"
 #include "hang/watch/detection_spec.h"
+#include "slurm/plugin/site_spec.h"
 
 namespace jobsentry {
 namespace {
@@ -34,13 +35,20 @@ std::string watch_table() {
     return out;
 }
 
-// plugstack.conf: the site's defaults of the users' keys and the site's limits.
+// plugstack.conf: the site's switches, the defaults of the users' keys, the
+// site's limits, then its paths, ports, noise probe and checkpoint keys.
 std::string plugstack_table() {
     std::string out = "| plugstack.conf argument | default | meaning |\n|---|---|---|\n";
     auto row = [&](const OptionSpec& o, const std::string& meaning) {
         out += "| `" + std::string(o.site_key) + "=" + slurm_meta(o) + "` | `" + format_value(o, o.default_value, true) + "` | " +
                cell(meaning) + " |\n";
     };
+    auto site_row = [&](const SiteKeySpec& k) {
+        // Help texts are written as markdown already (`on`, links): only the meta needs escaping ("on\\|off").
+        out += "| `" + std::string(k.key) + "=" + k.meta + "` | " + k.default_text + " | " + k.help + " |\n";
+    };
+    site_row(kSiteKeys[kDefaultOn]);
+    site_row(kSiteKeys[kAllowOptout]);
     for (const OptionSpec& o : kDetectionOptions)
         if (o.site_key[0]) row(o, std::string("the default of --hang-detect's ") + o.user_key + ": " + o.help);
     for (const OptionSpec& o : kSiteLimits) {
@@ -49,6 +57,7 @@ std::string plugstack_table() {
             accepted = format_ms(static_cast<int>(o.min)) + " to " + format_ms(static_cast<int>(o.max));
         row(o, std::string(o.help) + " (" + accepted + ")");
     }
+    for (int id = kAction; id < kSiteKeyCount; ++id) site_row(kSiteKeys[id]);
     return out;
 }
 

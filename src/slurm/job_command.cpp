@@ -27,7 +27,7 @@ std::optional<int> parse_job_command(const std::vector<std::string>& args, const
         std::cerr << "jobsentry " << name << ": accepted values are --job-id > 0, --report-dir an absolute path\n";
         return 2;
     }
-    out->tag = "jobsentry[" + name + " " + std::to_string(out->job_id) + "]: ";
+    out->log = Logger(name, out->job_id, Logger::Stamp::utc);
     return std::nullopt;
 }
 
@@ -35,7 +35,7 @@ std::optional<SlurmJobInfo> load_job(const JobCommand& command) {
     slurm_client_init();
     std::string err;
     auto info = slurm_job_info(command.job_id, &err);
-    if (!info) std::cerr << command.tag << "cannot load the job: " << err << '\n';
+    if (!info) command.log.error("cannot load the job: " + err);
     return info;
 }
 

@@ -9,6 +9,7 @@
 
 #include <boost/program_options.hpp>
 
+#include "base/log.h"
 #include "slurm/slurm_client.h"
 
 namespace jobsentry {
@@ -16,7 +17,7 @@ namespace jobsentry {
 struct JobCommand {
     unsigned job_id = 0;
     std::string report_dir;  // empty: the job's working directory
-    std::string tag;         // "jobsentry[NAME job ID]: ", for the log
+    Logger log{""};          // jobsentry[NAME job ID], time-stamped: these run under jobsentry.so
 };
 
 // Adds --job-id and --report-dir to desc, parses args. Returns the exit

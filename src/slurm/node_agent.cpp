@@ -1,5 +1,7 @@
 #include "slurm/node_agent.h"
 
+#include "base/log.h"
+
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -54,11 +56,10 @@ po::options_description describe(AgentOptions& o, std::string& ports) {
 
 class NodeAgent {
 public:
-    explicit NodeAgent(const AgentOptions& o) : opt_(o) {}
+    explicit NodeAgent(const AgentOptions& o) : opt_(o), log_("agent", o.job_id, Logger::Stamp::utc) {}
     int run();
 
 private:
-    void log(const std::string& message) const;
     bool start();
     bool signalled(double wait_seconds);
     bool over();
@@ -68,6 +69,7 @@ private:
     nlohmann::json sample(const nlohmann::json& asked, bool full);
 
     AgentOptions opt_;
+    Logger log_;
     SlurmJobInfo info_;
     std::string node_;
     std::string leader_address_;
@@ -81,19 +83,9 @@ private:
     bool ended_ = false;
 };
 
-void NodeAgent::log(const std::string& message) const {
-    char stamp[32];
-    time_t now = time(nullptr);
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    std::cerr << stamp << " jobsentry-agent[job " << opt_.job_id << " node " << (node_.empty() ? "?" : node_)
-              << "]: " << message << std::endl;
-}
-
 bool NodeAgent::start() {
     std::string left = leave_job_cgroups(opt_.cgroup_root);
-    if (!left.empty()) log(left);
+    if (!left.empty()) log_.info(left);
     slurm_client_init();
     std::string err;
     for (int attempt = 0; attempt < 5 && info_.job_id == 0; ++attempt) {
@@ -101,32 +93,33 @@ bool NodeAgent::start() {
         else sleep(1);
     }
     if (info_.job_id == 0) {
-        log("cannot serve job " + std::to_string(opt_.job_id) + ": " + err);
+        log_.info("cannot serve job " + std::to_string(opt_.job_id) + ": " + err);
         return false;
     }
     if (info_.uid == 0) {
-        log("job belongs to root; jobsentry watches users' jobs only");
+        log_.info("job belongs to root; jobsentry watches users' jobs only");
         return false;
     }
     if (opt_.node_index == 0 || opt_.node_index >= info_.nodes.size()) {
-        log("--node-index " + std::to_string(opt_.node_index) + " is not a node of the job's " +
+        log_.info("--node-index " + std::to_string(opt_.node_index) + " is not a node of the job's " +
             std::to_string(info_.nodes.size()) + " but its first");
         return false;
     }
     node_ = info_.nodes[opt_.node_index];
+    log_.set_detail("node " + node_);
     leader_address_ = slurm_node_address(info_.nodes[0], &err);
     if (leader_address_.empty()) {
-        log("cannot find the leader's node " + info_.nodes[0] + ": " + err);
+        log_.info("cannot find the leader's node " + info_.nodes[0] + ": " + err);
         return false;
     }
     const double until = monotonic_now() + kCgroupWaitSeconds;
     while (!(cgroup_ = find_job_cgroup(opt_.cgroup_root, info_.uid, opt_.job_id, node_).value_or("")).size()) {
         if (monotonic_now() > until || signalled(0.2)) {
-            log("no cgroup of the job for node " + node_ + " under " + opt_.cgroup_root);
+            log_.info("no cgroup of the job for node " + node_ + " under " + opt_.cgroup_root);
             return false;
         }
     }
-    log("serving the leader on " + info_.nodes[0] + " (" + leader_address_ + ", ports " +
+    log_.info("serving the leader on " + info_.nodes[0] + " (" + leader_address_ + ", ports " +
         to_string(opt_.leader_ports) + ") with the ranks of " + info_.user + " in " + cgroup_);
     return true;
 }
@@ -139,7 +132,7 @@ bool NodeAgent::signalled(double wait_seconds) {
     timespec t{static_cast<time_t>(wait_seconds), static_cast<long>((wait_seconds - std::floor(wait_seconds)) * 1e9)};
     siginfo_t info{};
     if (sigtimedwait(&set, &info, &t) > 0) {
-        log(std::string("received ") + strsignal(info.si_signo) + ": the job is ending");
+        log_.info(std::string("received ") + strsignal(info.si_signo) + ": the job is ending");
         ended_ = true;
     }
     return ended_;
@@ -162,14 +155,14 @@ void NodeAgent::connect_to_leader() {
             last_sent_ranks_ = nullptr;  // a new leader connection knows nothing yet
             retry_seconds_ = 0.5;
             last_connect_error_.clear();
-            log("connected to the leader at " + leader_address_ + ":" + std::to_string(port));
+            log_.info("connected to the leader at " + leader_address_ + ":" + std::to_string(port));
             return;
         }
         error = "port " + std::to_string(port) + ": " + error;
     }
     // The leader may not be there yet (it starts with the job's first step),
     // or at all (the job is not watched): look again, less and less often.
-    if (error != last_connect_error_) log("no leader yet (" + error + "); trying again");
+    if (error != last_connect_error_) log_.info("no leader yet (" + error + "); trying again");
     last_connect_error_ = error;
     signalled(retry_seconds_);
     retry_seconds_ = std::min(2 * retry_seconds_, kMaxRetrySeconds);
@@ -240,7 +233,7 @@ void NodeAgent::serve(const nlohmann::json& request) {
     }
     std::string error = leader_.send(reply, monotonic_now() + 5.0);
     if (!error.empty()) {
-        log("lost the leader: " + error);
+        log_.info("lost the leader: " + error);
         leader_.close();
     }
 }
@@ -263,12 +256,12 @@ int NodeAgent::run() {
             try {
                 serve(*request);
             } catch (const nlohmann::json::exception& e) {  // a field of the wrong type
-                log(std::string("malformed request from the leader: ") + e.what());
+                log_.info(std::string("malformed request from the leader: ") + e.what());
                 leader_.close();
             }
         }
         else if (error != "timed out") {
-            log("lost the leader: " + error);
+            log_.info("lost the leader: " + error);
             leader_.close();
         }
         if (signalled(0)) break;
@@ -280,7 +273,7 @@ int NodeAgent::run() {
         auto text = read_bounded(opt_.pid_file, 64);
         if (text && text->rfind(std::to_string(getpid()) + " ", 0) == 0) unlink(opt_.pid_file.c_str());
     }
-    log("done");
+    log_.info("done");
     return status;
 }
 

@@ -13,6 +13,7 @@
 #include "slurm/annotation.h"
 #include "base/as_user.h"
 #include "slurm/job_command.h"
+#include "slurm/plugin/site_spec.h"
 #include "tools/noise/noise_report.h"
 #include "tools/noise/probe.h"
 #include "base/proc_files.h"
@@ -84,18 +85,19 @@ std::string noise_clause(const std::string& node, const ProbeResult& result) {
 
 int run_noise_job(const std::vector<std::string>& args) {
     JobCommand job;
-    int duration_ms = 2000;
+    int duration_ms = kNoiseDefaultMs;
     std::string cpus_arg, cgroup_root = "/sys/fs/cgroup";
     po::options_description desc("Options of jobsentry noise-job (started by jobsentry.so at job start)");
-    desc.add_options()("duration-ms", po::value(&duration_ms)->default_value(duration_ms), "how long to probe, 100..600000")(
+    const std::string range = std::to_string(kNoiseMinMs) + ".." + std::to_string(kNoiseMaxMs);
+    desc.add_options()("duration-ms", po::value(&duration_ms)->default_value(duration_ms), ("how long to probe, " + range).c_str())(
         "cpus", po::value(&cpus_arg), "PUs to probe (default: the job's cpuset on this node, else all allowed)")(
         "cgroup-root", po::value(&cgroup_root)->default_value(cgroup_root), "where cgroups are mounted");
     if (auto status = parse_job_command(args, "noise-job", desc, &job)) return *status;
-    if (duration_ms < 100 || duration_ms > 600000) {
-        std::cerr << "jobsentry noise-job: --duration-ms " << duration_ms << ": accepted values are 100..600000\n";
+    if (duration_ms < kNoiseMinMs || duration_ms > kNoiseMaxMs) {
+        std::cerr << "jobsentry noise-job: --duration-ms " << duration_ms << ": accepted values are " << range << "\n";
         return 2;
     }
-    const std::string& tag = job.tag;
+    const Logger& log = job.log;
     const unsigned job_id = job.job_id;
     auto info = load_job(job);
     if (!info) return 1;
@@ -105,7 +107,7 @@ int run_noise_job(const std::vector<std::string>& args) {
     err = check_noise_cpus(cpus_arg.empty() ? "all" : cpus_arg, &settings.cpus);
     if (!err.empty() && !cpus_arg.empty()) err = check_noise_cpus("all", &settings.cpus);  // cpuset unusable here
     if (!err.empty()) {
-        std::cerr << tag << "no PU to probe: " << err << '\n';
+        log.error("no PU to probe: " + err);
         return 1;
     }
     settings.duration_ns = static_cast<uint64_t>(duration_ms) * 1000000ull;
@@ -131,14 +133,16 @@ int run_noise_job(const std::vector<std::string>& args) {
         if (text.empty()) continue;
         err = dir.empty() ? "no directory for the result"
                           : run_as_user(user, [&, &path = path, &text = text] { return write_file_safely(path, text); });
-        std::cerr << tag << (err.empty() ? "result written to " + path : "could not write the result: " + err) << '\n';
+        if (err.empty()) log.info("result written to " + path);
+        else log.error("could not write the result: " + err);
     }
 
     // Read-modify-write of the job's comment: the hang supervisor keeps this
     // clause (annotation.h). Nodes of a multi-node job each add their own.
     std::string comment;
     err = slurm_set_comment_clause(job_id, "jobsentry noise " + node + ":", noise_clause(node, result), &comment);
-    std::cerr << tag << (err.empty() ? "AdminComment: " + comment : "could not set the AdminComment: " + err) << '\n';
+    if (err.empty()) log.info("AdminComment: " + comment);
+    else log.error("could not set the AdminComment: " + err);
     return 0;
 }
 

@@ -21,7 +21,7 @@ int run_rma_job(const std::vector<std::string>& args) {
     JobCommand job;
     po::options_description desc("Options of jobsentry rma-job (started by jobsentry.so at job end)");
     if (auto status = parse_job_command(args, "rma-job", desc, &job)) return *status;
-    const std::string& tag = job.tag;
+    const Logger& log = job.log;
     const unsigned job_id = job.job_id;
     auto info = load_job(job);
     if (!info) return 1;
@@ -44,7 +44,7 @@ int run_rma_job(const std::vector<std::string>& args) {
     }, 110000);
     std::string clause = "jobsentry rma: ";
     if (!err.empty()) {
-        std::cerr << tag << "analysis failed: " << err << '\n';
+        log.error("analysis failed: " + err);
         clause += "analysis failed (see the supervisor log)";
     } else {
         // Read back what the user's child wrote: bounded, and only a count.
@@ -58,11 +58,12 @@ int run_rma_job(const std::vector<std::string>& args) {
             clause += std::to_string(races) + (races == 1 ? " race" : " races") + " in " + std::to_string(ranks) +
                       " rank traces; report " + json_path;
         }
-        std::cerr << tag << "findings in " << text_path << '\n';
+        log.info("findings in " + text_path);
     }
     std::string comment;
     err = slurm_set_comment_clause(job_id, "jobsentry rma:", clause, &comment);
-    std::cerr << tag << (err.empty() ? "AdminComment: " + comment : "could not set the AdminComment: " + err) << '\n';
+    if (err.empty()) log.info("AdminComment: " + comment);
+    else log.error("could not set the AdminComment: " + err);
     return 0;
 }
 

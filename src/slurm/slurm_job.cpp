@@ -40,16 +40,8 @@ bool directory_exists(const std::string& path) {
 
 }  // namespace
 
-SlurmJob::SlurmJob(const SuperviseOptions& options) : opt_(options) {}
-
-void SlurmJob::log(const std::string& message) const {
-    char stamp[32];
-    time_t now = time(nullptr);
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    std::cerr << stamp << " jobsentry[job " << opt_.job_id << "]: " << message << std::endl;
-}
+SlurmJob::SlurmJob(const SuperviseOptions& options)
+    : opt_(options), log_("supervise", options.job_id, Logger::Stamp::utc) {}
 
 namespace {
 
@@ -79,7 +71,7 @@ bool SlurmJob::start(std::string* error) {
     // slurmstepd's cgroups are the job's: leave them first, or the end of a
     // step would kill us with it before we can annotate the job.
     std::string left = leave_job_cgroups(opt_.cgroup_root);
-    if (!left.empty()) log(left);
+    if (!left.empty()) log_.info(left);
     slurm_client_init();
     std::string err;
     for (int attempt = 0; attempt < 5; ++attempt) {
@@ -121,7 +113,7 @@ bool SlurmJob::start(std::string* error) {
     }
     start_checkpoint_schedule();
     if (!opt_.detect) {
-        log("job of " + info_.user + " (uid " + std::to_string(info_.uid) + ") in " + cgroup_ +
+        log_.info("job of " + info_.user + " (uid " + std::to_string(info_.uid) + ") in " + cgroup_ +
             ": hang detection off, checkpoint signal only");
         return true;
     }
@@ -129,7 +121,7 @@ bool SlurmJob::start(std::string* error) {
         std::string err = start_multi_node(node);
         if (!err.empty()) problem(err);
     }
-    log("watching job of " + info_.user + " (uid " + std::to_string(info_.uid) + ") in " + cgroup_ + "; alpha " +
+    log_.info("watching job of " + info_.user + " (uid " + std::to_string(info_.uid) + ") in " + cgroup_ + "; alpha " +
         std::to_string(opt_.alpha) + ", interval " + std::to_string(opt_.interval_ms) + " ms, action " +
         to_string(opt_.action));
     return true;
@@ -152,7 +144,7 @@ void SlurmJob::start_checkpoint_schedule() {
         else if (const char* name = sigabbrev_np(opt_.ckpt_signal)) signal_name_ = name;
         else signal_name_ = std::to_string(opt_.ckpt_signal);
     }
-    log("job MTBF " + format_period(job_mtbf_s_) + " (" + std::to_string(nodes) + " nodes); " + checkpoint_clause());
+    log_.info("job MTBF " + format_period(job_mtbf_s_) + " (" + std::to_string(nodes) + " nodes); " + checkpoint_clause());
 }
 
 std::string SlurmJob::checkpoint_clause() {
@@ -172,7 +164,7 @@ void SlurmJob::timer(double now) {
     // A failed send is not retried at once: the next try is a period later.
     schedule_->signal_sent(now);
     if (err.empty()) ++signals_sent_;
-    log(err.empty() ? "checkpoint signal SIG" + signal_name_ + " sent (" + std::to_string(signals_sent_) + ")"
+    log_.info(err.empty() ? "checkpoint signal SIG" + signal_name_ + " sent (" + std::to_string(signals_sent_) + ")"
                     : "could not send the checkpoint signal: " + err);
 }
 
@@ -195,7 +187,7 @@ std::string SlurmJob::start_multi_node(const std::string& own_node) {
                " are watched";
     }
     hub_started_ = monotonic_now();
-    log("leader of a " + std::to_string(info_.nodes.size()) + "-node job on " + own_node + ": node agents reach it on port " +
+    log_.info("leader of a " + std::to_string(info_.nodes.size()) + "-node job on " + own_node + ": node agents reach it on port " +
         std::to_string(hub_->port()));
     return {};
 }
@@ -206,7 +198,7 @@ void SlurmJob::take_agent_events() {
         // A lost agent is the user's business too (fewer ranks are watched);
         // connections are only logged.
         if (event.find(" lost ") != std::string::npos) problem(event);
-        else log(event);
+        else log_.info(event);
     }
 }
 
@@ -272,7 +264,7 @@ bool SlurmJob::over() {
 }
 
 std::string SlurmJob::signalled(int sig, const siginfo_t&) {
-    log(std::string("received ") + strsignal(sig) + ": the job is ending");
+    log_.info(std::string("received ") + strsignal(sig) + ": the job is ending");
     ended_ = true;
     return {};
 }
@@ -288,11 +280,11 @@ void SlurmJob::tell_user(const std::string& line) {
     if (info_.std_out.empty() || info_.std_out == "/dev/null") return;
     const std::string path = info_.std_out;
     std::string err = run_as_user(user_, [&] { return append_to_existing_file(path, line + "\n"); });
-    if (!err.empty()) log("could not write to the job's output: " + err);
+    if (!err.empty()) log_.info("could not write to the job's output: " + err);
 }
 
 void SlurmJob::problem(const std::string& message) {
-    log(message);
+    log_.info(message);
     tell_user("jobsentry: " + message);
 }
 
@@ -317,9 +309,9 @@ void SlurmJob::hang(Report& report, const std::function<void()>&) {
     std::string err = path.size() > 4096 || (info_.work_dir.empty() && opt_.report_dir.empty())
                           ? "no directory for the report"
                           : run_as_user(user_, [&] { return write_hang_report(report, path); }, limit_ms);
-    if (err.empty()) log("report written to " + path + " and " + text_path_for(path) + "; stack tree graph " + sibling_path(path, ".dot"));
+    if (err.empty()) log_.info("report written to " + path + " and " + text_path_for(path) + "; stack tree graph " + sibling_path(path, ".dot"));
     else {
-        log("could not write the report: " + err);
+        log_.info("could not write the report: " + err);
         path.clear();
     }
     std::cerr << report_text(report);
@@ -332,7 +324,7 @@ void SlurmJob::hang(Report& report, const std::function<void()>&) {
         if (!annotated_) {
             std::string e = slurm_set_admin_comment(opt_.job_id, comment);
             annotated_ = e.empty();
-            log(e.empty() ? "AdminComment set: " + comment : "could not set the AdminComment: " + e);
+            log_.info(e.empty() ? "AdminComment set: " + comment : "could not set the AdminComment: " + e);
         }
         // The evidence before the action, as long as slurmctld may just be
         // away; a job whose annotation keeps failing is acted on anyway.
@@ -346,7 +338,7 @@ void SlurmJob::hang(Report& report, const std::function<void()>&) {
                 case SlurmAction::report: break;
             }
             acted = e.empty();
-            log(e.empty() ? "action " + action + " done" : "action " + action + " failed: " + e);
+            log_.info(e.empty() ? "action " + action + " done" : "action " + action + " failed: " + e);
         }
         return annotated_ && acted;
     });
@@ -362,18 +354,18 @@ bool SlurmJob::retry_slurm(double budget_s, const std::string& what, const std::
     double pause = 2;
     for (int tries = 1;; ++tries) {
         if (attempt()) {
-            if (tries > 1) log(what + ": done at attempt " + std::to_string(tries));
+            if (tries > 1) log_.info(what + ": done at attempt " + std::to_string(tries));
             return true;
         }
         if (while_job_runs && !directory_exists(cgroup_)) {
-            log(what + ": the job left the node meanwhile; not retried");
+            log_.info(what + ": the job left the node meanwhile; not retried");
             return false;
         }
         if (monotonic_now() + pause > give_up) {
-            log(what + ": given up after " + std::to_string(tries) + " attempts in " + std::to_string(int(budget_s)) + " s");
+            log_.info(what + ": given up after " + std::to_string(tries) + " attempts in " + std::to_string(int(budget_s)) + " s");
             return false;
         }
-        log(what + ": attempt " + std::to_string(tries) + " failed; again in " + std::to_string(int(pause)) + " s");
+        log_.info(what + ": attempt " + std::to_string(tries) + " failed; again in " + std::to_string(int(pause)) + " s");
         sleep_seconds(pause);
         pause = std::min(2 * pause, kMaxRetryPause);
     }
@@ -395,7 +387,7 @@ int SlurmJob::finish(Report& report, bool hang_found) {
             line += " requests=" + std::to_string(hub_->requests()) + " bytes_sent=" + std::to_string(hub_->bytes_sent()) +
                      " bytes_received=" + std::to_string(hub_->bytes_received()) +
                     " refused_connections=" + std::to_string(hub_->refused()) + " nodes=" + hub_->nodes_json().dump();
-        log(line);
+        log_.info(line);
     }
     if (!hang_found) {
         const std::string previous = current_comment();
@@ -405,8 +397,9 @@ int SlurmJob::finish(Report& report, bool hang_found) {
         // The job has ended (its cgroup may be gone): a short bounded retry.
         retry_slurm(kEndNoteRetrySeconds, "the end's AdminComment", [&] {
             std::string err = slurm_set_admin_comment(opt_.job_id, comment);
-            log(err.empty() ? "no hang; " + std::to_string(report.samples) + " samples; " +
-                                  cpu_share_summary(report.supervisor_cpu_s, report.job_cpu_s) + "; AdminComment set"
+            log_.info(err.empty() ? "no hang; " + std::to_string(report.samples) + " samples; " +
+                                        cpu_share_summary(report.supervisor_cpu_s, report.job_cpu_s) +
+                                        "; AdminComment set"
                             : "no hang; could not set the AdminComment: " + err);
             return err.empty();
         }, false);

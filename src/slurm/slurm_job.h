@@ -42,7 +42,6 @@ private:
     // exists): slurmctld restarting, munged down. false: given up, logged.
     bool retry_slurm(double budget_s, const std::string& what, const std::function<bool()>& attempt,
                      bool while_job_runs = true);
-    void log(const std::string& message) const;
     std::string report_path() const;
     void tell_user(const std::string& line);
     void start_checkpoint_schedule();
@@ -51,7 +50,10 @@ private:
     void take_agent_events();
     std::string agents_note() const;
 
+    const Logger& logger() const override { return log_; }
+
     SuperviseOptions opt_;
+    Logger log_;
     SlurmJobInfo info_;
     UserIdentity user_;
     std::string cgroup_;

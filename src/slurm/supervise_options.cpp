@@ -32,7 +32,7 @@ po::options_description describe(SuperviseOptions& o, std::string& action, std::
             "checkpoint signal sent to the batch shell at the Young/Daly period (needs --mtbf); 0: none; 1..64")
         ("mtbf", po::value(&mtbf), "per-node MTBF, a duration with a unit (24h); λ = nodes / MTBF")
         ("nodes", po::value(&o.nodes)->default_value(o.nodes), "nodes of the job for λ; 0: the job's own count")
-        ("ckpt-cost", po::value(&cost)->default_value("60s"), "C, the time one checkpoint takes (a guess)")
+        ("ckpt-cost", po::value(&cost)->default_value(format_ms(static_cast<int>(o.ckpt_cost_s * 1000))), "C, the time one checkpoint takes (a guess)")
         ("no-hang-detect", po::bool_switch(&no_detect),
             "no hang detection: run only for the checkpoint signal (the job asked for --checkpoint alone)");
     // clang-format on
@@ -49,12 +49,7 @@ SuperviseParse parse_supervise_options(const std::vector<std::string>& args) {
     po::options_description desc = describe(out.options, action, mtbf, cost, no_detect, ports);
     out.error = parse_with(desc, args, &out.help, "jobsentry supervise --help");
     if (out.help || !out.error.empty()) return out;
-    bool known = false;
-    for (SlurmAction a : {SlurmAction::cancel, SlurmAction::requeue, SlurmAction::notify, SlurmAction::report})
-        if (action == to_string(a)) {
-            out.options.action = a;
-            known = true;
-        }
+    const bool known = parse_action(action, &out.options.action);
     std::ostringstream e;
     std::string detection = check_detection_settings(out.options);
     if (!detection.empty()) e << detection;

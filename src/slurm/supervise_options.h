@@ -8,6 +8,7 @@
 
 #include "hang/watch/detection_settings.h"
 #include "slurm/plugin/policy.h"
+#include "tools/checkpoint/cost_guess.h"
 
 namespace jobsentry {
 
@@ -23,7 +24,7 @@ struct SuperviseOptions : DetectionSettings {
     int ckpt_signal = 0;      // 0: none
     double mtbf_s = 0;        // per-node MTBF; 0: unknown (no period)
     unsigned nodes = 0;       // 0: the job's node count
-    double ckpt_cost_s = 60;  // C guess
+    double ckpt_cost_s = ckpt::kCheckpointCostGuessS;  // C guess
     PortRange leader_ports;   // multi-node jobs: where node agents reach us
 };
 

@@ -1,8 +1,9 @@
-/* Accumulate ordering (MPI-3.1 11.7.2), the way ARMCI-MPI (NWChem's Global Arrays) uses it: rank 0
- * adds to 4 doubles of rank 1's window with MPI_SUM, then overwrites the same bytes with an
- * MPI_REPLACE accumulate of MPI_BYTEs, both under lock_all with no flush between them. The two are
- * not atomic together, but accumulates from one origin to the same target bytes are applied in the
- * order they were issued -- unless the window's accumulate_ordering info says "none".
+/* Accumulate ordering (MPI-3.1 11.7.2): rank 0 adds to 4 doubles of rank 1's window with MPI_SUM,
+ * then overwrites them with an MPI_REPLACE accumulate of doubles, both under lock_all with no flush
+ * between them. The two are not atomic together (two ops), but accumulates of one basic type from one
+ * origin to the same target bytes are applied in the order they were issued -- unless the window's
+ * accumulate_ordering info says "none". (ARMCI-MPI replaces with MPI_BYTEs instead: two basic types,
+ * which the ordering, "on a per-datatype granularity", does not cover: acc_float_int.c.)
  * "racy":  the window is made with accumulate_ordering=none: the two are concurrent.
  * "fixed": the window has MPI's default ordering (rar,raw,war,waw): ordered, race-free. */
 #include <mpi.h>
@@ -27,7 +28,7 @@ int main(int argc, char** argv) {
     if (rank == 0) {
         MPI_Accumulate(add, 4, MPI_DOUBLE, 1, 8, 4, MPI_DOUBLE, MPI_SUM, win); /* the sum */
         MPI_Win_flush_local(1, win);
-        MPI_Accumulate(set, 32, MPI_BYTE, 1, 8, 32, MPI_BYTE, MPI_REPLACE, win); /* the replace */
+        MPI_Accumulate(set, 4, MPI_DOUBLE, 1, 8, 4, MPI_DOUBLE, MPI_REPLACE, win); /* the replace */
     }
     MPI_Win_unlock_all(win);
     MPI_Barrier(MPI_COMM_WORLD);

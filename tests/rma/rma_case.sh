@@ -106,11 +106,20 @@ acc_types)  # MPI_SUM vs MPI_PROD, MPI_INT vs MPI_FLOAT, misaligned ints, CAS vs
   jq -e '[.findings[].why] | sort ==
       ["different basic types", "different operations", "different operations", "elements not aligned"]' \
     "$WORK/racy.json" >/dev/null || fail "the racy run's findings are not exactly the four, with their reasons" ;;
-acc_order)  # one origin's MPI_SUM then MPI_REPLACE to the same bytes: ordered unless accumulate_ordering=none
+acc_order)  # one origin's MPI_SUM then MPI_REPLACE of doubles to the same bytes: ordered unless accumulate_ordering=none
   run racy 4 "$@"
   expect_line "^RACE remote accumulate\(rank 0, $f:$(line_of '/\* the sum')\) vs accumulate\(rank 0, $f:$(line_of '/\* the replace')\) on win 1 bytes \[8,40\) of rank 1$"
   jq -e '[.findings[].why] == ["different operations"]' "$WORK/racy.json" >/dev/null ||
     fail "the racy run's finding is not the one, for different operations" ;;
+acc_float_int)  # MPI_FLOAT vs MPI_INT on one location, from one origin and from two: both atomicity violations
+  run racy 4 "$@"
+  acc() { echo "accumulate\(rank $1, $f:$(line_of "$2")\)"; }
+  expect_line "^RACE remote $(acc 0 '/\* the float sum') vs $(acc 0 '/\* the int sum') on win 1 bytes \[0,16\) of rank 1$"
+  expect_line "^RACE remote $(acc 0 "/\* rank 0's float") vs $(acc 2 "/\* rank 2's int") on win 1 bytes \[32,36\) of rank 1$"
+  rule='atomicity violation: accumulates with different basic datatypes \(MPI_FLOAT and MPI_INT\) on the same location are not atomic \(MPI-3.1 §11.7.1\)'
+  [ "$(grep -Ec "^  $rule" "$WORK/racy.err")" -eq 2 ] || fail "the findings are not both explained as atomicity violations"
+  jq -e --arg re "^$rule" '.races == 2 and all(.findings[]; .why == "different basic types" and (.explanation | test($re)))' \
+    "$WORK/racy.json" >/dev/null || fail "the racy run's findings are not exactly the two, for different basic types" ;;
 noop_read)  # the MPI_NO_OP fetch is reported as the read it is
   run racy 4 "$@"
   expect_line "^RACE remote get\(rank 0, $f:$(line_of '/\* noop fetch')\) vs put\(rank 2, $f:$(line_of '/\* the put')\) on win 1 bytes \[0,4\) of rank 1$"

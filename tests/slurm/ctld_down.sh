@@ -5,7 +5,7 @@
 # supervisor is left behind. (bench/slurm_faults.sh: munged, slurmdbd, longer.)
 . "$(dirname "$0")/lib.sh"
 install -o "$TEST_USER" -m 0755 "$INSTALL/hangprog" "$WORK/hangprog"
-job_script job.sh "mpirun -np 4 ./hangprog --seconds 600 --hang sleep --hang-rank 2 --hang-after 12"
+job_script job.sh "mpirun -np 4 ./hangprog --seconds 600 --hang sleep --hang-rank 2 --hang-after $HANG_AFTER"
 id=$(submit --hang-detect -n 4 job.sh)
 wait_state "$id" 60 RUNNING
 wait_log "$id" 60 "sample 5 "

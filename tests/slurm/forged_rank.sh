@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 install -o "$TEST_USER" -m 0755 "$INSTALL/hangprog" "$WORK/hangprog"
 as_user mkdir "$WORK/pids"
-job_script job.sh "mpirun -np 4 ./hangprog --seconds 45 --pid-dir $WORK/pids"
+job_script job.sh "mpirun -np 4 ./hangprog --seconds $HANG_FREE_SECONDS --pid-dir $WORK/pids"
 id=$(submit --hang-detect -n 4 job.sh)
 wait_state "$id" 60 RUNNING
 for _ in $(seq 100); do [ -s "$WORK/pids/rank.1" ] && break; sleep 0.2; done

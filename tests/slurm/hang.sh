@@ -2,7 +2,7 @@
 # sbatch --hang-detect with a hang injected into a real MPI job: the job is
 # CANCELLED within 60 s of the injection, sacct's AdminComment names the
 # suspect rank(s), the report exists and belongs to the user.
-#   hang.sh KIND LAUNCH    KIND: sleep | loop | deadlock | sigstop
+#   hang.sh KIND LAUNCH    KIND: sleep | loop | deadlock
 #                          LAUNCH: mpirun | srun (Open MPI, PMIx) | mpich (mpiexec.mpich) | srun-pmi2 (MPICH)
 . "$(dirname "$0")/lib.sh"
 KIND=$1 LAUNCH=$2
@@ -11,9 +11,8 @@ NP=4
 install -o "$TEST_USER" -m 0755 "$INSTALL/hangprog" "$WORK/hangprog"
 args=(--seconds 600 --pid-dir "$WORK/pids")
 case $KIND in
-  sleep | loop) args+=(--hang "$KIND" --hang-rank "$RANK" --hang-after 20); expected=$RANK ;;
-  deadlock) args+=(--hang deadlock --hang-after 20); expected=$(seq -s, 0 $((NP - 1))) ;;
-  sigstop) expected=$RANK ;;
+  sleep | loop) args+=(--hang "$KIND" --hang-rank "$RANK" --hang-after "$HANG_AFTER"); expected=$RANK ;;
+  deadlock) args+=(--hang deadlock --hang-after "$HANG_AFTER"); expected=$(seq -s, 0 $((NP - 1))) ;;
   *) fail "unknown kind $KIND" ;;
 esac
 as_user mkdir "$WORK/pids"
@@ -30,14 +29,6 @@ case $LAUNCH in
 esac
 id=$(submit --hang-detect -n "$NP" job.sh)
 wait_state "$id" 60 RUNNING
-if [ "$KIND" = sigstop ]; then
-  # Stopped from outside, as a debugger or an admin would.
-  sleep 20
-  for _ in $(seq 100); do [ -s "$WORK/pids/rank.$RANK" ] && break; sleep 0.1; done
-  pid=$(cat "$WORK/pids/rank.$RANK")
-  echo "HANG-INJECTED $(date +%s.%N) sigstop rank $RANK" >>"$WORK/out.$id"
-  kill -STOP "$pid"
-fi
 expect_hang_handled "$id" "$expected" CANCELLED
 expect_supervisor_gone "$id"
 pass "$KIND hang under $LAUNCH: job $id cancelled, rank(s) $expected named"

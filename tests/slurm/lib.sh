@@ -15,6 +15,15 @@ PLUGIN_ARGS_DEFAULT=("supervisor=$JOBSENTRY_BIN" "log_dir=$SUPERVISOR_LOGS" "sta
 HOME_DIR=$(getent passwd "$TEST_USER" | cut -d: -f6)
 WORK=$(runuser -u "$TEST_USER" -- mktemp -d "$HOME_DIR/e2e.XXXXXX")
 JOBS_FILE=$(mktemp /tmp/jobsentry-e2e-jobs.XXXXXX)  # submit runs in $(...): a file, not an array
+# Lengths from measured rates (docs/benchmarks.md, "Detection delay" and "Real
+# codes"): a sleeping, stopped or deadlocked rank is claimed at most 5.2 s after
+# it stops (80 injections).
+# HANG_AFTER: healthy seconds before an injected hang: the supervisor has found
+#   the ranks and sampled them healthy (as slurm_ctld_down_at_hang always did).
+# HANG_FREE_SECONDS: a hang-free run in which a hung-looking process that was
+#   wrongly watched would have been claimed four times over (4 x 5.2 s, rounded up).
+HANG_AFTER=12
+HANG_FREE_SECONDS=25
 jobs_submitted() { cat "$JOBS_FILE"; }
 
 cleanup() {

@@ -8,6 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 install -o "$TEST_USER" -m 0755 "$INSTALL/hangprog" "$WORK/hangprog"
 as_user mkdir "$WORK/pids"
+# 45 s: the refusals, 5 samples and 20 connections held for 20 s all happen while it runs.
 multi_job_script job.sh "srun --mpi=pmix ./hangprog --seconds 45 --pid-dir $WORK/pids"
 id=$(submit --hang-detect "${MULTI_NODE[@]}" job.sh)
 wait_state "$id" 60 RUNNING

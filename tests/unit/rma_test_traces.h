@@ -69,4 +69,22 @@ inline std::vector<Event> locked(RmaKind k, int target, int64_t disp, uint64_t s
 inline void add(RankTrace& t, const std::vector<Event>& events) { t.events.insert(t.events.end(), events.begin(), events.end()); }
 inline std::vector<Finding> races(const std::vector<RankTrace>& t) { return find_races(Execution(t)); }
 
+// An accumulate-family operation under a shared lock on rank 1's window: op, basic type and size, and
+// its target bytes relative to the displacement (disp_unit 4).
+inline std::vector<Event> atomic_op(RmaKind k, int64_t disp, uint64_t site, const std::string& op,
+                                    const std::string& basic = "MPI_INT", uint32_t elem = 4,
+                                    std::vector<Range> bytes = {{0, 4}}) {
+    auto ev = locked(k, 1, disp, site, 0, op);
+    ev[1].basic = basic, ev[1].elem = elem, ev[1].target_bytes = std::move(bytes);
+    if (op == "MPI_NO_OP") ev[1].origin.clear(), ev[1].result = {{0x9100, 0x9104}};
+    return ev;
+}
+// Races between rank 0's and rank 2's epochs on rank 1, concurrent (no ordering between them).
+inline std::vector<Finding> pair_races(const std::vector<Event>& a, const std::vector<Event>& b) {
+    auto t = job(3);
+    add(t[0], a);
+    add(t[2], b);
+    return races(t);
+}
+
 }  // namespace rmacheck::test

@@ -130,6 +130,37 @@ TEST_CASE("bad plugstack arguments name the argument and what is accepted") {
     CHECK(error({"default=on", "interval=1s", "supervisor=/opt/js/bin/jobsentry", "report_dir=/var/spool/js"}).empty());
 }
 
+TEST_CASE("every site key of the spec is parsed, and refused with the spec's accepted values") {
+    // One good and one bad value per type of site_spec.h; a key the parser
+    // forgot, or an error text that differs from the spec, fails here.
+    auto good = [](SiteValue t) -> std::string {
+        switch (t) {
+            case SiteValue::on_off: return "on";
+            case SiteValue::yes_no: return "no";
+            case SiteValue::path: return "/srv/js";
+            case SiteValue::duration: return "5s";
+            case SiteValue::action: return "report";
+            case SiteValue::action_list: return "cancel,report";
+            case SiteValue::port_range: return "7200-7210";
+        }
+        return "";
+    };
+    for (const SiteKeySpec& k : kSiteKeys) {
+        INFO(k.key);
+        const std::string key = k.key;
+        std::vector<std::string> args{key + "=" + good(k.type)};
+        if (key == "action") args.push_back("actions=cancel,report");
+        CHECK(parse_site_policy(args, "/usr/bin/jobsentry").error.empty());
+        const std::string bad = key + "=nonsense";
+        CHECK_THAT(parse_site_policy({bad}, "/usr/bin/jobsentry").error,
+                   Catch::Contains(bad + ": accepted values are " + (k.type == SiteValue::action ? std::string("cancel") : accepted_values(k))));
+    }
+    CHECK_THAT(parse_site_policy({"noise_duration=50ms"}, "/usr/bin/jobsentry").error,
+               Catch::Contains("durations from 100ms to 600s"));
+    CHECK(parse_site_policy({"noise_duration=10s"}, "/usr/bin/jobsentry").policy.noise_duration_ms == 10000);
+    CHECK(parse_site_policy({"ckpt_cost=90s"}, "/usr/bin/jobsentry").policy.ckpt_cost_s == 90);
+}
+
 TEST_CASE("the supervisor's command line carries the settings, without a shell") {
     SitePolicy p = site({"supervisor=/opt/js/bin/jobsentry", "report_dir=/srv/reports", "state_dir=/run/js"});
     OptionParse o = parse_hang_detect("alpha=0.002,interval=250ms,ranks=3,action=requeue", p);

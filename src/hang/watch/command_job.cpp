@@ -15,8 +15,6 @@ namespace jobsentry {
 CommandJob::CommandJob(const WatchOptions& options)
     : opt_(options), uid_(getuid()), self_(getpid()), root_(options.attach > 0 ? static_cast<pid_t>(options.attach) : self_) {}
 
-void CommandJob::log(const std::string& message) const { std::cerr << "jobsentry[watch]: " << message << std::endl; }
-
 bool CommandJob::start(std::string* error) {
     if (opt_.attach > 0) {
         auto stat = read_proc_stat(root_);
@@ -83,11 +81,11 @@ void CommandJob::hang(Report& report, const std::function<void()>& reap) {
     report.command = opt_.command;
     std::string err = write_hang_report(report, opt_.report);
     std::cerr << report_text(report);
-    if (err.empty()) log("report written to " + opt_.report + " and " + text_path_for(opt_.report));
-    else log("could not write the report: " + err);
-    if (!report.stack_tree_graph_note.empty()) log(report.stack_tree_graph_note);
+    if (err.empty()) log_.info("report written to " + opt_.report + " and " + text_path_for(opt_.report));
+    else log_.info("could not write the report: " + err);
+    if (!report.stack_tree_graph_note.empty()) log_.info(report.stack_tree_graph_note);
     if (opt_.action == HangAction::kill) {
-        log("terminating the command (action kill)");
+        log_.info("terminating the command (action kill)");
         // Attached: the root itself is the job's, not ours; it goes first so
         // that mpirun does not respawn or report its ranks' deaths as errors.
         if (root_ != self_) kill(root_, SIGTERM);
@@ -95,7 +93,7 @@ void CommandJob::hang(Report& report, const std::function<void()>& reap) {
         for (int waited = 0; root_ != self_ && !over() && waited < opt_.grace_ms; waited += 20) usleep(20000);
         if (root_ != self_ && !over()) kill(root_, SIGKILL);  // mpirun's own grace is over too
     } else {
-        log("action report: the command keeps running");
+        log_.info("action report: the command keeps running");
     }
 }
 
@@ -103,11 +101,11 @@ int CommandJob::finish(Report& report, bool hang_found) {
     report.command = opt_.command;
     report.command_status = status_;
     std::string err = write_report(report, opt_.report);
-    if (!err.empty()) log("could not write the report: " + err);
-    else if (opt_.verbose && !hang_found) log("no hang; report written to " + opt_.report);
+    if (!err.empty()) log_.info("could not write the report: " + err);
+    else if (opt_.verbose && !hang_found) log_.info("no hang; report written to " + opt_.report);
     // The end-of-run line, hang or not: what watching cost the job.
-    log(std::string(hang_found ? "hang; " : "no hang; ") + std::to_string(report.samples) + " samples; " +
-        cpu_share_summary(report.supervisor_cpu_s, report.job_cpu_s));
+    log_.info(std::string(hang_found ? "hang; " : "no hang; ") + std::to_string(report.samples) + " samples; " +
+              cpu_share_summary(report.supervisor_cpu_s, report.job_cpu_s));
     if (hang_found) return 3;
     if (opt_.attach > 0) return 0;  // not our child: its status is its parent's to see
     return status_.value_or(1);

@@ -26,9 +26,11 @@ public:
     int finish(Report& report, bool hang_found) override;
 
 private:
-    void log(const std::string& message) const;
+
+    const Logger& logger() const override { return log_; }
 
     WatchOptions opt_;
+    Logger log_{"watch"};
     uid_t uid_;
     pid_t self_;
     pid_t child_ = -1;

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "base/log.h"
 #include "hang/watch/discovery.h"
 #include "hang/sampler/frame.h"
 #include "hang/watch/report.h"
@@ -27,6 +28,8 @@ public:
 
     // Called once before anything else; false (with *error) ends the watch.
     virtual bool start(std::string* error) = 0;
+    // Where the watcher's and the job's lines go (base/log.h).
+    virtual const Logger& logger() const = 0;
     // The uid whose processes may be touched.
     virtual uid_t uid() const = 0;
     // The ranks of every node; those of other nodes have RankProcess::node set.

@@ -44,7 +44,7 @@ public:
     int run();
 
 private:
-    void log(const std::string& message) const { std::cerr << "jobsentry: " << message << std::endl; }
+    void log(const std::string& message) const { job_.logger().info(message); }
     void reap();
     void wait_for_events(double until);
     void discover();

@@ -121,7 +121,7 @@ std::string checkpoint_option_usage(const SitePolicy& policy) {
     if (!(policy.mtbf_s > 0)) return "Checkpoint signal at the Young/Daly period (jobsentry); not available here (no mtbf=)";
     return "Send SIG to the batch shell at the Young/Daly period (jobsentry): signal:SIG[,cost=DURATION], SIG one of " +
            checkpoint_signal_names() + "; cost is the time one checkpoint takes (default " +
-           (policy.ckpt_cost_s > 0 ? as_ms(policy.ckpt_cost_s) : std::string("60s")) + ")";
+           as_ms(policy.ckpt_cost_s > 0 ? policy.ckpt_cost_s : ckpt::kCheckpointCostGuessS) + ")";
 }
 
 }  // namespace jobsentry

@@ -1,5 +1,6 @@
 #include "slurm/plugin/noise_option.h"
 #include "base/duration.h"
+#include "slurm/plugin/site_spec.h"
 
 namespace jobsentry {
 NoiseOptionParse parse_noise_probe(const char* value, const SitePolicy& policy) {
@@ -11,8 +12,8 @@ NoiseOptionParse parse_noise_probe(const char* value, const SitePolicy& policy) 
         out.duration_ms = 0;
     } else {
         long ms = parse_duration_ms(text);
-        if (ms < 100 || ms > policy.max_noise_duration_ms)
-            out.error = "--noise-probe=" + text + ": accepted values are off or a duration from 100ms to " +
+        if (ms < kNoiseMinMs || ms > policy.max_noise_duration_ms)
+            out.error = "--noise-probe=" + text + ": accepted values are off or a duration from " + format_ms(kNoiseMinMs) + " to " +
                         format_ms(policy.max_noise_duration_ms) + " with a unit, e.g. 2s";
         else out.duration_ms = static_cast<int>(ms);
     }

@@ -8,6 +8,7 @@
 
 #include "base/duration.h"
 #include "base/text.h"
+#include "slurm/plugin/site_spec.h"
 
 namespace jobsentry {
 namespace {
@@ -23,15 +24,6 @@ std::string option_keys() {
     for (const OptionSpec& o : kDetectionOptions)
         if (o.user_key[0]) keys += std::string(", ") + o.user_key + "=";
     return keys + ", action=";
-}
-
-bool parse_action(const std::string& text, SlurmAction* out) {
-    for (SlurmAction a : {SlurmAction::cancel, SlurmAction::requeue, SlurmAction::notify, SlurmAction::report})
-        if (text == to_string(a)) {
-            *out = a;
-            return true;
-        }
-    return false;
 }
 
 std::string action_list(const std::vector<SlurmAction>& actions) {
@@ -67,7 +59,7 @@ std::string apply_setting(const std::string& key, const std::string& value, cons
         if (!parse_int(value, static_cast<long>(kRanksSpec.min), limits.max_ranks, &s->ranks))
             return "ranks=" + value + ": accepted values are whole numbers from " + format_number(kRanksSpec.min) + " to " +
                    std::to_string(limits.max_ranks) + " (ranks sampled per round)";
-    } else if (key == "action") {
+    } else if (key == kSiteKeys[kAction].key) {
         SlurmAction a;
         if (!parse_action(value, &a) || std::find(limits.actions.begin(), limits.actions.end(), a) == limits.actions.end())
             return "action=" + value + ": accepted values are " + action_list(limits.actions);
@@ -80,6 +72,15 @@ std::string apply_setting(const std::string& key, const std::string& value, cons
 
 }  // namespace
 
+bool parse_action(const std::string& text, SlurmAction* out) {
+    for (SlurmAction a : {SlurmAction::cancel, SlurmAction::requeue, SlurmAction::notify, SlurmAction::report})
+        if (text == to_string(a)) {
+            *out = a;
+            return true;
+        }
+    return false;
+}
+
 const char* to_string(SlurmAction action) {
     switch (action) {
         case SlurmAction::cancel: return "cancel";
@@ -89,6 +90,81 @@ const char* to_string(SlurmAction action) {
     }
     return "?";
 }
+
+namespace {
+
+// The values of the row's type: switches, paths, durations in seconds.
+bool parse_switch(const SiteKeySpec& spec, const std::string& value, bool* out) {
+    return spec.type == SiteValue::on_off ? on_off(value, "on", "off", out) : on_off(value, "yes", "no", out);
+}
+bool parse_path(const std::string& value, std::string* out) {
+    if (value.empty() || value[0] != '/' || value.find("/../") != std::string::npos || value.size() > 1024) return false;
+    *out = value;
+    return true;
+}
+bool parse_seconds(const SiteKeySpec& spec, const std::string& value, double* out) {
+    const double sec = parse_duration_seconds(value);
+    if (!(sec > 0) || sec < spec.min_s || sec > spec.max_s) return false;
+    *out = sec;
+    return true;
+}
+bool parse_ms(const SiteKeySpec& spec, const std::string& value, int* out) {
+    double sec = 0;
+    if (!parse_seconds(spec, value, &sec)) return false;
+    *out = static_cast<int>(std::lround(sec * 1000));
+    return true;
+}
+bool parse_actions(const std::string& value, std::vector<SlurmAction>* out) {
+    out->clear();
+    for (const std::string& name : split(value, ',')) {
+        SlurmAction a;
+        if (!parse_action(name, &a)) return false;
+        if (std::find(out->begin(), out->end(), a) == out->end()) out->push_back(a);
+    }
+    return !out->empty();
+}
+
+// One site key (not "action", which waits for the limits) into its field.
+bool apply_site_key(SiteKey id, const std::string& value, SitePolicy* p) {
+    const SiteKeySpec& spec = kSiteKeys[id];
+    switch (id) {
+        case kDefaultOn: return parse_switch(spec, value, &p->default_on);
+        case kAllowOptout: return parse_switch(spec, value, &p->allow_optout);
+        case kLogSamples: return parse_switch(spec, value, &p->log_samples);
+        case kNoiseProbe: return parse_switch(spec, value, &p->noise_probe_on);
+        case kActions: return parse_actions(value, &p->actions);
+        case kSupervisor: return parse_path(value, &p->supervisor);
+        case kReportDir: return parse_path(value, &p->report_dir);
+        case kStateDir: return parse_path(value, &p->state_dir);
+        case kLogDir: return parse_path(value, &p->log_dir);
+        case kRmaLib: return parse_path(value, &p->rma_lib);
+        case kNoiseDuration: return parse_ms(spec, value, &p->noise_duration_ms);
+        case kMaxNoiseDuration: return parse_ms(spec, value, &p->max_noise_duration_ms);
+        case kMtbf: return parse_seconds(spec, value, &p->mtbf_s);
+        case kCkptCost: return parse_seconds(spec, value, &p->ckpt_cost_s);
+        case kLeaderPorts: {
+            const auto ports = parse_port_range(value);
+            if (ports) p->leader_ports = *ports;
+            return ports.has_value();
+        }
+        case kAction:
+        case kSiteKeyCount: break;
+    }
+    return false;
+}
+
+// Every key plugstack.conf accepts, in the order of the docs' table.
+std::string site_keys() {
+    std::string keys;
+    auto add = [&](const char* key) { keys += (keys.empty() ? "" : ", ") + std::string(key) + "="; };
+    for (const SiteKeySpec& k : kSiteKeys) add(k.key);
+    for (const OptionSpec& o : kDetectionOptions)
+        if (o.site_key[0]) add(o.site_key);
+    for (const OptionSpec& o : kSiteLimits) add(o.site_key);
+    return keys;
+}
+
+}  // namespace
 
 PolicyParse parse_site_policy(const std::vector<std::string>& args, const std::string& default_supervisor) {
     PolicyParse out;
@@ -107,15 +183,14 @@ PolicyParse parse_site_policy(const std::vector<std::string>& args, const std::s
         auto bad = [&](const std::string& accepted) {
             out.error = "plugstack.conf argument " + arg + ": accepted values are " + accepted;
         };
-        auto path = [&](std::string* field) {
-            if (value.empty() || value[0] != '/' || value.find("/../") != std::string::npos || value.size() > 1024)
-                bad("an absolute path");
-            else *field = value;
-        };
-        if (key == "default") {
-            if (!on_off(value, "on", "off", &p.default_on)) bad("on, off");
-        } else if (key == "allow_optout") {
-            if (!on_off(value, "yes", "no", &p.allow_optout)) bad("yes, no");
+        int site = kSiteKeyCount;
+        for (int id = 0; id < kSiteKeyCount; ++id)
+            if (key == kSiteKeys[id].key) site = id;
+        if (site == kAction || key == kAlphaSpec.site_key || key == kIntervalSpec.site_key ||
+            key == kRanksSpec.site_key) {
+            settings.emplace_back(key, value);
+        } else if (site != kSiteKeyCount) {
+            if (!apply_site_key(static_cast<SiteKey>(site), value, &p)) bad(accepted_values(kSiteKeys[site]));
         } else if (key == kSiteLimits[kMinInterval].site_key) {
             const OptionSpec& o = kSiteLimits[kMinInterval];
             long ms = parse_duration_ms(value);
@@ -132,50 +207,8 @@ PolicyParse parse_site_policy(const std::vector<std::string>& args, const std::s
             double a = 0;
             if (!parse_number(value, &a) || !in_range(o, a)) bad(accepted_range(o, o.site_key));
             else p.max_alpha = a;
-        } else if (key == "actions") {
-            p.actions.clear();
-            for (const std::string& name : split(value, ',')) {
-                SlurmAction a;
-                if (!parse_action(name, &a)) {
-                    bad("a comma-separated list of cancel, requeue, notify, report");
-                    break;
-                }
-                if (std::find(p.actions.begin(), p.actions.end(), a) == p.actions.end()) p.actions.push_back(a);
-            }
-        } else if (key == "supervisor") {
-            path(&p.supervisor);
-        } else if (key == "report_dir") {
-            path(&p.report_dir);
-        } else if (key == "state_dir") {
-            path(&p.state_dir);
-        } else if (key == "log_dir") {
-            path(&p.log_dir);
-        } else if (key == "noise_probe") {
-            if (!on_off(value, "on", "off", &p.noise_probe_on)) bad("on, off");
-        } else if (key == "noise_duration" || key == "max_noise_duration") {
-            long ms = parse_duration_ms(value);
-            if (ms < 100 || ms > 600000) bad("durations from 100ms to 10m with a unit, e.g. 2s");
-            else (key == "noise_duration" ? p.noise_duration_ms : p.max_noise_duration_ms) = static_cast<int>(ms);
-        } else if (key == "rma_lib") {
-            path(&p.rma_lib);
-        } else if (key == "mtbf" || key == "ckpt_cost") {
-            const double sec = parse_duration_seconds(value);
-            if (!(sec > 0) || sec > 1e9) bad("positive durations with a unit ms, s, m, h or d, e.g. 24h, 90s");
-            else (key == "mtbf" ? p.mtbf_s : p.ckpt_cost_s) = sec;
-        } else if (key == "leader_ports") {
-            if (auto ports = parse_port_range(value)) p.leader_ports = *ports;
-            else bad("a port range FIRST-LAST within 1024-65535, e.g. 7100-7199");
-        } else if (key == "log_samples") {
-            if (!on_off(value, "yes", "no", &p.log_samples)) bad("yes, no");
-        } else if (key == kAlphaSpec.site_key || key == kIntervalSpec.site_key || key == kRanksSpec.site_key ||
-                   key == "action") {
-            settings.emplace_back(key, value);
         } else {
-            out.error = "unknown plugstack.conf argument '" + key +
-                        "'; accepted: default=, allow_optout=, alpha=, interval=, ranks=, action=, min_interval=, "
-                        "max_ranks=, max_alpha=, actions=, supervisor=, report_dir=, state_dir=, log_dir=, "
-                        "log_samples=, noise_probe=, noise_duration=, max_noise_duration=, rma_lib=, mtbf=, ckpt_cost=, "
-                        "leader_ports=";
+            out.error = "unknown plugstack.conf argument '" + key + "'; accepted: " + site_keys();
         }
         if (!out.error.empty()) return out;
     }

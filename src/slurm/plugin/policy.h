@@ -11,12 +11,15 @@
 
 #include "base/port_range.h"
 #include "hang/watch/detection_spec.h"
+#include "slurm/plugin/site_spec.h"
 
 namespace jobsentry {
 
 enum class SlurmAction { cancel, requeue, notify, report };
 
 const char* to_string(SlurmAction action);
+// "cancel" -> SlurmAction::cancel; false for anything else.
+bool parse_action(const std::string& text, SlurmAction* out);
 
 // Defaults, ranges and help of alpha, interval, ranks and the site's limits:
 // hang/watch/detection_spec.h.
@@ -44,13 +47,13 @@ struct SitePolicy {
     bool log_samples = false;     // supervisor logs every sample and judgement (--verbose)
     // OS-noise probe at job start (--noise-probe; slurm/plugin/noise_option.h).
     bool noise_probe_on = false;        // probe every job that does not opt out
-    int noise_duration_ms = 2000;       // a bare --noise-probe, and default=on jobs
-    int max_noise_duration_ms = 30000;  // users may not hold their job's start longer
+    int noise_duration_ms = kNoiseDefaultMs;        // a bare --noise-probe, and default=on jobs
+    int max_noise_duration_ms = kMaxNoiseDefaultMs;  // users may not hold their job's start longer
     std::string rma_lib;                // --rma-check's preload module (absolute path)
     PortRange leader_ports;             // multi-node jobs: where leaders listen for node agents
     // Checkpoint coordination (--checkpoint; slurm/plugin/checkpoint_option.h).
     double mtbf_s = 0;            // per-node MTBF; 0: not set (no --checkpoint, no JOBSENTRY_MTBF)
-    double ckpt_cost_s = 0;       // C guess; 0: not set (the supervisor and jobsentry_ckpt assume 60s)
+    double ckpt_cost_s = 0;       // C guess; 0: not set (then ckpt::kCheckpointCostGuessS)
 };
 
 struct PolicyParse {

@@ -11,13 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "tools/checkpoint/cost_guess.h"
 #include "tools/checkpoint/iteration_dist.h"
 
 namespace jobsentry::ckpt {
 
 struct AdvisorConfig {
     double lambda = 0;              // failures per second of the job; 0: unknown, use the period
-    double ckpt_cost_guess_s = 60;  // C until the first checkpoint has been measured
+    double ckpt_cost_guess_s = kCheckpointCostGuessS;  // C until the first checkpoint has been measured
     double recovery_s = -1;         // R; -1: the (measured) checkpoint cost
     double downtime_s = 0;          // D
     double period_s = 3600;         // the fallback period

@@ -18,6 +18,7 @@
 #include "tools/mpiwrap/program_mpi.h"
 #include "tools/rmacheck/analysis/report.h"
 #include "base/command_line.h"
+#include "base/log.h"
 
 namespace po = boost::program_options;
 
@@ -44,12 +45,15 @@ po::options_description check_spec(RmaCheckOptions* o) {
     return desc;
 }
 
-void print_analysis(const rmacheck::Analysis& a, std::ostream& out, std::ostream& err) {
-    for (const auto& e : a.errors) err << "jobsentry[rma]: error: " << e << '\n';
-    for (const auto& w : a.warnings) err << "jobsentry[rma]: warning: " << w << '\n';
+void print_analysis(const rmacheck::Analysis& a, std::ostream& out, const Logger& log) {
+    for (const auto& e : a.errors) log.error(e);
+    for (const auto& w : a.warnings) log.warning(w);
     for (const auto& n : a.notes) out << "NOTE " << n << '\n';
-    for (size_t i = 0; i < a.findings.size(); ++i)
+    for (size_t i = 0; i < a.findings.size(); ++i) {
         out << rmacheck::format_finding(a.findings[i], a.places[i].first, a.places[i].second) << '\n';
+        std::string rule = rmacheck::explain_finding(a.findings[i]);
+        if (!rule.empty()) out << "  " << rule << '\n';
+    }
     out << a.findings.size() << (a.findings.size() == 1 ? " race" : " races") << " found in " << a.traces.size()
         << (a.traces.size() == 1 ? " rank's trace" : " ranks' traces") << '\n';
 }
@@ -133,8 +137,9 @@ int run_rma_check(const std::vector<std::string>& args) {
     if (!ran) return 127;
     const int status = *ran;
     rmacheck::Analysis a = rmacheck::analyse_dir(dir);
-    std::cerr << "jobsentry[rma-check]: traces in " << dir << '\n';
-    print_analysis(a, std::cerr, std::cerr);
+    const Logger log("rma-check");
+    log.info("traces in " + dir);
+    print_analysis(a, std::cerr, log);
     if (!write_report(a, o.report, "jobsentry rma-check")) return status ? status : 1;
     // No rank wrote a trace (a program of another MPI, one that never called
     // MPI_Init, ...): nothing was checked, which must not read as "no race".
@@ -172,7 +177,7 @@ int run_rma_report(const std::vector<std::string>& args) {
         return 2;
     }
     rmacheck::Analysis a = rmacheck::analyse_dir(dir);
-    print_analysis(a, std::cout, std::cerr);
+    print_analysis(a, std::cout, Logger("rma-report"));
     if (!write_report(a, report, "jobsentry rma-report")) return 1;
     if (!a.findings.empty()) return kRacesFound;
     return a.traces.empty() ? 1 : 0;

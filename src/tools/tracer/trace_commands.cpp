@@ -17,6 +17,7 @@
 #include "tools/mpiwrap/preload_launch.h"
 #include "tools/tracer/trace_reader.h"
 #include "base/command_line.h"
+#include "base/log.h"
 
 namespace po = boost::program_options;
 
@@ -154,8 +155,8 @@ int run_trace(const std::vector<std::string>& args) {
     const std::optional<int> status = run_preloaded(o.command, module, {{"JOBSENTRY_TRACE_DIR", dir}}, who);
     if (!status) return 127;
     const auto files = jobtrace::trace_files(dir);
-    std::cerr << "jobsentry[trace]: " << files.size() << (files.size() == 1 ? " rank's trace" : " ranks' traces")
-              << " in " << dir << "; jobsentry trace-to-goal " << dir << " -o app.goal\n";
+    Logger("trace").info(std::to_string(files.size()) + (files.size() == 1 ? " rank's trace" : " ranks' traces") +
+                         " in " + dir + "; jobsentry trace-to-goal " + dir + " -o app.goal");
     return files.empty() && *status == 0 ? 1 : *status;
 }
 

@@ -117,12 +117,21 @@ AccessKind kind_of(RmaKind k, Name op) {
 
 }  // namespace
 
+// The trace records one basic type per operation (its target datatype's, or none when the type's
+// leaves mix basic types), so "the basic type of the overlapping elements" is that one type.
+const char* basic_type_conflict(const AtomicOp& a, const AtomicOp& b) {
+    if (a.basic.empty() || b.basic.empty() || a.elem == 0 || b.elem == 0) return kNotOneBasicType;
+    if (a.basic != b.basic || a.elem != b.elem) return kDifferentBasicTypes;
+    return nullptr;
+}
+
 const char* accumulate_conflict(const AtomicOp& a, const AtomicOp& b, const std::vector<Range>& a_bytes,
                                 const std::vector<Range>& b_bytes) {
     if (a.op == kNoOp && b.op == kNoOp) return nullptr;  // two reads
+    // The types first: with two basic types neither atomicity nor one origin's ordering holds, so that
+    // is the reason to give even when the ops differ too (ordering would spare different ops alone).
+    if (const char* why = basic_type_conflict(a, b)) return why;
     if (a.op != b.op && a.op != kNoOp && b.op != kNoOp) return "different operations";
-    if (a.basic.empty() || b.basic.empty() || a.elem == 0 || b.elem == 0) return "not one basic type";
-    if (a.basic != b.basic || a.elem != b.elem) return "different basic types";
     // Elements of one basic type start at the start of each block, so two overlapping blocks hold the
     // same elements exactly when their starts are a whole number of elements apart.
     size_t i = 0, j = 0;
@@ -175,11 +184,13 @@ const char* kinds_conflict(const Access& a, const Access& b) {
 
 // Two accumulate-family operations from one origin to the same target location are applied in the
 // order they were issued, for the kinds of pair the window's accumulate_ordering names (MPI-3.1
-// 11.7.2; the default names all four). ARMCI-MPI relies on it: its puts are MPI_REPLACE accumulates
-// that must land after an earlier MPI_SUM to the same bytes (NWChem). Whether each pair was issued
-// in order is the caller's question; here: whether the window orders both possible orders of them.
+// 11.7.2; the default names all four) -- "on a per-datatype granularity": only when both use the same
+// basic type. With different basic types (MPI_FLOAT then MPI_INT) neither this order nor atomicity
+// (11.7.1) holds, so they race like accumulates of two origins. Whether each pair was issued in order
+// is the caller's question; here: whether the window orders both possible orders of them.
 bool accumulates_ordered(const Access& a, const Access& b) {
     if (!a.atomic || !b.atomic || a.side.is_pc || b.side.is_pc || a.side.rank != b.side.rank) return false;
+    if (basic_type_conflict({a.side.op, a.side.basic, a.elem}, {b.side.op, b.side.basic, b.elem})) return false;
     auto writes = [](const Access& x) { return x.side.kind == AccessKind::acc; };  // MPI_NO_OP: kind get
     auto reads = [](const Access& x) { return x.fetches || x.side.kind == AccessKind::get; };
     auto needed = [&](const Access& first, const Access& second) {

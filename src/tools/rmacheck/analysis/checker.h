@@ -11,7 +11,9 @@
 //    with each other per element only with the same op (or MPI_NO_OP on one
 //    side) on identically aligned elements of one basic type; with MPI_NO_OP
 //    an operation only reads, and against puts, gets and loads/stores it
-//    conflicts like a get.
+//    conflicts like a get. One origin's accumulates of one basic type are
+//    ordered by the window's accumulate_ordering; of two basic types they
+//    race like any others.
 #pragma once
 
 #include <cstdint>
@@ -54,6 +56,13 @@ struct AtomicOp {
     Name op, basic;
     uint32_t elem = 0;
 };
+// The reasons that name the basic types (Finding::why), and why two accumulate-family operations are
+// not of one and the same basic type (a reason above), or nullptr when they are. Accumulates with
+// different basic types are neither atomic together (MPI-3.1 section 11.7.1) nor ordered when they
+// come from one origin (11.7.2: ordering is "on a per-datatype granularity").
+inline constexpr const char* kDifferentBasicTypes = "different basic types";
+inline constexpr const char* kNotOneBasicType = "not one basic type";
+const char* basic_type_conflict(const AtomicOp& a, const AtomicOp& b);
 // Why two concurrent accumulate-family operations whose target bytes (sorted window offsets) overlap
 // are not atomic together, or nullptr when they are: the same op or MPI_NO_OP on one side, the same
 // basic type, and every overlapping element identically aligned (MPI-3.1 section 11.7.1).

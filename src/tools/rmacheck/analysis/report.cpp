@@ -108,6 +108,20 @@ std::string format_finding(const Finding& f, const Located& a, const Located& b)
     return line;
 }
 
+std::string explain_finding(const Finding& f) {
+    std::string s;
+    if (f.why == kDifferentBasicTypes)
+        s = "accumulates with different basic datatypes (" + f.a.basic.str() + " and " + f.b.basic.str() + ")";
+    else if (f.why == kNotOneBasicType)
+        s = "accumulates whose target datatype is not of one basic type";
+    else
+        return "";
+    s = "atomicity violation: " + s + " on the same location are not atomic (MPI-3.1 §11.7.1)";
+    // One origin: the ordering that spares its accumulates of one type does not hold across types.
+    if (f.a.rank == f.b.rank) s += "; nor ordered, though from one origin (ordering is per datatype, §11.7.2)";
+    return s;
+}
+
 nlohmann::json to_json(const Analysis& analysis) {
     nlohmann::json findings = nlohmann::json::array();
     for (size_t i = 0; i < analysis.findings.size(); ++i) {
@@ -128,7 +142,8 @@ nlohmann::json to_json(const Analysis& analysis) {
                             {"bytes", {f.bytes.lo, f.bytes.hi}},
                             {"bytes_are", f.remote ? "window offsets" : "addresses"},
                             {"occurrences", f.occurrences},
-                            {"why", f.why}});
+                            {"why", f.why},
+                            {"explanation", explain_finding(f)}});
     }
     nlohmann::json ranks = nlohmann::json::array();
     for (const auto& t : analysis.traces) {

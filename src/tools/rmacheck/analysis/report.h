@@ -30,6 +30,9 @@ std::string sampling_note(const std::vector<RankTrace>& traces);
 Analysis analyse_dir(const std::string& dir);
 
 std::string format_finding(const Finding& f, const Located& a, const Located& b);
+// The rule a finding breaks, as a sentence for its reader ("" when the line says it all): two accumulates
+// whose basic types differ, with both types and the section of MPI-3.1.
+std::string explain_finding(const Finding& f);
 nlohmann::json to_json(const Analysis& analysis);
 
 }  // namespace rmacheck

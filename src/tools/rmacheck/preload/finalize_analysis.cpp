@@ -30,7 +30,7 @@ void run_analysis(const char* trace_dir) {
     if (!program || !trace_dir) return;
     if (program[0] != '/' || access(program, X_OK) != 0) {
         std::fprintf(stderr,
-                     "jobsentry[rmacheck rank=0]: JOBSENTRY_RMA_AT_FINALIZE must be the absolute path of the "
+                     "jobsentry[rma-check rank 0]: error: JOBSENTRY_RMA_AT_FINALIZE must be the absolute path of the "
                      "jobsentry program, got '%s'%s; no analysis at MPI_Finalize (run `jobsentry rma-report %s`)\n",
                      program, program[0] == '/' ? " (not executable)" : "", trace_dir);
         return;
@@ -47,7 +47,7 @@ void run_analysis(const char* trace_dir) {
     pid_t pid;
     int rc = posix_spawn(&pid, program, nullptr, nullptr, argv.data(), envp.data());
     if (rc != 0) {
-        std::fprintf(stderr, "jobsentry[rmacheck rank=0]: cannot start %s: %s\n", program, std::strerror(rc));
+        std::fprintf(stderr, "jobsentry[rma-check rank 0]: error: cannot start %s: %s\n", program, std::strerror(rc));
         return;
     }
     int status = 0;

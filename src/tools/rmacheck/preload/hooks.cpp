@@ -168,7 +168,7 @@ void start_tracing() {
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
     std::string err = writer().open(dir, g_rank, size, g_mode);
     if (!err.empty()) {
-        std::fprintf(stderr, "jobsentry[rmacheck rank=%d]: %s; this rank is not traced\n", g_rank, err.c_str());
+        std::fprintf(stderr, "jobsentry[rma-check rank %d]: warning: %s; this rank is not traced\n", g_rank, err.c_str());
         return;
     }
     write_modules();
@@ -177,7 +177,7 @@ void start_tracing() {
     g_sampler = Sampler(0x9E3779B97F4A7C15ULL * static_cast<uint64_t>(g_rank + 1), {},
                         !(sampling && std::strcmp(sampling, "off") == 0));
     if (g_mode == trace::mode_protect && !protect::install()) {
-        std::fprintf(stderr, "jobsentry[rmacheck rank=%d]: cannot install the SIGSEGV handler; loads and stores "
+        std::fprintf(stderr, "jobsentry[rma-check rank %d]: warning: cannot install the SIGSEGV handler; loads and stores "
                              "are not observed\n", g_rank);
         g_mode = trace::mode_calls_only;
     }

@@ -30,7 +30,7 @@ void start_trace(int rc) {
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
     std::string error = records().open(std::getenv("JOBSENTRY_TRACE_DIR"), rank, size, now_ns());
     if (!error.empty()) {
-        std::fprintf(stderr, "jobsentry[trace rank=%d]: %s; this rank is not traced\n", rank, error.c_str());
+        std::fprintf(stderr, "jobsentry[trace rank %d]: warning: %s; this rank is not traced\n", rank, error.c_str());
         return;
     }
     g_active = true;

@@ -1,0 +1,306 @@
+#include "hang/model/slow_rank.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "hang/model/fisher_test.h"
+
+namespace jobsentry {
+namespace {
+
+// A main thread that computes, or whose threads do (an OpenMP team): work the peers may wait for.
+bool works(Activity a) { return a == Activity::computing || a == Activity::threads_working; }
+
+// Strong positive autocorrelation (one phase spanning dozens of rounds)
+// would otherwise shrink the counts to nothing; beyond this the test is
+// hopeless anyway.
+constexpr double kMaxInflation = 20;
+
+int deflate(int count, double inflation) { return static_cast<int>(std::lround(count / inflation)); }
+
+// Lag-1 autocorrelation pooled within units (each series about its own mean,
+// so that units with different shares, a master and its workers, do not pass
+// for correlation), turned into the variance inflation of a share:
+// (1+rho)/(1-rho), as for a two-state Markov chain; 1 when rho <= 0.
+template <typename Key>
+double variance_inflation(const std::map<Key, std::vector<char>>& series) {
+    double cross = 0, square = 0;
+    for (const auto& [key, xs] : series) {
+        if (xs.size() < 2) continue;
+        double mean = 0;
+        for (char x : xs) mean += x;
+        mean /= xs.size();
+        for (size_t i = 0; i < xs.size(); ++i) {
+            square += (xs[i] - mean) * (xs[i] - mean);
+            if (i + 1 < xs.size()) cross += (xs[i] - mean) * (xs[i + 1] - mean);
+        }
+    }
+    if (square <= 0) return 1;
+    const double rho = cross / square;
+    if (rho <= 0) return 1;
+    return rho >= 1 ? kMaxInflation : std::min(kMaxInflation, (1 + rho) / (1 - rho));
+}
+
+}  // namespace
+
+SlowRankModel::SlowRankModel(SlowRankConfig config, std::map<int, std::string> rank_node)
+    : config_(std::move(config)), rank_node_(std::move(rank_node)) {
+    if (config_.windows.empty()) config_.windows = SlowRankConfig{}.windows;
+    std::sort(config_.windows.begin(), config_.windows.end());
+    config_.look_every = std::max(1, config_.look_every);
+    verdict_.baseline_rounds = config_.baseline_rounds;
+}
+
+void SlowRankModel::set_node(int rank, const std::string& node) { rank_node_[rank] = node; }
+
+std::string SlowRankModel::node_of(int rank) const {
+    auto it = rank_node_.find(rank);
+    return it == rank_node_.end() ? std::string() : it->second;
+}
+
+bool SlowRankModel::in_unit(const Unit& u, int rank) const { return u.is_node ? node_of(rank) == u.node : u.rank == rank; }
+
+const SlowRankModel::Share& SlowRankModel::Shares::of(const Unit& u) const {
+    static const Share none;
+    if (u.is_node) {
+        auto it = node.find(u.node);
+        return it == node.end() ? none : it->second;
+    }
+    auto it = rank.find(u.rank);
+    return it == rank.end() ? none : it->second;
+}
+
+SlowRankModel::Round SlowRankModel::mark(const SlowRound& round) const {
+    Round out{round.at, {}};
+    const int waiting = static_cast<int>(
+        std::count_if(round.ranks.begin(), round.ranks.end(), [](const RankState& r) { return r.activity == Activity::in_mpi; }));
+    const int others = static_cast<int>(round.ranks.size()) - 1;
+    for (const auto& r : round.ranks) {
+        const bool working = works(r.activity);
+        // A working rank is not among the waiting, so `waiting` counts its peers only.
+        out.marks.push_back({r.rank, working, r.activity == Activity::in_mpi, working && 2 * waiting > others});
+    }
+    return out;
+}
+
+SlowRankModel::Shares SlowRankModel::shares(const Rounds& rounds) const {
+    Shares out;
+    for (const Round* round : rounds) {
+        std::map<std::string, bool> nodes;  // seen in this round, and waited for
+        for (const Mark& m : round->marks) {
+            Share& s = out.rank[m.rank];
+            ++s.seen;
+            s.waited += m.waited_for;
+            bool& node_waited = nodes[node_of(m.rank)];
+            node_waited = node_waited || m.waited_for;
+        }
+        for (const auto& [node, waited] : nodes) {
+            ++out.node[node].seen;
+            out.node[node].waited += waited;
+        }
+    }
+    return out;
+}
+
+SlowRankModel::Rounds SlowRankModel::baseline() const {
+    Rounds out;
+    for (const Round& r : baseline_) out.push_back(&r);
+    return out;
+}
+
+SlowRankModel::Rounds SlowRankModel::since(double at) const {
+    Rounds out;
+    for (const Round& r : recent_)
+        if (r.at >= at) out.push_back(&r);
+    return out;
+}
+
+SlowRankModel::Rounds SlowRankModel::recent(int window) const {
+    Rounds out;
+    const size_t n = std::min(recent_.size(), static_cast<size_t>(window));
+    for (size_t i = recent_.size() - n; i < recent_.size(); ++i) out.push_back(&recent_[i]);
+    return out;
+}
+
+void SlowRankModel::learn_inflation() {
+    std::map<int, std::vector<char>> ranks;
+    std::map<std::string, std::vector<char>> nodes;
+    for (const Round& round : baseline_) {
+        std::map<std::string, char> here;
+        for (const Mark& m : round.marks) {
+            ranks[m.rank].push_back(m.waited_for);
+            char& node_waited = here[node_of(m.rank)];
+            node_waited = node_waited || m.waited_for;
+        }
+        for (const auto& [node, waited] : here) nodes[node].push_back(waited);
+    }
+    rank_inflation_ = variance_inflation(ranks);
+    node_inflation_ = variance_inflation(nodes);
+}
+
+bool SlowRankModel::observe(const SlowRound& round) {
+    if (round.ranks.size() < 2) return false;  // no peers, no waiting for anyone
+    ++rounds_;
+    verdict_.rounds = rounds_;
+    if (static_cast<int>(baseline_.size()) < config_.baseline_rounds) {
+        baseline_.push_back(mark(round));
+        if (static_cast<int>(baseline_.size()) == config_.baseline_rounds) learn_inflation();
+        return false;
+    }
+    recent_.push_back(mark(round));
+    // Kept twice the longest window: the change point is searched before the window that found it.
+    while (recent_.size() > 2 * static_cast<size_t>(config_.windows.back())) recent_.pop_front();
+    if ((rounds_ - config_.baseline_rounds) % config_.look_every != 0) return false;
+    last_look_ = look();
+    if (last_look_.status == SlowStatus::slow || verdict_.status != SlowStatus::slow) verdict_ = last_look_;
+    return true;
+}
+
+std::vector<SlowRankModel::Finding> SlowRankModel::significant(const SlowVerdict& v, const Shares& base,
+                                                               const std::vector<int>& windows) const {
+    std::vector<Unit> units;
+    for (const auto& [rank, share] : base.rank) units.push_back({false, rank, node_of(rank)});
+    if (base.node.size() >= 2)  // on one node, the node is waited for whenever anyone is
+        for (const auto& [node, share] : base.node) units.push_back({true, -1, node});
+    std::map<size_t, Finding> best;
+    for (int window : windows) {
+        const Shares now = shares(recent(window));
+        for (size_t i = 0; i < units.size(); ++i) {
+            const Share& before = base.of(units[i]);
+            const Share& after = now.of(units[i]);
+            if (after.value() <= before.value()) continue;  // one-sided: only more waiting counts
+            const double k = units[i].is_node ? node_inflation_ : rank_inflation_;
+            const double p = fisher_greater(deflate(after.waited, k), deflate(after.seen, k), deflate(before.waited, k),
+                                            deflate(before.seen, k));
+            auto it = best.find(i);
+            if (it == best.end() || p < it->second.p) best[i] = {units[i], before, after, window, p, 0};
+        }
+    }
+    std::vector<Finding> out;
+    for (auto& [i, f] : best) {
+        if (f.p > v.threshold) continue;
+        f.since = change_point(f);
+        out.push_back(f);
+    }
+    return out;
+}
+
+double SlowRankModel::peers_waiting(const Rounds& rounds, const std::vector<int>& suspects) const {
+    int seen = 0, waiting = 0;
+    for (const Round* round : rounds)
+        for (const Mark& m : round->marks) {
+            if (std::count(suspects.begin(), suspects.end(), m.rank)) continue;
+            ++seen;
+            waiting += m.waiting;
+        }
+    return seen ? static_cast<double>(waiting) / seen : 0;
+}
+
+// In a bulk-synchronous step the peers compute c and then wait for the
+// slowest; their working share is c / T. So the suspects' compute time
+// against the peers' is (their working share) / (1 - peers' waiting share),
+// and the factor is that ratio since the change over the same ratio at
+// baseline: a built-in imbalance cancels out.
+double SlowRankModel::compute_factor(const Finding& f, const std::vector<int>& suspects) const {
+    auto ratio = [&](const Rounds& rounds) {
+        int seen = 0, working = 0;
+        for (const Round* round : rounds)
+            for (const Mark& m : round->marks)
+                if (in_unit(f.unit, m.rank)) {
+                    ++seen;
+                    working += m.working;
+                }
+        const double peers_working = 1 - peers_waiting(rounds, suspects);
+        if (seen == 0 || peers_working <= 0) return 0.0;
+        return static_cast<double>(working) / seen / peers_working;
+    };
+    const double before = ratio(baseline());
+    const double after = ratio(since(f.since));
+    return before > 0 ? after / before : 0;
+}
+
+// The start of the suffix of stored rounds with the largest excess of
+// waited-for rounds over the midpoint of the two shares (CUSUM's estimate).
+double SlowRankModel::change_point(const Finding& f) const {
+    const double mid = (f.before.value() + f.after.value()) / 2;
+    double sum = 0, lowest = 0;
+    double since = recent_.empty() ? 0 : recent_.front().at;
+    for (size_t i = 0; i < recent_.size(); ++i) {
+        bool seen = false, waited = false;
+        for (const Mark& m : recent_[i].marks)
+            if (in_unit(f.unit, m.rank)) {
+                seen = true;
+                waited = waited || m.waited_for;
+            }
+        if (!seen) continue;
+        sum += (waited ? 1.0 : 0.0) - mid;
+        if (sum < lowest) {
+            lowest = sum;
+            since = i + 1 < recent_.size() ? recent_[i + 1].at : recent_[i].at;
+        }
+    }
+    return since;
+}
+
+SlowVerdict SlowRankModel::look() const {
+    SlowVerdict v;
+    v.rounds = rounds_;
+    v.baseline_rounds = config_.baseline_rounds;
+    std::vector<int> windows;
+    for (int w : config_.windows)
+        if (static_cast<size_t>(w) <= recent_.size()) windows.push_back(w);
+    if (windows.empty()) return v;  // learning
+    const Shares base = shares(baseline());
+    const size_t units = base.rank.size() + (base.node.size() >= 2 ? base.node.size() : 0);
+    v.tests = static_cast<int>(units * windows.size());
+    v.threshold = config_.alpha / v.tests;
+    v.status = SlowStatus::no_slow;
+    std::vector<Finding> found = significant(v, base, windows);
+    if (found.empty()) return v;
+
+    std::vector<int> suspects;  // every rank of a significant unit: not a peer
+    for (const auto& f : found)
+        for (const auto& [rank, node] : base.rank)
+            if (in_unit(f.unit, rank) && !std::count(suspects.begin(), suspects.end(), rank)) suspects.push_back(rank);
+    std::vector<SlowUnit> ranks, nodes;
+    const Finding* strongest = nullptr;
+    for (const auto& f : found) {
+        const double factor = compute_factor(f, suspects);
+        if (factor < config_.min_factor) continue;
+        SlowUnit u{f.unit.node, {}, f.unit.is_node, f.before.value(), f.after.value(), f.window, f.p, factor, f.since};
+        if (!f.unit.is_node) u.ranks.push_back(f.unit.rank);
+        (f.unit.is_node ? nodes : ranks).push_back(u);
+        if (!strongest || f.p < strongest->p) strongest = &f;
+    }
+    // A node is named when more than half of its ranks are slow themselves;
+    // one slow rank among healthy ones is named alone.
+    for (SlowUnit& node : nodes) {
+        int on_node = 0;
+        for (const auto& [rank, share] : base.rank) on_node += node_of(rank) == node.node;
+        for (const SlowUnit& r : ranks)
+            if (r.node == node.node) node.ranks.push_back(r.ranks.front());
+        if (2 * static_cast<int>(node.ranks.size()) <= on_node) continue;
+        v.units.push_back(node);
+        v.slow_nodes.push_back(node.node);
+    }
+    for (const SlowUnit& r : ranks)
+        if (!std::count(v.slow_nodes.begin(), v.slow_nodes.end(), r.node)) v.units.push_back(r);
+    if (v.units.empty()) return v;
+
+    v.status = SlowStatus::slow;
+    std::set<int> slow;
+    v.since = v.units.front().since;
+    for (const SlowUnit& u : v.units) {
+        slow.insert(u.ranks.begin(), u.ranks.end());
+        v.since = std::min(v.since, u.since);
+    }
+    v.slow_ranks.assign(slow.begin(), slow.end());
+    v.p_value = std::min(1.0, strongest->p * v.tests);
+    const double w0 = peers_waiting(baseline(), v.slow_ranks);
+    const double w1 = peers_waiting(since(strongest->since), v.slow_ranks);
+    v.job_factor = w1 < 1 ? (1 - w0) / (1 - w1) : 0;
+    return v;
+}
+
+}  // namespace jobsentry

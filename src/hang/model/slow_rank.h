@@ -1,0 +1,131 @@
+// The slow verdict's statistics: which rank or node its peers have come to
+// wait for, compared with the job's own baseline. Pure: no clock, no OS.
+//
+// Each sampling round gives every sampled rank's activity (ProgressTracker's
+// classification). A rank is WAITED FOR in a round when it works (computing,
+// or its threads do) while more than half of the other sampled ranks wait
+// inside MPI; a node is waited for when any of its sampled ranks is. A rank
+// that has become slow is the one its peers increasingly wait for, so:
+//
+//   baseline: the share of its rounds each unit (rank, node) was waited for
+//             in the job's first `baseline_rounds` rounds;
+//   look:     every `look_every` rounds, each unit's share in the last W
+//             rounds, for each W of `windows`, is tested against its baseline
+//             with Fisher's one-sided exact test; counts are divided by the
+//             baseline's variance inflation (1+rho)/(1-rho), rho the lag-1
+//             autocorrelation of the waited-for series (long phases make
+//             neighbouring rounds alike: fewer independent rounds);
+//   verdict:  a unit is slow when p <= alpha / (units x windows) (Bonferroni)
+//             and its compute factor is at least `min_factor`. A node is
+//             named when more than half of its ranks are slow themselves,
+//             else its slow ranks are named alone.
+//
+// A code imbalanced from its start (a master always waited for) has that
+// share in its baseline: only a change is found. Each look keeps the level
+// alpha; looks repeat, so alpha is a false-alarm rate: at most alpha false
+// verdicts per look, one look per `look_every` rounds. docs/decision-rule.md,
+// "The slow verdict".
+#pragma once
+
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "hang/model/progress.h"
+#include "hang/model/slow_verdict.h"
+
+namespace jobsentry {
+
+struct RankState {
+    int rank = -1;
+    Activity activity = Activity::in_mpi;
+};
+
+struct SlowRound {
+    double at = 0;  // when the round was taken (any clock; the verdict's `since` is on it)
+    std::vector<RankState> ranks;
+};
+
+struct SlowRankConfig {
+    double alpha = 1e-4;       // per look, over every unit and window (Bonferroni)
+    int baseline_rounds = 300;  // the job's own baseline: its first rounds
+    std::vector<int> windows{32, 64, 128, 256, 512};  // recent windows tested at each look, ascending
+    int look_every = 4;         // rounds between looks
+    double min_factor = 1.1;    // smaller estimated compute slowdowns are not named
+};
+
+class SlowRankModel {
+public:
+    explicit SlowRankModel(SlowRankConfig config = {}, std::map<int, std::string> rank_node = {});
+
+    // Ranks discovered later, or moved: a rank without a node is on node "".
+    void set_node(int rank, const std::string& node);
+    // One round; a round with fewer than two sampled ranks says nothing and is
+    // skipped. Returns true when this round was a look.
+    bool observe(const SlowRound& round);
+    // The latest look's verdict; once slow, the last slow one is kept (the
+    // job was slow from then on, even if a later window no longer shows it).
+    const SlowVerdict& verdict() const { return verdict_; }
+    // The latest look's own verdict, latched or not.
+    const SlowVerdict& last_look() const { return last_look_; }
+    const SlowRankConfig& config() const { return config_; }
+
+private:
+    struct Mark {
+        int rank;
+        bool working, waiting, waited_for;
+    };
+    struct Round {
+        double at;
+        std::vector<Mark> marks;
+    };
+    // A rank or a node, as tested.
+    struct Unit {
+        bool is_node = false;
+        int rank = -1;
+        std::string node;
+    };
+    struct Share {
+        int seen = 0, waited = 0;
+        double value() const { return seen ? static_cast<double>(waited) / seen : 0; }
+    };
+    struct Shares {
+        std::map<int, Share> rank;
+        std::map<std::string, Share> node;
+        const Share& of(const Unit& u) const;
+    };
+    // A unit's best window at one look.
+    struct Finding {
+        Unit unit;
+        Share before, after;
+        int window = 0;
+        double p = 1;
+        double since = 0;  // its change point
+    };
+    using Rounds = std::vector<const Round*>;
+
+    Round mark(const SlowRound& round) const;
+    std::string node_of(int rank) const;
+    bool in_unit(const Unit& u, int rank) const;
+    Shares shares(const Rounds& rounds) const;
+    void learn_inflation();
+    SlowVerdict look() const;
+    std::vector<Finding> significant(const SlowVerdict& v, const Shares& base, const std::vector<int>& windows) const;
+    double compute_factor(const Finding& f, const std::vector<int>& suspects) const;
+    double peers_waiting(const Rounds& rounds, const std::vector<int>& suspects) const;
+    double change_point(const Finding& f) const;
+    Rounds baseline() const;
+    Rounds recent(int window) const;
+    Rounds since(double at) const;  // the stored rounds from `at` on: the estimates' window
+
+    SlowRankConfig config_;
+    std::map<int, std::string> rank_node_;
+    std::vector<Round> baseline_;
+    std::deque<Round> recent_;  // rounds after the baseline, at most twice the longest window
+    int rounds_ = 0;
+    double rank_inflation_ = 1, node_inflation_ = 1;  // (1+rho)/(1-rho) of the baseline's series
+    SlowVerdict verdict_, last_look_;
+};
+
+}  // namespace jobsentry

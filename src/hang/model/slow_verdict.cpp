@@ -1,0 +1,43 @@
+#include "hang/model/slow_verdict.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+
+#include "hang/model/stack_tree.h"  // format_rank_set
+
+namespace jobsentry {
+
+const char* to_string(SlowStatus s) {
+    switch (s) {
+        case SlowStatus::learning: return "learning";
+        case SlowStatus::no_slow: return "no_slow";
+        case SlowStatus::slow: return "slow";
+    }
+    return "?";
+}
+
+namespace {
+
+std::string describe(const SlowUnit& u) {
+    const std::set<int> ranks(u.ranks.begin(), u.ranks.end());
+    const std::string rank_text = (ranks.size() == 1 ? "rank " : "ranks ") + format_rank_set(ranks);
+    if (u.is_node) return "node " + u.node + " (" + rank_text + ")";
+    return u.node.empty() ? rank_text : rank_text + " (node " + u.node + ")";
+}
+
+}  // namespace
+
+std::string slow_summary(const SlowVerdict& v) {
+    if (v.status == SlowStatus::learning)
+        return "slow verdict undecided: " + std::to_string(std::min(v.rounds, v.baseline_rounds)) + " of " +
+               std::to_string(v.baseline_rounds) + " baseline rounds";
+    if (v.status == SlowStatus::no_slow) return "no slow rank in " + std::to_string(v.rounds) + " rounds";
+    std::string out = "slow: ";
+    for (size_t i = 0; i < v.units.size(); ++i) out += (i ? ", " : "") + describe(v.units[i]);
+    char factor[32];
+    std::snprintf(factor, sizeof factor, " ~%.2fx", v.job_factor);
+    return out + factor;
+}
+
+}  // namespace jobsentry

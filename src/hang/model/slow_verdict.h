@@ -1,0 +1,49 @@
+// The slow verdict: which ranks or nodes make a running job slow, since when,
+// what it costs, and how sure that is (slow_rank.h decides it). Plain data and
+// its one-line summary, for the report, the log and the job's annotation.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace jobsentry {
+
+enum class SlowStatus {
+    learning,  // the job's baseline (its first rounds) or the shortest recent window is not complete yet
+    no_slow,   // looked, nothing significant
+    slow,
+};
+const char* to_string(SlowStatus s);
+
+// One rank or one node found slow, with its evidence.
+struct SlowUnit {
+    std::string node;        // the node (node units; and the rank's node, when known)
+    std::vector<int> ranks;  // the rank, or the node's ranks found slow
+    bool is_node = false;
+    double baseline_share = 0;  // share of its rounds in which its peers waited for it, at baseline
+    double recent_share = 0;    // ... in the recent window that decided
+    int window = 0;             // rounds in that window
+    double p_value = 1;         // Fisher's one-sided exact p, before the correction
+    double compute_factor = 1;  // how much slower it computes than its peers, against the baseline ratio
+    double since = 0;           // the round at which its share changed (the caller's clock)
+};
+
+struct SlowVerdict {
+    SlowStatus status = SlowStatus::learning;
+    std::vector<SlowUnit> units;     // the ranks and nodes named, nodes first
+    std::vector<int> slow_ranks;     // every rank named, alone or through its node
+    std::vector<std::string> slow_nodes;
+    double since = 0;                // the earliest change among the units
+    double job_factor = 1;           // the job runs about this many times slower than at baseline
+    double p_value = 1;              // the smallest unit p, times the tests of that look (Bonferroni), at most 1
+    double threshold = 0;            // the per-test level of that look: alpha / tests
+    int tests = 0;                   // units x windows tested at that look
+    int rounds = 0;                  // rounds observed so far
+    int baseline_rounds = 0;         // of which baseline
+};
+
+// "slow: node n3 (ranks 12-15) ~1.25x", "slow: rank 2 (node n1) ~1.31x",
+// "no slow rank in 400 rounds", "slow verdict undecided: 37 of 300 baseline rounds".
+std::string slow_summary(const SlowVerdict& v);
+
+}  // namespace jobsentry

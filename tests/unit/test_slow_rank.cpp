@@ -1,0 +1,214 @@
+// The slow verdict's statistics (slow_rank.h) on synthetic bulk-synchronous
+// jobs: balanced, one rank or one node slowed mid-run, imbalanced from the
+// start, too short; and its false-alarm rate over many balanced seeds.
+#include "catch_compat.hpp"
+
+#include <algorithm>
+#include <random>
+
+#include "hang/model/fisher_test.h"
+#include "hang/model/slow_rank.h"
+
+using namespace jobsentry;
+
+namespace {
+
+// A bulk-synchronous job: each step every rank computes its work (times a
+// +-20 % noise and its slowdown, if the step starts after `slow_from`), then
+// all meet in an allreduce that ends `comm` after the slowest arrives. Rounds
+// are taken at the watcher's pauses, rand(0.4) + 0.2 s, and say which ranks
+// compute and which wait inside MPI at that moment.
+struct Job {
+    int ranks = 4;
+    std::vector<double> work;  // per rank, seconds per step; empty: 0.1 each
+    std::vector<double> slow;  // per rank, factor from slow_from on; empty: none
+    double slow_from = 1e18;
+    double comm = 0.01;
+    unsigned seed = 1;
+};
+
+class JobStream {
+public:
+    explicit JobStream(Job job) : job_(std::move(job)), rng_(job_.seed) {
+        if (job_.work.empty()) job_.work.assign(job_.ranks, 0.1);
+        if (job_.slow.empty()) job_.slow.assign(job_.ranks, 1.0);
+        start_step();
+    }
+
+    SlowRound next() {
+        std::uniform_real_distribution<double> pause(0.2, 0.6);
+        now_ += pause(rng_);
+        while (now_ >= step_end_) start_step();
+        SlowRound round{now_, {}};
+        for (int r = 0; r < job_.ranks; ++r)
+            round.ranks.push_back({r, now_ < step_start_ + done_[r] ? Activity::computing : Activity::in_mpi});
+        return round;
+    }
+    // Mean step length before and after slow_from, as measured.
+    double step_before() const { return before_.second ? before_.first / before_.second : 0; }
+    double step_after() const { return after_.second ? after_.first / after_.second : 0; }
+
+private:
+    void start_step() {
+        step_start_ = step_end_;
+        std::uniform_real_distribution<double> noise(0.8, 1.2);
+        const bool slowed = step_start_ >= job_.slow_from;
+        done_.assign(job_.ranks, 0);
+        for (int r = 0; r < job_.ranks; ++r) done_[r] = job_.work[r] * noise(rng_) * (slowed ? job_.slow[r] : 1.0);
+        step_end_ = step_start_ + *std::max_element(done_.begin(), done_.end()) + job_.comm;
+        auto& sum = slowed ? after_ : before_;
+        sum.first += step_end_ - step_start_;
+        ++sum.second;
+    }
+
+    Job job_;
+    std::mt19937 rng_;
+    double now_ = 0, step_start_ = 0, step_end_ = 0;
+    std::vector<double> done_;
+    std::pair<double, int> before_{0, 0}, after_{0, 0};
+};
+
+std::map<int, std::string> nodes_of(int ranks, int per_node) {
+    std::map<int, std::string> out;
+    for (int r = 0; r < ranks; ++r) out[r] = "n" + std::to_string(r / per_node);
+    return out;
+}
+
+// Feeds `rounds` rounds; returns the number of looks that said slow.
+int feed(SlowRankModel& model, JobStream& job, int rounds, int* looks = nullptr) {
+    int slow_looks = 0;
+    for (int i = 0; i < rounds; ++i) {
+        if (!model.observe(job.next())) continue;
+        if (looks) ++*looks;
+        slow_looks += model.last_look().status == SlowStatus::slow;
+    }
+    return slow_looks;
+}
+
+// `ranks` ranks; those in `slowed` compute `factor` times slower from
+// t = 160 s on (about round 400, after the 300 baseline rounds).
+Job slowed_job(int ranks, const std::vector<int>& slowed, double factor) {
+    Job spec;
+    spec.ranks = ranks;
+    spec.slow.assign(ranks, 1.0);
+    for (int r : slowed) spec.slow[r] = factor;
+    spec.slow_from = 160;
+    return spec;
+}
+
+SlowVerdict verdict_after_1400_rounds(JobStream& job, std::map<int, std::string> rank_node = {}) {
+    SlowRankModel model({}, std::move(rank_node));
+    feed(model, job, 1400);
+    return model.verdict();
+}
+
+}  // namespace
+
+TEST_CASE("Fisher's one-sided exact test matches hand-computed tails", "[slow]") {
+    // 3 of 3 against 0 of 3: only one table of 20 is this extreme.
+    CHECK(fisher_greater(3, 3, 0, 3) == Approx(1.0 / 20));
+    // 2 of 3 against 1 of 3: tables with >= 2 marked among the 3 drawn of 6 with 3 marked: (9 + 1) / 20.
+    CHECK(fisher_greater(2, 3, 1, 3) == Approx(0.5));
+    CHECK(fisher_greater(0, 10, 5, 10) == 1.0);
+    CHECK(fisher_greater(40, 100, 5, 100) < 1e-8);
+}
+
+TEST_CASE("a balanced job gets no slow verdict", "[slow]") {
+    JobStream job({});
+    const SlowVerdict v = verdict_after_1400_rounds(job);
+    CHECK(v.status == SlowStatus::no_slow);
+    CHECK(slow_summary(v) == "no slow rank in 1400 rounds");
+}
+
+TEST_CASE("one rank slowed mid-run is named, with its factor and since when", "[slow]") {
+    JobStream job(slowed_job(4, {2}, 1.3));
+    const SlowVerdict v = verdict_after_1400_rounds(job);
+    REQUIRE(v.status == SlowStatus::slow);
+    CHECK(v.slow_ranks == std::vector<int>{2});
+    CHECK(v.slow_nodes.empty());
+    REQUIRE(v.units.size() == 1);
+    CHECK(v.units[0].compute_factor == Approx(1.3).epsilon(0.15));
+    const double measured = job.step_after() / job.step_before();
+    INFO("job factor " << v.job_factor << ", measured " << measured);
+    CHECK(v.job_factor == Approx(measured).epsilon(0.15));
+    CHECK(v.since > 150);
+    CHECK(v.since < 190);
+    CHECK(v.p_value <= 1e-4);
+    CHECK_THAT(slow_summary(v), Catch::StartsWith("slow: rank 2 ~1."));
+}
+
+TEST_CASE("a node of 4 slowed ranks is named as the node", "[slow]") {
+    JobStream job(slowed_job(12, {8, 9, 10, 11}, 1.35));
+    const SlowVerdict v = verdict_after_1400_rounds(job, nodes_of(12, 4));
+    REQUIRE(v.status == SlowStatus::slow);
+    CHECK(v.slow_nodes == std::vector<std::string>{"n2"});
+    CHECK(v.slow_ranks == std::vector<int>{8, 9, 10, 11});
+    CHECK_THAT(slow_summary(v), Catch::StartsWith("slow: node n2 (ranks 8-11) ~1."));
+}
+
+TEST_CASE("one slow rank among healthy ones on its node is named alone, with its node", "[slow]") {
+    JobStream job(slowed_job(8, {5}, 1.4));
+    const SlowVerdict v = verdict_after_1400_rounds(job, nodes_of(8, 4));
+    REQUIRE(v.status == SlowStatus::slow);
+    CHECK(v.slow_ranks == std::vector<int>{5});
+    CHECK(v.slow_nodes.empty());
+    CHECK_THAT(slow_summary(v), Catch::StartsWith("slow: rank 5 (node n1) ~1."));
+}
+
+TEST_CASE("a job imbalanced from its start is not slow", "[slow]") {
+    Job spec;
+    spec.work = {0.2, 0.1, 0.1, 0.1};  // master-worker: rank 0 always waited for
+    JobStream job(spec);
+    CHECK(verdict_after_1400_rounds(job).status == SlowStatus::no_slow);
+}
+
+TEST_CASE("a worker slowed in an imbalanced job is still found", "[slow]") {
+    Job spec = slowed_job(4, {3}, 2.5);  // now rank 3 is the last to arrive, not the master
+    spec.work = {0.2, 0.1, 0.1, 0.1};
+    JobStream job(spec);
+    const SlowVerdict v = verdict_after_1400_rounds(job);
+    REQUIRE(v.status == SlowStatus::slow);
+    CHECK(v.slow_ranks == std::vector<int>{3});
+}
+
+TEST_CASE("too few rounds leave the slow verdict undecided", "[slow]") {
+    Job spec;
+    spec.slow = {2, 1, 1, 1};
+    spec.slow_from = 0;
+    JobStream job(spec);
+    SlowRankModel model;
+    feed(model, job, 320);  // the baseline and 20 rounds: shorter than the first window
+    CHECK(model.verdict().status == SlowStatus::learning);
+    CHECK(slow_summary(model.verdict()) == "slow verdict undecided: 300 of 300 baseline rounds");
+    SlowRankModel short_model;
+    JobStream short_job(spec);
+    feed(short_model, short_job, 37);
+    CHECK(slow_summary(short_model.verdict()) == "slow verdict undecided: 37 of 300 baseline rounds");
+}
+
+TEST_CASE("a round with one rank is no evidence", "[slow]") {
+    SlowRankModel model;
+    CHECK_FALSE(model.observe({1.0, {{0, Activity::computing}}}));
+    CHECK(model.verdict().rounds == 0);
+}
+
+TEST_CASE("false slow verdicts of balanced jobs stay within the stated rate", "[slow]") {
+    // At alpha = 0.01 per look, false looks are at most 1 % of the looks.
+    SlowRankConfig loose;
+    loose.alpha = 0.01;
+    int looks = 0, false_looks = 0, false_jobs_default = 0;
+    for (unsigned seed = 1; seed <= 100; ++seed) {
+        Job spec;
+        spec.seed = seed;
+        spec.ranks = 4 + seed % 5;
+        JobStream job(spec), same(spec);
+        SlowRankModel model(loose), strict;
+        false_looks += feed(model, job, 800, &looks);
+        feed(strict, same, 800);
+        false_jobs_default += strict.verdict().status == SlowStatus::slow;
+    }
+    INFO(false_looks << " false looks of " << looks);
+    CHECK(looks > 5000);
+    CHECK(false_looks <= 0.01 * looks);
+    CHECK(false_jobs_default == 0);
+}
