@@ -24,7 +24,7 @@ std::map<pid_t, ProcInfo> scan_processes() {
         long pid = std::strtol(entry->d_name, &end, 10);
         if (*end != '\0' || pid <= 0) continue;
         if (auto stat = read_proc_stat(static_cast<pid_t>(pid)))
-            out[static_cast<pid_t>(pid)] = {stat->ppid, stat->start_time, stat->state};
+            out[static_cast<pid_t>(pid)] = {stat->ppid, stat->start_time, stat->state, stat->cpu_ticks};
         if (out.size() >= kMaxProcesses) break;
     }
     closedir(dir);

@@ -14,6 +14,7 @@ struct ProcInfo {
     pid_t parent;
     uint64_t start_time;
     char state;
+    uint64_t cpu_ticks = 0;  // utime + stime
 };
 
 // Every process of this node, as /proc/PID/stat tells it.

@@ -89,6 +89,12 @@ std::string hang_annotation(const Report& r, const std::string& action, const st
 
 std::string end_annotation(const Report& r, const std::string& previous) {
     std::string text = "jobsentry: no hang; " + std::to_string(r.samples) + " samples";
+    if (r.job_cpu_s > 0) {  // a number, never more: the comment stays bounded
+        char share[64];
+        std::snprintf(share, sizeof share, "; supervisor CPU %.3f %% of the job",
+                      cpu_share_percent(r.supervisor_cpu_s, r.job_cpu_s));
+        text += share;
+    }
     if (!r.monitoring_problem.empty()) text += "; monitoring stopped: " + r.monitoring_problem;
     const std::string hang = "jobsentry: hang at ";
     if (previous.rfind(hang, 0) == 0) text += " -- earlier run: " + split_clauses(previous).front();

@@ -397,7 +397,9 @@ int SlurmJob::finish(Report& report, bool hang_found) {
         // The job has ended (its cgroup may be gone): a short bounded retry.
         retry_slurm(kEndNoteRetrySeconds, "the end's AdminComment", [&] {
             std::string err = slurm_set_admin_comment(opt_.job_id, comment);
-            log_.info(err.empty() ? "no hang; " + std::to_string(report.samples) + " samples; AdminComment set"
+            log_.info(err.empty() ? "no hang; " + std::to_string(report.samples) + " samples; " +
+                                        cpu_share_summary(report.supervisor_cpu_s, report.job_cpu_s) +
+                                        "; AdminComment set"
                             : "no hang; could not set the AdminComment: " + err);
             return err.empty();
         }, false);

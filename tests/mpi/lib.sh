@@ -72,6 +72,22 @@ expect_json() {  # expect_json JQ_FILTER EXPECTED
   [ "$got" = "$2" ] || fail "report $1 is '$got', expected '$2'"
 }
 
+# The report's cost of watching (docs/watch.md, "The report"): the supervisor's
+# CPU time is positive, its share of the job's is a percentage, and the steps'
+# counts agree with the samples: every round fed to the model has at least one
+# stopped rank, every stop an unwind and a symbolization.
+expect_cost() {
+  local c=.supervisor_cost s=.supervisor_cost.steps
+  expect_json "$c.supervisor_cpu_s > 0 and $c.job_cpu_s > 0" true
+  expect_json "$c.share_percent > 0 and $c.share_percent < 100" true
+  expect_json "$s.model.count == .samples" true
+  expect_json "$s.stop_copy.count >= .samples and $s.sample.count >= $s.stop_copy.count" true
+  expect_json "$s.unwind.count == $s.stop_copy.count and $s.symbolize.count == $s.stop_copy.count" true
+  expect_json "$s.classify.count <= $s.unwind.count and $s.classify.count >= .samples" true
+  expect_json "$s.verification.count == .evidence.verifications" true
+  grep -q "Watching cost: supervisor CPU" "$WORK/report.txt" || fail "text report lacks the watching cost"
+}
+
 # No process of ours may be left behind, stopped or otherwise.
 expect_no_leftovers() {
   sleep 1

@@ -69,6 +69,6 @@ n=$(grep -c '^SIGNAL ' "$WORK/out.$both" || true)
 [ "$n" -ge 2 ] || fail "job $both got $n checkpoint signals, expected at least 2"
 comment=$(sacct_field "$both" AdminComment)
 echo "job $both: $n SIGUSR2; AdminComment: $comment"
-[[ "$comment" =~ ^jobsentry:\ no\ hang\;\ [0-9]+\ samples\;\ checkpoint\ every\ $period_text\ by\ SIGUSR2\ \(Young/Daly,\ C=400ms,\ job\ MTBF\ 20.0s\;\ $n\ sent\)$ ]] ||
+[[ "$comment" =~ ^jobsentry:\ no\ hang\;\ [0-9]+\ samples(\;\ supervisor\ CPU\ [0-9.]+\ %\ of\ the\ job)?\;\ checkpoint\ every\ $period_text\ by\ SIGUSR2\ \(Young/Daly,\ C=400ms,\ job\ MTBF\ 20.0s\;\ $n\ sent\)$ ]] ||
   fail "AdminComment of job $both is '$comment'"
 pass "job $id: ${#sig[@]} SIGUSR1 at the Young/Daly period $period_text; job $both: hang detection and $n SIGUSR2; refused signal:KILL at submission"

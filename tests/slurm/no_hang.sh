@@ -9,7 +9,7 @@ id=$(submit --hang-detect -n 4 job.sh)
 wait_state "$id" 150 COMPLETED
 comment=$(sacct_field "$id" AdminComment)
 echo "job $id: AdminComment: $comment"
-[[ "$comment" =~ ^jobsentry:\ no\ hang\;\ ([0-9]+)\ samples$ ]] || fail "AdminComment of job $id is '$comment'"
+[[ "$comment" =~ ^jobsentry:\ no\ hang\;\ ([0-9]+)\ samples(\;\ supervisor\ CPU\ [0-9.]+\ %\ of\ the\ job)?$ ]] || fail "AdminComment of job $id is '$comment'"
 [ "${BASH_REMATCH[1]}" -gt 20 ] || fail "only ${BASH_REMATCH[1]} samples in 55 s"
 [ ! -e "$WORK/jobsentry-$id.json" ] || fail "a report was written for a hang-free job"
 grep -q "HANG detected" <(supervisor_log "$id") && fail "the supervisor claimed a hang"

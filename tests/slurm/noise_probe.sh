@@ -39,7 +39,7 @@ written=$(date -r "$result" +%s.%N)
 (( $(echo "$written <= $started" | bc) )) || fail "the script started at $started, before the probe ended ($written)"
 comment=$(sacct_field "$id" AdminComment)
 echo "job $id: AdminComment: $comment"
-[[ "$comment" =~ ^jobsentry:\ no\ hang\;\ [0-9]+\ samples\ --\ jobsentry\ noise\ $node:\ worst\ PU\ [0-9]+\ [0-9.]+%,\ max\ detour\ [0-9.]+(us|ms)\ \([0-9]+\ PUs?,\ 1.5s\)$ ]] ||
+[[ "$comment" =~ ^jobsentry:\ no\ hang\;\ [0-9]+\ samples(\;\ supervisor\ CPU\ [0-9.]+\ %\ of\ the\ job)?\ --\ jobsentry\ noise\ $node:\ worst\ PU\ [0-9]+\ [0-9.]+%,\ max\ detour\ [0-9.]+(us|ms)\ \([0-9]+\ PUs?,\ 1.5s\)$ ]] ||
   fail "AdminComment of job $id lacks the verdict or the noise clause: '$comment'"
 [ ! -e "/run/jobsentry-test/job_$id.noise" ] || fail "the probe's mark of job $id is left behind"
 pass "job $id probed for 1.5 s on $pus PU(s) before its script, result $result, AdminComment '$comment'"

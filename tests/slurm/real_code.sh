@@ -29,7 +29,7 @@ if [ "$KIND" = none ]; then
   wait_state "$id" 240 COMPLETED
   comment=$(sacct_field "$id" AdminComment)
   echo "job $id: AdminComment: $comment"
-  [[ "$comment" =~ ^jobsentry:\ no\ hang\;\ ([0-9]+)\ samples$ ]] || fail "AdminComment of job $id is '$comment'"
+  [[ "$comment" =~ ^jobsentry:\ no\ hang\;\ ([0-9]+)\ samples(\;\ supervisor\ CPU\ [0-9.]+\ %\ of\ the\ job)?$ ]] || fail "AdminComment of job $id is '$comment'"
   grep -q "HANG detected" <(supervisor_log "$id") && fail "the supervisor claimed a hang"
   expect_supervisor_gone "$id"
   pass "$TARGET: hang-free job $id completed with '$comment'"

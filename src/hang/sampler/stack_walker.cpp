@@ -14,8 +14,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <utility>
+#include <vector>
 
 #include "base/clock.h"
+#include "hang/sampler/binary_symbols.h"
 #include "hang/sampler/mpi_classifier.h"
 #include "base/proc_files.h"
 #include "hang/sampler/stack_root.h"
@@ -88,6 +91,24 @@ int wait_for_stop(pid_t pid, double timeout, int* exit_status) {
     return result;
 }
 
+// This thread's CPU time, step by step, into a CpuCost; the whole sample when it ends.
+class StepClock {
+public:
+    explicit StepClock(CpuCost& cost) : cost_(cost), begin_(thread_cpu_now()), last_(begin_) {}
+    ~StepClock() { cost_.add(CostStep::sample, thread_cpu_now() - begin_); }
+    StepClock(const StepClock&) = delete;
+    StepClock& operator=(const StepClock&) = delete;
+    void lap(CostStep step) {
+        const double now = thread_cpu_now();
+        cost_.add(step, now - last_);
+        last_ = now;
+    }
+
+private:
+    CpuCost& cost_;
+    double begin_, last_;
+};
+
 bool traced_by_another(pid_t pid) {
     auto status = read_bounded("/proc/" + std::to_string(pid) + "/status", 16384);
     return status && status_traced(*status);
@@ -96,7 +117,7 @@ bool traced_by_another(pid_t pid) {
 }  // namespace
 
 struct StackWalker::ProcessCache {
-    explicit ProcessCache(pid_t pid) : symbols(pid) {
+    ProcessCache(pid_t pid, BinaryCache* binaries) : symbols(pid, binaries) {
         space = unw_create_addr_space(&_UPT_accessors, 0);
         if (space) unw_set_caching_policy(space, UNW_CACHE_GLOBAL);
         snapshot_space = unw_create_addr_space(snapshot_accessors(), 0);
@@ -115,6 +136,7 @@ struct StackWalker::ProcessCache {
     size_t snapshot_bytes = kSnapshotStackBytes;  // doubled when an unwind runs past the copy
     AddressRange stack;                           // the mapping of the stack pointer, last seen
     Symbolizer symbols;
+    std::vector<std::pair<unw_word_t, bool>> pcs;  // the last unwind's PCs, and whether each is exact (innermost, signal)
 };
 
 StackWalker::StackWalker(StackWalkerOptions options) : options_(options) {}
@@ -123,7 +145,7 @@ StackWalker::~StackWalker() { reap_pending(); }
 
 StackWalker::ProcessCache& StackWalker::cache_for(pid_t pid) {
     auto it = caches_.find(pid);
-    if (it == caches_.end()) it = caches_.emplace(pid, std::make_unique<ProcessCache>(pid)).first;
+    if (it == caches_.end()) it = caches_.emplace(pid, std::make_unique<ProcessCache>(pid, &binaries_)).first;
     return *it->second;
 }
 
@@ -154,6 +176,7 @@ std::optional<int> StackWalker::take_exit_status(pid_t pid) {
 }
 
 StackSample StackWalker::sample(pid_t pid, uint64_t start_time) {
+    StepClock clock(cost_);
     if (!pending_.empty()) reap_pending();
 
     StackSample out;
@@ -224,23 +247,16 @@ StackSample StackWalker::sample(pid_t pid, uint64_t start_time) {
         }
         out.held_seconds = monotonic_now() - begin;
     };
+    // The unwind only collects the PCs; they are named afterwards, so that
+    // each step's CPU time is read once per sample, not once per frame.
     auto unwind = [&](unw_addr_space_t space, void* arg) {
         unw_cursor_t cursor;
+        cache.pcs.clear();
         if (!space || !cache.upt || unw_init_remote(&cursor, space, arg) != 0) return false;
-        out.frames.reserve(16);
         for (int depth = 0; depth < options_.max_frames; ++depth) {
             unw_word_t ip = 0;
             if (unw_get_reg(&cursor, UNW_REG_IP, &ip) < 0 || ip == 0) break;
-            // Caller frames hold return addresses: look up ip-1 so a call that
-            // ends a function is attributed to that function.
-            bool exact = depth == 0 || unw_is_signal_frame(&cursor) > 0;
-            Symbol sym = cache.symbols.lookup(exact ? ip : ip - 1);
-            Frame frame;
-            frame.pc = ip;
-            if (sym.function) frame.function = sym.function;
-            if (sym.module) frame.module = sym.module;
-            frame.mpi = sym.mpi_library || (sym.function && is_mpi_function_name(sym.function));
-            out.frames.push_back(std::move(frame));
+            cache.pcs.push_back({ip, depth == 0 || unw_is_signal_frame(&cursor) > 0});
             if (unw_step(&cursor) <= 0) break;
         }
         return true;
@@ -250,19 +266,37 @@ StackSample StackWalker::sample(pid_t pid, uint64_t start_time) {
         // Registers and the top of the stack copied: the thread goes on while we unwind the copy
         // (stack_snapshot.h; an NWChem rank was held 4 ms per sample, and ran 23 % slower watched).
         let_go();
+        clock.lap(CostStep::stop_copy);
         SnapshotUnwind arg{&cache.snapshot, cache.upt};
         SnapshotScope scope(&arg);
         unwound = unwind(cache.snapshot_space, &arg);
         if (cache.snapshot.ran_past) cache.snapshot_bytes = std::min(2 * cache.snapshot_bytes, kSnapshotStackBytesMax);
     } else {
+        clock.lap(CostStep::stop_copy);  // the unwind runs during the stop: the detach counts as unwind
         unwound = unwind(cache.space, cache.upt);
         let_go();
     }
+    clock.lap(CostStep::unwind);
+    out.frames.reserve(cache.pcs.size());
+    for (const auto& [ip, exact] : cache.pcs) {
+        // Caller frames hold return addresses: look up ip-1 so a call that
+        // ends a function is attributed to that function.
+        Symbol sym = cache.symbols.lookup(exact ? ip : ip - 1);
+        Frame frame;
+        frame.pc = ip;
+        if (sym.function) frame.function = sym.function;
+        if (sym.module) frame.module = sym.module;
+        frame.mpi = sym.mpi_library;
+        out.frames.push_back(std::move(frame));
+    }
+    clock.lap(CostStep::symbolize);
     out.cost_seconds = monotonic_now() - begin;
     if (!unwound || out.frames.empty()) return fail(SampleStatus::error, "libunwind could not start the unwind");
+    for (auto& frame : out.frames) frame.mpi = frame.mpi || is_mpi_function_name(frame.function);
     out.in_mpi = stack_in_mpi(out.frames);
     // A stack cut at max_frames is deep, not astray: its outer frames are unknown.
     out.complete = out.frames.size() >= static_cast<size_t>(options_.max_frames) || reaches_thread_root(out.frames);
+    clock.lap(CostStep::classify);
     out.status = SampleStatus::ok;
     return out;
 }

@@ -12,8 +12,19 @@
 // are re-injected at detach, and a process that was already stopped by SIGSTOP
 // returns to that stop.
 //
-// Per-process caches (unwind info, symbols) live as long as the process is
-// known; forget(pid) drops them. Not thread-safe: ptrace binds a tracee to the
+// Per-process caches live as long as the process is known; forget(pid) drops
+// them. What each holds, and why per process: libunwind's address spaces
+// (UNW_CACHE_GLOBAL) keep the register rules of the PCs already unwound, and
+// libunwind-ptrace keeps the last ELF image it mapped for its unwind table;
+// the Symbolizer keeps libdwfl's view of /proc/PID/maps and every function
+// found as an address range (symbolizer.h). These are keyed by the process
+// because addresses are: the same binary sits at other addresses in each rank
+// (ASLR). The symbol tables of the mapped files, the large part, and the
+// .eh_frame that names stripped functions are read once for all ranks, at the
+// files' own addresses (binary_symbols.h, by build id). libunwind-ptrace's
+// unwind-table lookups are still per process: on a miss of the register-rule
+// cache it maps the file again. The per-step CPU time (cost()) shows what
+// first reads cost: the max_us of unwind and symbolize. Not thread-safe: ptrace binds a tracee to the
 // thread that seized it, so one StackWalker belongs to one thread.
 #pragma once
 
@@ -24,6 +35,8 @@
 #include <optional>
 #include <set>
 
+#include "hang/sampler/binary_symbols.h"
+#include "hang/sampler/cpu_cost.h"
 #include "hang/sampler/frame.h"
 
 namespace jobsentry {
@@ -58,14 +71,21 @@ public:
     // gets it from this call (once).
     std::optional<int> take_exit_status(pid_t pid);
 
+    // This thread's CPU time in the samples taken so far (CLOCK_THREAD_CPUTIME_ID):
+    // stop_copy, unwind, symbolize and classify for each sample that got as
+    // far as its unwind, and the whole of every sample, failed ones included.
+    const CpuCost& cost() const { return cost_; }
+
 private:
     struct ProcessCache;
     ProcessCache& cache_for(pid_t pid);
 
     StackWalkerOptions options_;
+    BinaryCache binaries_;  // every rank's binaries, read once (binary_symbols.h)
     std::map<pid_t, std::unique_ptr<ProcessCache>> caches_;
     std::set<pid_t> pending_;
     std::map<pid_t, int> exits_;
+    CpuCost cost_;
 };
 
 }  // namespace jobsentry

@@ -7,6 +7,7 @@
 #include <ctime>
 
 #include "base/clock.h"
+#include "hang/sampler/binary_symbols.h"
 #include "hang/sampler/mpi_classifier.h"
 
 namespace jobsentry {
@@ -31,7 +32,7 @@ const Dwfl_Callbacks kCallbacks = {
 
 }  // namespace
 
-Symbolizer::Symbolizer(pid_t pid) : pid_(pid) {}
+Symbolizer::Symbolizer(pid_t pid, BinaryCache* binaries) : pid_(pid), binaries_(binaries) {}
 
 Symbolizer::~Symbolizer() {
     if (dwfl_) dwfl_end(dwfl_);
@@ -47,6 +48,7 @@ bool Symbolizer::report_modules() {
     // Module pointers may be reused by the new report: drop what refers to them.
     mpi_module_.clear();
     functions_.clear();
+    shared_.clear();
     unnamed_.clear();
     names_.clear();
     return rc == 0;
@@ -61,6 +63,20 @@ Dwfl_Module* Symbolizer::find_module(uint64_t pc) {
         module = dwfl_addrmodule(dwfl_, pc);
     }
     return module;
+}
+
+Dwfl_Module* Symbolizer::tables_of(Dwfl_Module* module, uint64_t* bias) {
+    *bias = 0;
+    if (!binaries_) return module;
+    auto it = shared_.find(module);
+    if (it == shared_.end()) {
+        Shared entry;
+        entry.symbols = binaries_->get(module, &entry.bias);
+        it = shared_.emplace(module, std::move(entry)).first;
+    }
+    if (!it->second.symbols) return module;
+    *bias = it->second.bias;
+    return it->second.symbols->module();
 }
 
 Symbol Symbolizer::lookup(uint64_t pc) {
@@ -78,9 +94,11 @@ Symbol Symbolizer::lookup(uint64_t pc) {
         cached = mpi_module_.emplace(module, out.module && is_mpi_library_path(out.module)).first;
     out.mpi_library = cached->second;
 
+    uint64_t bias = 0;
+    Dwfl_Module* tables = tables_of(module, &bias);
     GElf_Off offset = 0;
     GElf_Sym sym;
-    const char* name = dwfl_module_addrinfo(module, pc, &offset, &sym, nullptr, nullptr, nullptr);
+    const char* name = dwfl_module_addrinfo(tables, pc - bias, &offset, &sym, nullptr, nullptr, nullptr);
     // A symbol counts only when its size covers the PC: in a stripped binary
     // the nearest symbol below a PC (_init, some exported function) is
     // usually another function, and naming the frame after it would merge
@@ -96,9 +114,9 @@ Symbol Symbolizer::lookup(uint64_t pc) {
         functions_[pc - offset] = Range{pc - offset + sym.st_size, out};
         return out;
     }
-    if (auto range = unwind_range(module, pc)) {
+    if (auto range = unwind_range(tables, pc - bias)) {
         out.function = range->first;
-        functions_[range->second.first] = Range{range->second.second, out};
+        functions_[range->second.first + bias] = Range{range->second.second + bias, out};
         return out;
     }
     out.function = name;  // a size-less symbol (assembly) is better than nothing

@@ -1,5 +1,7 @@
 // Per-process symbol cache built on elfutils' libdwfl: /proc/PID/maps is read
-// once and each mapped ELF's symbol table once. libdwfl's address lookup
+// once per process, and each mapped ELF's symbol and unwind tables once per
+// supervisor, shared by every rank that maps the file (binary_symbols.h;
+// without a BinaryCache, once per process). libdwfl's address lookup
 // scans a module's symbols linearly (about 50 us in libc), so every resolved
 // function is kept as an address range: later PCs anywhere in that function
 // are a map lookup. The maps are re-read only when a PC falls outside every
@@ -11,6 +13,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -21,6 +24,9 @@ struct Dwfl_Module;
 
 namespace jobsentry {
 
+class BinaryCache;
+class BinarySymbols;
+
 struct Symbol {
     const char* function = nullptr;  // owned by the symbolizer; valid until it is destroyed
     const char* module = nullptr;
@@ -29,7 +35,8 @@ struct Symbol {
 
 class Symbolizer {
 public:
-    explicit Symbolizer(pid_t pid);
+    // binaries: the tables shared with other processes (may be null); it must outlive lookups.
+    explicit Symbolizer(pid_t pid, BinaryCache* binaries = nullptr);
     ~Symbolizer();
     Symbolizer(const Symbolizer&) = delete;
     Symbolizer& operator=(const Symbolizer&) = delete;
@@ -41,6 +48,9 @@ public:
 private:
     bool report_modules();
     Dwfl_Module* find_module(uint64_t pc);
+    // Where a module's tables are read: its file's shared copy, whose addresses are
+    // the process's minus *bias; else the module itself (bias 0).
+    Dwfl_Module* tables_of(Dwfl_Module* module, uint64_t* bias);
     // For a PC no symbol covers: a name "module+0xSTART" and the [start, end)
     // of the function that the unwind tables (FDEs) place it in.
     std::optional<std::pair<const char*, std::pair<uint64_t, uint64_t>>> unwind_range(Dwfl_Module* module,
@@ -59,6 +69,12 @@ private:
     Dwfl* dwfl_ = nullptr;
     double last_report_ = -1e9;
     std::unordered_map<const Dwfl_Module*, bool> mpi_module_;
+    struct Shared {
+        std::shared_ptr<BinarySymbols> symbols;  // null: read this process's module
+        uint64_t bias = 0;
+    };
+    BinaryCache* binaries_;
+    std::unordered_map<const Dwfl_Module*, Shared> shared_;  // kept alive: names point into them
 };
 
 }  // namespace jobsentry

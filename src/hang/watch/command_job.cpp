@@ -103,6 +103,9 @@ int CommandJob::finish(Report& report, bool hang_found) {
     std::string err = write_report(report, opt_.report);
     if (!err.empty()) log_.info("could not write the report: " + err);
     else if (opt_.verbose && !hang_found) log_.info("no hang; report written to " + opt_.report);
+    // The end-of-run line, hang or not: what watching cost the job.
+    log_.info(std::string(hang_found ? "hang; " : "no hang; ") + std::to_string(report.samples) + " samples; " +
+              cpu_share_summary(report.supervisor_cpu_s, report.job_cpu_s));
     if (hang_found) return 3;
     if (opt_.attach > 0) return 0;  // not our child: its status is its parent's to see
     return status_.value_or(1);

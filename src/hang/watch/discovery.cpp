@@ -86,10 +86,10 @@ Discovery ranks_among(const std::vector<pid_t>& candidates, const std::map<pid_t
             auto chosen = std::find_if(out.ranks.begin(), out.ranks.end(),
                                        [&](const RankProcess& r) { return r.pid == parent->first; });
             if (chosen != out.ranks.end() && !maps_mpi_library(chosen->pid) && maps_mpi_library(pid))
-                *chosen = {*rank, pid, info->second.start_time, {}};
+                *chosen = {*rank, pid, info->second.start_time, {}, info->second.cpu_ticks};
             continue;
         }
-        out.ranks.push_back({*rank, pid, info->second.start_time, {}});
+        out.ranks.push_back({*rank, pid, info->second.start_time, {}, info->second.cpu_ticks});
     }
     std::sort(out.ranks.begin(), out.ranks.end(),
               [](const RankProcess& a, const RankProcess& b) { return a.rank < b.rank; });
@@ -106,7 +106,7 @@ Discovery discover_ranks(pid_t root, uid_t job_uid) {
 Discovery discover_ranks_among(std::vector<pid_t> pids, uid_t job_uid) {
     std::map<pid_t, ProcInfo> procs;
     for (pid_t pid : pids)
-        if (auto stat = read_proc_stat(pid)) procs[pid] = {stat->ppid, stat->start_time, stat->state};
+        if (auto stat = read_proc_stat(pid)) procs[pid] = {stat->ppid, stat->start_time, stat->state, stat->cpu_ticks};
     // A parent starts before its children: start time orders parents first.
     std::sort(pids.begin(), pids.end(), [&](pid_t a, pid_t b) {
         auto ia = procs.find(a), ib = procs.find(b);

@@ -22,6 +22,7 @@ struct RankProcess {
     pid_t pid = 0;            // on its node
     uint64_t start_time = 0;  // on its node's clock (ticks since its boot)
     std::string node;         // "" on the supervisor's own node; else the node whose agent samples it
+    uint64_t cpu_ticks = 0;   // utime + stime when discovered (local ranks): the job's CPU time
 };
 
 struct Discovery {

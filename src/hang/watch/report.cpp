@@ -39,6 +39,38 @@ std::string iso_time(double unix_seconds) {
     return buf;
 }
 
+constexpr CostStep kAllSteps[] = {CostStep::stop_copy, CostStep::unwind,      CostStep::symbolize,
+                                  CostStep::classify,  CostStep::model,       CostStep::sample,
+                                  CostStep::verification};
+
+nlohmann::json cost_json(const Report& r) {
+    nlohmann::json steps = nlohmann::json::object();
+    for (CostStep step : kAllSteps) {
+        const StepTally& t = r.cpu_cost[step];
+        steps[to_string(step)] = {{"count", t.count},
+                                  {"total_ms", t.total_s * 1e3},
+                                  {"mean_us", t.mean_s() * 1e6},
+                                  {"max_us", t.max_s * 1e6}};
+    }
+    return {{"supervisor_cpu_s", r.supervisor_cpu_s},
+            {"job_cpu_s", r.job_cpu_s},
+            {"share_percent", cpu_share_percent(r.supervisor_cpu_s, r.job_cpu_s)},
+            {"steps", steps}};
+}
+
+std::string cost_text(const Report& r) {
+    std::ostringstream out;
+    out << "\nWatching cost: " << cpu_share_summary(r.supervisor_cpu_s, r.job_cpu_s) << '\n'
+        << "  step            count     total ms     mean us      max us\n";
+    for (CostStep step : kAllSteps) {
+        const StepTally& t = r.cpu_cost[step];
+        out << "  " << std::left << std::setw(14) << to_string(step) << std::right << std::setw(7) << t.count
+            << std::fixed << std::setprecision(1) << std::setw(13) << t.total_s * 1e3 << std::setw(12)
+            << t.mean_s() * 1e6 << std::setw(12) << t.max_s * 1e6 << '\n';
+    }
+    return out.str();
+}
+
 }  // namespace
 
 StackTree stack_tree_of(const Report& report) {
@@ -88,6 +120,7 @@ nlohmann::json report_json(const Report& r) {
         {"command", r.command},
         {"command_status", r.command_status ? nlohmann::json(*r.command_status) : nlohmann::json(nullptr)},
         {"evidence", r.evidence},
+        {"supervisor_cost", cost_json(r)},
         {"ranks", ranks},
         {"stack_tree", stack_tree_of(r).to_json()},
     };
@@ -131,6 +164,7 @@ std::string report_text(const Report& r) {
         out << '\n';
     }
     if (r.command_status) out << "  exit status:  " << *r.command_status << '\n';
+    out << cost_text(r);
     out << "\nMerged stacks (outermost first; [ranks] that share each frame):\n" << stack_tree_of(r).to_text();
     if (!r.stack_tree_dot.empty()) out << "  as a graph: " << r.stack_tree_dot << '\n';
     if (!r.stack_tree_svg.empty()) out << "  drawn:      " << r.stack_tree_svg << '\n';

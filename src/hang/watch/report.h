@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/safe_file.h"
+#include "hang/sampler/cpu_cost.h"
 #include "hang/sampler/frame.h"
 #include "hang/model/stack_tree.h"
 
@@ -53,6 +54,12 @@ struct Report {
     // taken, to tell its steady cost from its start-up (symbol tables).
     double warm_cpu_s = 0;
     double warm_at = 0;
+    // What watching cost (cpu_cost.h): the supervisor's CPU time
+    // (CLOCK_PROCESS_CPUTIME_ID: every thread, start-up included), the
+    // ranks' utime + stime as last read, and the supervisor's steps.
+    double supervisor_cpu_s = 0;
+    double job_cpu_s = 0;
+    CpuCost cpu_cost;
     std::vector<RankReport> ranks;
     // The stack tree drawn as a graph (hang reports; see dot_render.h): the
     // files written, empty when not written, and why one was not.

@@ -85,6 +85,8 @@ void Watcher::stop_monitoring(const std::string& why) {
 void Watcher::discover() {
     next_discovery_ = monotonic_now() + kDiscoverySeconds;
     Discovery found = job_.find_ranks();
+    for (const auto& r : found.ranks)  // discovery read each rank's stat anyway: the job's CPU time, for free
+        if (r.node.empty()) job_cpu_.observe(r.node, r.pid, r.start_time, r.cpu_ticks);
     if (found.ranks.empty() && !found.unreadable.empty()) {
         if (unreadable_since_ == 0) unreadable_since_ = monotonic_now();
         if (monotonic_now() - unreadable_since_ > 2 * kDiscoverySeconds)

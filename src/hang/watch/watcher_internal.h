@@ -56,6 +56,8 @@ private:
     // --verbose: the line of one sampling round (detail: each rank's activity).
     void log_round(double s_out, double s_move, const std::string& detail) const;
     void verify(const std::vector<int>& still_suspects);
+    // Counts the CPU time of the verification under way, if any (once).
+    void end_verification();
     // The ranks whose still run (rank_stillness.h) calls for verification now.
     std::vector<int> rank_alarms(const std::vector<RankRoundSample>& round);
     double next_delay();
@@ -65,6 +67,7 @@ private:
     void hang_found(const Verdict& verdict, const std::map<int, StackSample>& stacks);
     RankReport rank_report(const RankProcess& proc, const StackSample* sample, const std::string& activity) const;
     void fill_report_common();
+    void fill_cost();  // the supervisor's CPU time against the job's (cpu_cost.h)
     void no_hang_report();  // the ranks as last sampled, when the job ends without a hang
     bool ended() const { return job_.over(); }
     nlohmann::json evidence() const;
@@ -115,6 +118,9 @@ private:
     Judgement last_stillness_;
     std::string last_verification_;
     int verifications_ = 0;
+    double verification_began_ = -1;  // this thread's CPU time at its start; -1: none under way
+    CpuCost cost_;                    // model and verification; the sampler's steps are walker_.cost()
+    JobCpuTally job_cpu_;
     Report report_;
 };
 

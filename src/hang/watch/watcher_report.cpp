@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "base/clock.h"
+#include "base/proc_files.h"
 #include "hang/watch/watcher_internal.h"
 
 namespace jobsentry {
@@ -53,7 +54,22 @@ nlohmann::json Watcher::rank_runs_json() const {
     return runs;
 }
 
+void Watcher::fill_cost() {
+    end_verification();  // the one that found a hang ends with this report
+    for (const auto& proc : ranks_) {  // the ranks still here: their CPU time up to now
+        if (!proc.node.empty()) continue;
+        const auto stat = read_proc_stat(proc.pid);
+        if (stat && stat->start_time == proc.start_time)
+            job_cpu_.observe(proc.node, proc.pid, proc.start_time, stat->cpu_ticks);
+    }
+    report_.supervisor_cpu_s = process_cpu_now();
+    report_.job_cpu_s = static_cast<double>(job_cpu_.total_ticks()) / static_cast<double>(sysconf(_SC_CLK_TCK));
+    report_.cpu_cost = walker_.cost();
+    report_.cpu_cost.merge(cost_);
+}
+
 void Watcher::fill_report_common() {
+    fill_cost();
     report_.finished_at = unix_now();
     report_.interval_ms = model_.interval() * 1000;
     report_.alpha = opt_.alpha;

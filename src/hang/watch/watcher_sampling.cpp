@@ -32,6 +32,10 @@ std::map<int, StackSample> Watcher::take_samples(const std::vector<RankProcess>&
     }
     if (!remote.empty())
         for (auto& [rank, s] : job_.sample_remote(remote, full)) out[rank] = std::move(s);
+    for (const auto& proc : procs) {  // every sample reads the rank's CPU time: the job's, for the cost share
+        const StackSample& s = out[proc.rank];
+        if (s.cpu_ticks > 0) job_cpu_.observe(proc.node, proc.pid, proc.start_time, s.cpu_ticks);
+    }
     return out;
 }
 
@@ -46,6 +50,7 @@ void Watcher::sample_round() {
     rotate_visitors();
     visited.insert(visited.end(), visitors_.begin(), visitors_.end());
     std::map<int, StackSample> samples = take_samples(visited, false);
+    const double model_began = thread_cpu_now();  // counted for the rounds that feed the model (report_.samples)
     for (size_t i = 0; i < visited.size(); ++i) {
         const RankProcess& proc = visited[i];
         const bool visitor = i >= fixed;
@@ -125,6 +130,7 @@ void Watcher::sample_round() {
     const int streak = std::max(last_judgement_.streak, last_stillness_.streak);
     if (streak == 0) streak_started_ = 0;
     else if (streak_started_ == 0) streak_started_ = unix_now();
+    cost_.add(CostStep::model, thread_cpu_now() - model_began);
     if (opt_.verbose) log_round(s_out, s_move, detail.str());
     if (!still_suspects.empty()) {
         verify(still_suspects);

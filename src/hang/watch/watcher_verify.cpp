@@ -11,8 +11,19 @@
 
 namespace jobsentry {
 
+void Watcher::end_verification() {
+    if (verification_began_ < 0) return;
+    cost_.add(CostStep::verification, thread_cpu_now() - verification_began_);
+    verification_began_ = -1;
+}
+
 void Watcher::verify(const std::vector<int>& still_suspects) {
     ++verifications_;
+    verification_began_ = thread_cpu_now();
+    struct Counted {  // at every way out; a hang's report counts it already (fill_report_common)
+        Watcher& watcher;
+        ~Counted() { watcher.end_verification(); }
+    } counted{*this};
     if (opt_.verbose) log("verification " + std::to_string(verifications_) + " begins");
     std::map<int, std::vector<StackSample>> seen;
     std::map<int, bool> exited;

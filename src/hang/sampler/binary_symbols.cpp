@@ -1,0 +1,88 @@
+#include "hang/sampler/binary_symbols.h"
+
+#include <sys/stat.h>
+
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+
+#include <cstdio>
+
+namespace jobsentry {
+namespace {
+
+// No debuginfo search (as in symbolizer.cpp): symbol tables name frames.
+int no_debuginfo(Dwfl_Module*, void**, const char*, Dwarf_Addr, const char*, const char*, GElf_Word, char**) {
+    return -1;
+}
+
+const Dwfl_Callbacks kOfflineCallbacks = {
+    dwfl_build_id_find_elf,
+    no_debuginfo,
+    nullptr,
+    nullptr,
+};
+
+// "b:<build id>", or "f:dev:inode:mtime:size" of the file; "" when neither is known.
+std::string file_key(Dwfl_Module* module, const char* path) {
+    const unsigned char* bits = nullptr;
+    GElf_Addr vaddr = 0;
+    const int length = dwfl_module_build_id(module, &bits, &vaddr);
+    std::string key;
+    if (length > 0) {
+        key = "b:";
+        char hex[3];
+        for (int i = 0; i < length; ++i) {
+            std::snprintf(hex, sizeof hex, "%02x", bits[i]);
+            key += hex;
+        }
+        return key;
+    }
+    struct stat st {};
+    if (!path || stat(path, &st) != 0) return {};
+    return "f:" + std::to_string(st.st_dev) + ':' + std::to_string(st.st_ino) + ':' +
+           std::to_string(st.st_mtim.tv_sec) + '.' + std::to_string(st.st_mtim.tv_nsec) + ':' +
+           std::to_string(st.st_size);
+}
+
+}  // namespace
+
+std::unique_ptr<BinarySymbols> BinarySymbols::open(const std::string& path) {
+    std::unique_ptr<BinarySymbols> out(new BinarySymbols);
+    out->dwfl_ = dwfl_begin(&kOfflineCallbacks);
+    if (!out->dwfl_) return nullptr;
+    dwfl_report_begin(out->dwfl_);
+    // Base 0 plus p_vaddr: the module's addresses are the file's own.
+    out->module_ = dwfl_report_elf(out->dwfl_, path.c_str(), path.c_str(), -1, 0, true);
+    dwfl_report_end(out->dwfl_, nullptr, nullptr);
+    if (!out->module_) return nullptr;
+    return out;
+}
+
+BinarySymbols::~BinarySymbols() {
+    if (dwfl_) dwfl_end(dwfl_);
+}
+
+std::shared_ptr<BinarySymbols> BinaryCache::get(Dwfl_Module* process_module, uint64_t* bias) {
+    Dwarf_Addr process_bias = 0;
+    // Opens the process's copy of the file (its headers, not its tables): the bias and the build id.
+    if (!dwfl_module_getelf(process_module, &process_bias)) return nullptr;
+    const char* path = nullptr;
+    dwfl_module_info(process_module, nullptr, nullptr, nullptr, nullptr, nullptr, &path, nullptr);
+    if (!path) return nullptr;  // mapped from memory (the vDSO): nothing to share
+    const std::string key = file_key(process_module, path);
+    if (key.empty()) return nullptr;
+    *bias = process_bias;
+    auto found = by_key_.find(key);
+    if (found != by_key_.end()) return found->second;  // nullptr for a file that could not be read: not retried
+    std::shared_ptr<BinarySymbols> symbols = BinarySymbols::open(path);
+    if (symbols) ++opened_;
+    if (order_.size() >= kMaxBinaries) {  // users keep theirs alive; the index forgets the oldest
+        by_key_.erase(order_.front());
+        order_.pop_front();
+    }
+    by_key_[key] = symbols;
+    order_.push_back(key);
+    return symbols;
+}
+
+}  // namespace jobsentry

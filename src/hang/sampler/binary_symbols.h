@@ -1,0 +1,57 @@
+// The symbol table and unwind table (.eh_frame) of each ELF file the ranks
+// map, read once per supervisor however many ranks map it. Every rank of a
+// job maps the same binaries (the application, libmpi, libc), each at its own
+// addresses (ASLR): libdwfl keyed by process would read a 45 MB binary's
+// symbols once per rank. Here each file is opened by libdwfl once, at its
+// link-time addresses (p_vaddr), and a process's PC is looked up as PC minus
+// that process's load bias. Files are told apart by build id, or by device,
+// inode, modification time and size when they have none; files mapped from
+// memory only (the vDSO) are not shared. At most kMaxBinaries files are
+// indexed; a Symbolizer keeps those it uses alive, so that the names it
+// handed out stay valid.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+
+struct Dwfl;
+struct Dwfl_Module;
+
+namespace jobsentry {
+
+class BinarySymbols {
+public:
+    // The file at path, opened at its link-time addresses; nullptr when it cannot be read as ELF.
+    static std::unique_ptr<BinarySymbols> open(const std::string& path);
+    ~BinarySymbols();
+    BinarySymbols(const BinarySymbols&) = delete;
+    BinarySymbols& operator=(const BinarySymbols&) = delete;
+    Dwfl_Module* module() const { return module_; }
+
+private:
+    BinarySymbols() = default;
+    Dwfl* dwfl_ = nullptr;
+    Dwfl_Module* module_ = nullptr;
+};
+
+class BinaryCache {
+public:
+    // The shared copy of the file that a process's module maps, and that
+    // module's load bias (process address = file address + bias); nullptr
+    // when the file cannot be named or read (then use the process's module).
+    std::shared_ptr<BinarySymbols> get(Dwfl_Module* process_module, uint64_t* bias);
+    uint64_t files_opened() const { return opened_; }
+
+private:
+    static constexpr size_t kMaxBinaries = 256;
+    std::map<std::string, std::shared_ptr<BinarySymbols>> by_key_;
+    std::deque<std::string> order_;  // oldest first, for the bound
+    uint64_t opened_ = 0;
+};
+
+}  // namespace jobsentry
