@@ -37,10 +37,6 @@ struct StackSample {
     char state = '?';           // /proc/PID/stat state before the sample (R, S, D, T, ...)
     uint64_t cpu_ticks = 0;     // utime + stime of the whole process, clock ticks
     uint64_t main_cpu_ticks = 0;  // of its main thread alone (the one sampled)
-    // Times the main thread went to sleep, read before the stop; 0: unknown
-    // (e.g. a remote rank). Each sample adds exactly 2 (into the ptrace stop,
-    // back into its sleep): more means the thread woke up by itself.
-    uint64_t main_sleeps = 0;
     // ...of which user time. Each ptrace stop of ours charges the tracee some system time, even
     // when it sleeps: on a PVM guest about 2.5 ms per stop (a sleeping rank watched every 100 ms
     // "ran" 1.26 s in 50 s), enough to pass for computing. See ProgressTracker::observe.

@@ -197,7 +197,6 @@ StackSample StackWalker::sample(pid_t pid, uint64_t start_time) {
     auto main_thread = read_thread_stat(pid, pid);
     out.main_cpu_ticks = main_thread ? main_thread->cpu_ticks : stat->cpu_ticks;
     out.main_user_ticks = main_thread ? main_thread->user_ticks : stat->user_ticks;
-    out.main_sleeps = read_voluntary_switches(pid, pid).value_or(0);
     if (pending_.count(pid)) return fail(SampleStatus::timeout, "an earlier stop is still pending");
 
     const double begin = monotonic_now();

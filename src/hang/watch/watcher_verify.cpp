@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "base/clock.h"
+#include "base/proc_files.h"
+#include "hang/model/own_wakeups.h"
 #include "hang/watch/watcher_internal.h"
 
 namespace jobsentry {
@@ -28,6 +30,7 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
     std::map<int, std::vector<StackSample>> seen;
     std::map<int, bool> exited;
     std::map<int, int> timeouts;
+    OwnWakeups wakeups;  // local ranks: a loop that sleeps is not a hang
     std::map<int, std::string> failed;  // why a rank's latest sample failed (its node agent is lost, the unwind...)
     // On the deadlock path (every rank waiting where it is) the window
     // lasts at least as long as the stillness that raised the alarm, up to
@@ -51,10 +54,15 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
         // The verdict needs only the digests; the last round brings the
         // full stacks for the report (remote ranks: ~120 bytes, not ~3 kB).
         const bool full = round == rounds - 1;
+        // Read here, not in every sample: only verification needs it (own_wakeups.h).
+        for (const auto& proc : ranks_)
+            if (proc.node.empty())
+                if (auto sleeps = read_voluntary_switches(proc.pid, proc.pid)) wakeups.reading(proc.rank, *sleeps);
         std::map<int, StackSample> round_samples = take_samples(ranks_, full);
         std::ostringstream detail;
         for (const auto& proc : ranks_) {
             StackSample s = std::move(round_samples[proc.rank]);
+            wakeups.looked(proc.rank);
             reject_astray_unwind(proc.rank, s);
             if (s.status == SampleStatus::unreachable || s.status == SampleStatus::error ||
                 s.status == SampleStatus::denied)
@@ -102,16 +110,7 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
             v.in_mpi = samples.back().in_mpi;
             v.in_mpi_any = std::any_of(samples.begin(), samples.end(), [](const StackSample& s) { return s.in_mpi; });
             v.mpi_call = outermost_mpi_call(samples.back());
-            // Asleep at the same place at every look, yet waking up by itself
-            // between our looks: a loop that sleeps (a timed nanosleep per
-            // iteration, usleep between polls), not a hang. Our own samples
-            // account for exactly 2 sleeps each (base/proc_files.h); a slack
-            // of one more keeps a stray wake-up from clearing a real hang.
-            const StackSample& first_look = samples.front();
-            const StackSample& last_look = samples.back();
-            if (first_look.main_sleeps > 0 && last_look.main_sleeps > first_look.main_sleeps &&
-                last_look.main_sleeps - first_look.main_sleeps > 2 * (samples.size() - 1) + 1)
-                v.signature_changed = true;
+            if (wakeups.woke_by_itself(proc.rank)) v.signature_changed = true;  // a loop that sleeps
             v.cpu_ticks_used = samples.back().cpu_ticks - samples.front().cpu_ticks;
             v.main_cpu_ticks_used = samples.back().main_cpu_ticks - samples.front().main_cpu_ticks;
             v.main_ran = main_thread_ran(samples.back().main_user_ticks - samples.front().main_user_ticks,
