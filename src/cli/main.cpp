@@ -41,28 +41,14 @@ namespace {
 
 int run_watch(const std::vector<std::string>& args) {
     WatchParse parsed = parse_watch_options(args);
-    if (parsed.help) {
-        std::cout << watch_help();
-        return 0;
-    }
-    if (!parsed.error.empty()) {
-        std::cerr << "jobsentry watch: " << parsed.error << '\n';
-        return 2;
-    }
+    if (auto status = answered(parsed.help, parsed.error, watch_help, "jobsentry watch")) return *status;
     CommandJob job(parsed.options);
     return run_watcher(parsed.options, job);
 }
 
 int run_supervise(const std::vector<std::string>& args) {
     SuperviseParse parsed = parse_supervise_options(args);
-    if (parsed.help) {
-        std::cout << supervise_help();
-        return 0;
-    }
-    if (!parsed.error.empty()) {
-        std::cerr << "jobsentry supervise: " << parsed.error << '\n';
-        return 2;
-    }
+    if (auto status = answered(parsed.help, parsed.error, supervise_help, "jobsentry supervise")) return *status;
     SlurmJob job(parsed.options);
     int status = run_watcher(parsed.options, job);
     return status == 127 ? 1 : status;
@@ -70,14 +56,7 @@ int run_supervise(const std::vector<std::string>& args) {
 
 int run_agent(const std::vector<std::string>& args) {
     AgentParse parsed = parse_agent_options(args);
-    if (parsed.help) {
-        std::cout << agent_help();
-        return 0;
-    }
-    if (!parsed.error.empty()) {
-        std::cerr << "jobsentry agent: " << parsed.error << '\n';
-        return 2;
-    }
+    if (auto status = answered(parsed.help, parsed.error, agent_help, "jobsentry agent")) return *status;
     return run_node_agent(parsed.options);
 }
 

@@ -6,6 +6,7 @@
 #include "slurm/plugin/noise_option.h"
 #include "slurm/plugin/rma_option.h"
 #include "slurm/plugin/policy.h"
+#include "tools/checkpoint/cost_guess.h"
 #include "base/duration.h"
 
 using namespace jobsentry;
@@ -159,6 +160,15 @@ TEST_CASE("every site key of the spec is parsed, and refused with the spec's acc
                Catch::Contains("durations from 100ms to 600s"));
     CHECK(parse_site_policy({"noise_duration=10s"}, "/usr/bin/jobsentry").policy.noise_duration_ms == 10000);
     CHECK(parse_site_policy({"ckpt_cost=90s"}, "/usr/bin/jobsentry").policy.ckpt_cost_s == 90);
+    // The defaults the docs show are the ones in force.
+    const SitePolicy none = parse_site_policy({}, "/usr/bin/jobsentry").policy;
+    CHECK(std::string(kSiteKeys[kNoiseDuration].default_text) == "`" + format_ms(none.noise_duration_ms) + "`");
+    CHECK(std::string(kSiteKeys[kMaxNoiseDuration].default_text) == "`" + format_ms(none.max_noise_duration_ms) + "`");
+    CHECK(std::string(kSiteKeys[kCkptCost].default_text).rfind(
+              "`" + format_ms(static_cast<int>(ckpt::kCheckpointCostGuessS * 1000)) + "`", 0) == 0);
+    CHECK(std::string(kSiteKeys[kLeaderPorts].default_text) == "`" + to_string(none.leader_ports) + "`");
+    CHECK(std::string(kSiteKeys[kStateDir].default_text) == "`" + none.state_dir + "`");
+    CHECK(std::string(kSiteKeys[kLogDir].default_text) == "`" + none.log_dir + "`");
 }
 
 TEST_CASE("the supervisor's command line carries the settings, without a shell") {

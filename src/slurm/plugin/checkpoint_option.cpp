@@ -1,5 +1,6 @@
 #include "slurm/plugin/checkpoint_option.h"
 #include "base/duration.h"
+#include "tools/checkpoint/cost_guess.h"
 
 #include <csignal>
 #include <cmath>

@@ -8,7 +8,6 @@
 
 #include <string>
 
-#include "tools/checkpoint/cost_guess.h"
 
 namespace jobsentry {
 
@@ -33,7 +32,7 @@ struct SiteKeySpec {
 
 // The OS-noise probe's durations: users' --noise-probe and the site's keys.
 inline constexpr int kNoiseMinMs = 100, kNoiseMaxMs = 600000;
-inline constexpr int kNoiseDefaultMs = 2000, kMaxNoiseDefaultMs = 30000;  // "2s" and "30s" below
+inline constexpr int kNoiseDefaultMs = 2000, kMaxNoiseDefaultMs = 30000;  // as default_text says (test_policy.cpp)
 
 enum SiteKey { kDefaultOn, kAllowOptout, kAction, kActions, kSupervisor, kReportDir, kStateDir, kLogDir,
                kLeaderPorts, kLogSamples, kNoiseProbe, kNoiseDuration, kMaxNoiseDuration, kRmaLib, kMtbf,
@@ -76,7 +75,6 @@ inline constexpr SiteKeySpec kSiteKeys[kSiteKeyCount] = {
      "in every job's environment"},
 };
 // clang-format on
-static_assert(ckpt::kCheckpointCostGuessS == 60, "ckpt_cost's default_text above says 60s");
 
 // The values a key accepts, as error messages say them ("on, off",
 // "durations from 100ms to 10m with a unit, e.g. 2s").

@@ -98,18 +98,8 @@ AdviseParse parse_advise_options(const std::vector<std::string>& args) {
     AdviseParse out;
     RawOptions raw;
     po::options_description desc = describe(raw, out.options);
-    try {
-        po::variables_map vm;
-        po::store(po::command_line_parser(args).options(desc).style(command_line_style()).run(), vm);
-        if (vm.count("help")) {
-            out.help = true;
-            return out;
-        }
-        po::notify(vm);
-    } catch (const po::error& e) {
-        out.error = std::string(e.what()) + " (see jobsentry ckpt advise --help)";
-        return out;
-    }
+    out.error = parse_with(desc, args, &out.help, "jobsentry ckpt advise --help");
+    if (out.help || !out.error.empty()) return out;
     out.error = check(raw, out.options);
     return out;
 }

@@ -8,20 +8,14 @@
 
 #include "tools/checkpoint/advice.h"
 #include "tools/checkpoint/advise_options.h"
+#include "base/command_line.h"
 
 namespace jobsentry::ckpt {
 namespace {
 
 int run_advise(const std::vector<std::string>& args) {
     AdviseParse parsed = parse_advise_options(args);
-    if (parsed.help) {
-        std::cout << advise_help();
-        return 0;
-    }
-    if (!parsed.error.empty()) {
-        std::cerr << "jobsentry ckpt advise: " << parsed.error << '\n';
-        return 2;
-    }
+    if (auto status = answered(parsed.help, parsed.error, advise_help, "jobsentry ckpt advise")) return *status;
     const AdviseOptions& o = parsed.options;
     IterationDist dist;
     if (!o.iter_file.empty()) {

@@ -32,21 +32,17 @@ int run_mtbf(const std::vector<std::string>& args) {
         ("to", po::value(&to)->required(), "window end, same format")
         ("json", po::bool_switch(&json), "print JSON instead of text");
     // clang-format on
-    try {
-        po::variables_map vm;
-        po::store(po::command_line_parser(args).options(d).style(command_line_style()).run(), vm);
-        if (vm.count("help")) {
-            std::cout << "Usage: jobsentry ckpt mtbf --events FILE --cluster-nodes N --from T --to T\n\n"
-                         "Per-node MTBF = node-time / failures (events whose state holds DOWN or FAIL),\n"
-                         "with a one-sided 95 % lower bound.\n\n"
-                      << d;
-            return 0;
-        }
-        po::notify(vm);
-    } catch (const po::error& e) {
-        std::cerr << "jobsentry ckpt mtbf: " << e.what() << " (see jobsentry ckpt mtbf --help)\n";
-        return 2;
-    }
+    bool help = false;
+    const std::string error = parse_with(d, args, &help, "jobsentry ckpt mtbf --help");
+    const auto help_text = [&] {
+        std::ostringstream text;
+        text << "Usage: jobsentry ckpt mtbf --events FILE --cluster-nodes N --from T --to T\n\n"
+                "Per-node MTBF = node-time / failures (events whose state holds DOWN or FAIL),\n"
+                "with a one-sided 95 % lower bound.\n\n"
+             << d;
+        return text.str();
+    };
+    if (auto status = answered(help, error, help_text, "jobsentry ckpt mtbf")) return *status;
     double t0 = 0, t1 = 0;
     if (!parse_event_time(from, &t0) || !parse_event_time(to, &t1) || !(t1 > t0)) {
         std::cerr << "jobsentry ckpt mtbf: --from " << from << " --to " << to

@@ -83,18 +83,8 @@ LoggpOptions parse_loggp_options(const std::vector<std::string>& args) {
     LoggpOptions o;
     std::string bytes;
     po::options_description desc = describe(o, bytes);
-    try {
-        po::variables_map vm;
-        po::store(po::command_line_parser(args).options(desc).style(command_line_style()).run(), vm);
-        if (vm.count("help")) {
-            o.help = true;
-            return o;
-        }
-        po::notify(vm);
-    } catch (const po::error& e) {
-        o.error = std::string(e.what()) + " (see jobsentry loggp --help)";
-        return o;
-    }
+    o.error = parse_with(desc, args, &o.help, "jobsentry loggp --help");
+    if (o.help || !o.error.empty()) return o;
     o.bytes = parse_bytes_list(bytes, o.error);
     if (!o.error.empty()) return o;
     if (o.reps < 1 || o.reps > 100000)

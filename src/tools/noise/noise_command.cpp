@@ -19,6 +19,7 @@
 #include "tools/noise/noise_options.h"
 #include "tools/noise/noise_report.h"
 #include "tools/noise/probe.h"
+#include "base/command_line.h"
 
 namespace jobsentry {
 
@@ -97,15 +98,11 @@ std::string prediction_table(const nlohmann::json& p) {
 
 int run_noise(const std::vector<std::string>& args) {
     NoiseParse parsed = parse_noise_options(args);
-    if (parsed.help) {
-        std::cout << noise_help();
-        return 0;
-    }
+    if (auto status = answered(parsed.help, parsed.error, noise_help, "jobsentry noise")) return *status;
     auto refuse = [](const std::string& why) {
         std::cerr << "jobsentry noise: " << why << '\n';
         return 2;
     };
-    if (!parsed.error.empty()) return refuse(parsed.error);
     const NoiseOptions& o = parsed.options;
     std::string error = check_noise_cpus(o.cpus, &parsed.settings.cpus);
     if (!error.empty()) return refuse(error);

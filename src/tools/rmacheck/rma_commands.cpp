@@ -77,18 +77,8 @@ RmaCheckParse parse_rma_check_options(const std::vector<std::string>& args) {
     std::vector<std::string> opts(args.begin(), dash);
     if (dash != args.end()) out.options.command.assign(dash + 1, args.end());
     po::options_description desc = check_spec(&out.options);
-    try {
-        po::variables_map vm;
-        po::store(po::command_line_parser(opts).options(desc).style(command_line_style()).run(), vm);
-        if (vm.count("help")) {
-            out.help = true;
-            return out;
-        }
-        po::notify(vm);
-    } catch (const po::error& e) {
-        out.error = std::string(e.what()) + " (see jobsentry rma-check --help)";
-        return out;
-    }
+    out.error = parse_with(desc, opts, &out.help, "jobsentry rma-check --help");
+    if (out.help || !out.error.empty()) return out;
     if (out.options.command.empty())
         out.error = "no program given; usage: jobsentry rma-check [options] -- mpirun -np 4 ./app";
     else if (out.options.mpi != "auto" && !parse_mpi_flavor(out.options.mpi))
@@ -115,14 +105,7 @@ std::string rma_check_help() {
 
 int run_rma_check(const std::vector<std::string>& args) {
     RmaCheckParse parsed = parse_rma_check_options(args);
-    if (parsed.help) {
-        std::cout << rma_check_help();
-        return 0;
-    }
-    if (!parsed.error.empty()) {
-        std::cerr << "jobsentry rma-check: " << parsed.error << '\n';
-        return 2;
-    }
+    if (auto status = answered(parsed.help, parsed.error, rma_check_help, "jobsentry rma-check")) return *status;
     const RmaCheckOptions& o = parsed.options;
     const MpiFlavor mpi = choose_mpi(o.mpi, o.command, "jobsentry rma-check", "checking");
     const std::string preload = find_module(mpi, "jobsentry-rmacheck", "JOBSENTRY_RMACHECK_LIB", "jobsentry rma-check");
@@ -156,21 +139,17 @@ int run_rma_report(const std::vector<std::string>& args) {
         "trace-dir", po::value(&dir)->required(), "directory of rank-N.jsrma traces (also the positional argument)");
     po::positional_options_description pos;
     pos.add("trace-dir", 1);
-    try {
-        po::variables_map vm;
-        po::store(po::command_line_parser(args).options(desc).positional(pos).style(command_line_style()).run(), vm);
-        if (vm.count("help")) {
-            std::cout << "Usage: jobsentry rma-report [--report FILE.json] TRACE_DIR\n\n"
-                      << "Analyses the traces of a run of the RMA checker. Exit status: 0 no races, "
-                      << kRacesFound << " races found, 1 no usable trace.\n\n"
-                      << desc;
-            return 0;
-        }
-        po::notify(vm);
-    } catch (const po::error& e) {
-        std::cerr << "jobsentry rma-report: " << e.what() << " (see jobsentry rma-report --help)\n";
-        return 2;
-    }
+    bool help = false;
+    const std::string error = parse_with(desc, args, &help, "jobsentry rma-report --help", &pos);
+    const auto help_text = [&] {
+        std::ostringstream text;
+        text << "Usage: jobsentry rma-report [--report FILE.json] TRACE_DIR\n\n"
+             << "Analyses the traces of a run of the RMA checker. Exit status: 0 no races, " << kRacesFound
+             << " races found, 1 no usable trace.\n\n"
+             << desc;
+        return text.str();
+    };
+    if (auto status = answered(help, error, help_text, "jobsentry rma-report")) return *status;
     if (!std::filesystem::is_directory(dir)) {
         std::cerr << "jobsentry rma-report: " << dir << " is not a directory; give the --trace-dir of a "
                   << "jobsentry rma-check run\n";

@@ -8,19 +8,13 @@
 #include "tools/simulator/predict.h"
 #include "tools/simulator/simulate_options.h"
 #include "tools/simulator/simulation.h"
+#include "base/command_line.h"
 
 namespace jobsentry {
 
 int run_simulate(const std::vector<std::string>& args) {
     sim::SimulateParse parsed = sim::parse_simulate_options(args);
-    if (parsed.help) {
-        std::cout << sim::simulate_help();
-        return 0;
-    }
-    if (!parsed.error.empty()) {
-        std::cerr << "jobsentry simulate: " << parsed.error << '\n';
-        return 2;
-    }
+    if (auto status = answered(parsed.help, parsed.error, sim::simulate_help, "jobsentry simulate")) return *status;
     try {
         if (parsed.predict) {
             sim::PredictOptions opt;

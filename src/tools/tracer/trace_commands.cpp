@@ -66,42 +66,13 @@ po::options_description to_goal_spec(TraceToGoalOptions* o) {
     return desc;
 }
 
-// Parses opts into desc; "" or the error.
-std::string parse_into(const std::vector<std::string>& opts, const po::options_description& desc,
-                       const po::positional_options_description& pos, bool* help, const char* command) {
-    try {
-        po::variables_map vm;
-        po::store(po::command_line_parser(opts).options(desc).positional(pos).style(command_line_style()).run(), vm);
-        if (vm.count("help")) {
-            *help = true;
-            return {};
-        }
-        po::notify(vm);
-    } catch (const po::error& e) {
-        return std::string(e.what()) + " (see jobsentry " + command + " --help)";
-    }
-    return {};
-}
-
-// --help printed (0) or a usage error reported (2); nothing when the command is to run.
-template <class Options>
-std::optional<int> answered(const CommandParse<Options>& parsed, const std::string& help, const std::string& who) {
-    if (parsed.help) {
-        std::cout << help;
-        return 0;
-    }
-    if (parsed.error.empty()) return std::nullopt;
-    std::cerr << who << ": " << parsed.error << '\n';
-    return 2;
-}
-
 }  // namespace
 
 CommandParse<TraceOptions> parse_trace_options(const std::vector<std::string>& args) {
     CommandParse<TraceOptions> out;
     auto dash = std::find(args.begin(), args.end(), "--");
     if (dash != args.end()) out.options.command.assign(dash + 1, args.end());
-    out.error = parse_into({args.begin(), dash}, trace_spec(&out.options), {}, &out.help, "trace");
+    out.error = parse_with(trace_spec(&out.options), {args.begin(), dash}, &out.help, "jobsentry trace --help");
     if (!out.error.empty() || out.help) return out;
     if (out.options.command.empty())
         out.error = "no program given; usage: jobsentry trace [options] -- mpirun -np 4 ./app";
@@ -116,7 +87,7 @@ CommandParse<TraceToGoalOptions> parse_trace_to_goal_options(const std::vector<s
     CommandParse<TraceToGoalOptions> out;
     po::positional_options_description pos;
     pos.add("trace-dir", 1);
-    out.error = parse_into(args, to_goal_spec(&out.options), pos, &out.help, "trace-to-goal");
+    out.error = parse_with(to_goal_spec(&out.options), args, &out.help, "jobsentry trace-to-goal --help", &pos);
     if (out.error.empty() && !out.help && !allreduce_algorithm(out.options.allreduce))
         out.error = "--allreduce '" + out.options.allreduce +
                     "': accepted are recursive-doubling, reduce-bcast, rabenseifner and by-size";
@@ -145,7 +116,7 @@ int run_trace(const std::vector<std::string>& args) {
          << "`jobsentry trace-to-goal DIR` makes a GOAL schedule of them. Exit status: the command's, or 1\n"
          << "when it succeeded but no rank wrote a trace.\n\n"
          << trace_spec(&defaults);
-    if (auto status = answered(parsed, help.str(), who)) return *status;
+    if (auto status = answered(parsed.help, parsed.error, [&] { return help.str(); }, who)) return *status;
     const TraceOptions& o = parsed.options;
     const MpiFlavor mpi = choose_mpi(o.mpi, o.command, who, "tracing");
     const std::string module = find_module(mpi, "jobsentry-trace", "JOBSENTRY_TRACE_LIB", who);
@@ -171,7 +142,7 @@ int run_trace_to_goal(const std::vector<std::string>& args) {
          << "its file, offset and what was expected on stderr and in a comment of the GOAL. Exit status: 0,\n"
          << kRanksLeftOut << " when ranks were left out, 2 when nothing could be converted.\n\n"
          << to_goal_spec(&defaults);
-    if (auto status = answered(parsed, help.str(), who)) return *status;
+    if (auto status = answered(parsed.help, parsed.error, [&] { return help.str(); }, who)) return *status;
     const TraceToGoalOptions& o = parsed.options;
     std::map<std::uint32_t, std::string> files;
     try {
