@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstring>
 #include <iomanip>
 #include <iostream>
@@ -14,10 +15,12 @@
 #include "base/as_user.h"
 #include "slurm/job_command.h"
 #include "slurm/plugin/site_spec.h"
+#include "tools/noise/noise_health.h"
 #include "tools/noise/noise_report.h"
 #include "tools/noise/probe.h"
 #include "base/proc_files.h"
 #include "base/safe_file.h"
+#include "base/text.h"
 #include "slurm/slurm_client.h"
 
 namespace po = boost::program_options;
@@ -81,20 +84,55 @@ std::string noise_clause(const std::string& node, const ProbeResult& result) {
     return out.str();
 }
 
+// This node against the site's baseline (tools/noise/noise_health.h). An
+// unreadable baseline is said in the clause and the log; the job goes on.
+struct NodeHealthCheck {
+    bool noisy = false;
+    std::string clause_tail, error;
+    nlohmann::json json;
+};
+NodeHealthCheck check_node_health(const ProbeResult& result, const std::string& baseline_path, double factor) {
+    NodeHealthCheck out;
+    const auto text = read_bounded(baseline_path, kMaxBaselineBytes + 1);
+    std::optional<NoiseBaseline> baseline;
+    if (!text) out.error = baseline_path + ": cannot be read";
+    else if (!(baseline = parse_noise_baseline(*text, &out.error))) out.error = baseline_path + ": " + out.error;
+    if (!baseline) {
+        out.clause_tail = "; site baseline unreadable";
+        out.json = {{"baseline", baseline_path}, {"error", out.error}};
+        return out;
+    }
+    const NoiseHealth h = judge_node_noise(result, *baseline, factor);
+    out.noisy = h.noisy;
+    out.clause_tail = noise_health_text(h);
+    out.json = {{"baseline", baseline_path}, {"baseline_percent", h.baseline_percent}, {"factor_limit", factor},
+                {"noisy", h.noisy}, {"worst_cpu", h.worst_cpu}, {"node_percent", h.node_percent}};
+    if (std::isfinite(h.factor)) out.json["factor"] = h.factor;
+    return out;
+}
+
 }  // namespace
 
 int run_noise_job(const std::vector<std::string>& args) {
     JobCommand job;
     int duration_ms = kNoiseDefaultMs;
-    std::string cpus_arg, cgroup_root = "/sys/fs/cgroup";
+    std::string cpus_arg, cgroup_root = "/sys/fs/cgroup", baseline_path;
+    double noise_factor = kNoiseFactorDefault;
     po::options_description desc("Options of jobsentry noise-job (started by jobsentry.so at job start)");
     const std::string range = std::to_string(kNoiseMinMs) + ".." + std::to_string(kNoiseMaxMs);
     desc.add_options()("duration-ms", po::value(&duration_ms)->default_value(duration_ms), ("how long to probe, " + range).c_str())(
         "cpus", po::value(&cpus_arg), "PUs to probe (default: the job's cpuset on this node, else all allowed)")(
-        "cgroup-root", po::value(&cgroup_root)->default_value(cgroup_root), "where cgroups are mounted");
+        "cgroup-root", po::value(&cgroup_root)->default_value(cgroup_root), "where cgroups are mounted")(
+        "baseline", po::value(&baseline_path), "a healthy node's `jobsentry noise --json` (site's noise_baseline)")(
+        "noise-factor", po::value(&noise_factor)->default_value(noise_factor), "that many times the baseline is NOISY");
     if (auto status = parse_job_command(args, "noise-job", desc, &job)) return *status;
     if (duration_ms < kNoiseMinMs || duration_ms > kNoiseMaxMs) {
         std::cerr << "jobsentry noise-job: --duration-ms " << duration_ms << ": accepted values are " << range << "\n";
+        return 2;
+    }
+    if (!(noise_factor >= kNoiseFactorMin && noise_factor <= kNoiseFactorMax)) {
+        std::cerr << "jobsentry noise-job: --noise-factor " << noise_factor << ": accepted values are numbers from "
+                  << format_number(kNoiseFactorMin) << " to " << format_number(kNoiseFactorMax) << "\n";
         return 2;
     }
     const Logger& log = job.log;
@@ -118,6 +156,14 @@ int run_noise_job(const std::vector<std::string>& args) {
     nlohmann::json json = noise_json(result);
     json["job_id"] = job_id;
     json["node"] = node;
+    std::string clause = noise_clause(node, result);
+    if (!baseline_path.empty()) {
+        const NodeHealthCheck health = check_node_health(result, baseline_path, noise_factor);
+        json["health"] = health.json;
+        clause += health.clause_tail;
+        if (!health.error.empty()) log.error("node health not judged: " + health.error);
+        else if (health.noisy) log.warning("node " + node + " is NOISY" + health.clause_tail);
+    }
     const std::string dir = job.report_dir.empty() ? info->work_dir : job.report_dir;
     const std::string base = dir + "/jobsentry-noise-" + std::to_string(job_id) + "." + node;
     const UserIdentity user{info->uid, info->gid, info->user};
@@ -140,7 +186,7 @@ int run_noise_job(const std::vector<std::string>& args) {
     // Read-modify-write of the job's comment: the hang supervisor keeps this
     // clause (annotation.h). Nodes of a multi-node job each add their own.
     std::string comment;
-    err = slurm_set_comment_clause(job_id, "jobsentry noise " + node + ":", noise_clause(node, result), &comment);
+    err = slurm_set_comment_clause(job_id, "jobsentry noise " + node + ":", clause, &comment);
     if (err.empty()) log.info("AdminComment: " + comment);
     else log.error("could not set the AdminComment: " + err);
     return 0;

@@ -2,7 +2,10 @@
 # --noise-probe: the OS-noise probe runs on the job's node before its script
 # starts, the full result lands in the job's directory as the user's file,
 # and the summary clause stays in sacct's AdminComment next to the hang
-# detector's verdict. Bad durations are refused at submission.
+# detector's verdict. Bad durations are refused at submission. With the
+# site's noise_baseline (a healthy node's `jobsentry noise --json`), a node
+# whose PUs are shared with a CPU hog is named NOISY; the same node without
+# the hog is not.
 . "$(dirname "$0")/lib.sh"
 install -o "$TEST_USER" -m 0755 "$INSTALL/hangprog" "$WORK/hangprog"
 node=$(hostname -s)
@@ -13,6 +16,13 @@ for bad in 0s 2 1h fast; do
     fail "sbatch --noise-probe=$bad: unclear refusal: $out"
 done
 
+# The site's baseline, in the probe's JSON form (that the probe's own output
+# is read: test_noise_health.cpp): 1 % per PU, written here rather than
+# measured, so that the verdicts do not hang on this shared machine's load
+# at the moment (a quiet run measures about 0.3 %). Factor 10: the job
+# without a fault stays far below, a hog sharing each PU takes half of it.
+printf '{"pus": [{"cpu": 0, "noise_percent": 1.0}, {"cpu": 1, "noise_percent": 1.0}]}\n' >"$WORK/baseline.json"
+use_plugin "noise_baseline=$WORK/baseline.json" noise_factor=10
 job_script job.sh 'date +SCRIPT-START\ %s.%N' "mpirun -np 2 ./hangprog --seconds 8"
 id=$(submit --noise-probe=1500ms --hang-detect -n 2 job.sh)
 wait_state "$id" 90 COMPLETED
@@ -39,7 +49,32 @@ written=$(date -r "$result" +%s.%N)
 (( $(echo "$written <= $started" | bc) )) || fail "the script started at $started, before the probe ended ($written)"
 comment=$(sacct_field "$id" AdminComment)
 echo "job $id: AdminComment: $comment"
-[[ "$comment" =~ ^jobsentry:\ no\ hang\;\ [0-9]+\ samples(\;\ supervisor\ CPU\ [0-9.]+\ %\ of\ the\ job)?\ --\ jobsentry\ noise\ $node:\ worst\ PU\ [0-9]+\ [0-9.]+%,\ max\ detour\ [0-9.]+(us|ms)\ \([0-9]+\ PUs?,\ 1.5s\)$ ]] ||
+[[ "$comment" =~ ^jobsentry:\ no\ hang\;\ [0-9]+\ samples(\;\ supervisor\ CPU\ [0-9.]+\ %\ of\ the\ job)?\ --\ jobsentry\ noise\ $node:\ worst\ PU\ [0-9]+\ [0-9.]+%,\ max\ detour\ [0-9.]+(us|ms)\ \([0-9]+\ PUs?,\ 1.5s\)\;\ [0-9.]+x\ the\ site\ baseline\ [0-9.]+%$ ]] ||
   fail "AdminComment of job $id lacks the verdict or the noise clause: '$comment'"
 [ ! -e "/run/jobsentry-test/job_$id.noise" ] || fail "the probe's mark of job $id is left behind"
+[ "$(jq -r .health.noisy "$result")" = false ] || fail "$result: a quiet node judged NOISY: $(jq -c .health "$result")"
+
+# A real fault: a CPU hog on every PU of the node while the job starts.
+hogs=()
+for cpu in $(seq 0 $(($(nproc) - 1))); do taskset -c "$cpu" bash -c 'while :; do :; done' & hogs+=($!); done
+job_script short.sh "true"
+noisy=$(submit --noise-probe=1s short.sh)
+wait_state "$noisy" 60 COMPLETED
+kill "${hogs[@]}"; wait "${hogs[@]}" 2>/dev/null || true
+noisy_comment=$(sacct_field "$noisy" AdminComment)
+echo "job $noisy (CPU hogs on every PU): AdminComment: $noisy_comment"
+[[ "$noisy_comment" =~ jobsentry\ noise\ $node:\ worst\ PU\ [0-9]+\ [0-9.]+%.*\;\ NOISY\ [0-9.]+x\ the\ site\ baseline\ [0-9.]+%$ ]] ||
+  fail "job $noisy ran beside CPU hogs but its node is not named NOISY: '$noisy_comment'"
+jq -e '.health.noisy == true and .health.factor >= 10' "$WORK/jobsentry-noise-$noisy.$node.json" >/dev/null ||
+  fail "the noisy node's result lacks its verdict: $(jq -c .health "$WORK/jobsentry-noise-$noisy.$node.json")"
+# A baseline that is not a probe result: said in the clause, the job unharmed.
+echo '{"pus": "many"}' >"$WORK/bad-baseline.json"
+use_plugin "noise_baseline=$WORK/bad-baseline.json"
+bad=$(submit --noise-probe=200ms short.sh)
+wait_state "$bad" 60 COMPLETED
+[[ "$(sacct_field "$bad" AdminComment)" == *"; site baseline unreadable" ]] ||
+  fail "job $bad: an unreadable baseline is not said: '$(sacct_field "$bad" AdminComment)'"
+grep -q "node health not judged: $WORK/bad-baseline.json: not a JSON object with a 'pus' list" \
+  "$SUPERVISOR_LOGS/job_$bad.noise.log" || fail "job $bad: the log does not say why the baseline was refused"
+pass "job $noisy beside CPU hogs: node named NOISY; job $bad: unreadable baseline said"
 pass "job $id probed for 1.5 s on $pus PU(s) before its script, result $result, AdminComment '$comment'"

@@ -6,6 +6,7 @@
 #include "slurm/plugin/noise_option.h"
 #include "slurm/plugin/rma_option.h"
 #include "slurm/plugin/policy.h"
+#include "base/text.h"
 #include "tools/checkpoint/cost_guess.h"
 #include "base/duration.h"
 
@@ -140,6 +141,7 @@ TEST_CASE("every site key of the spec is parsed, and refused with the spec's acc
             case SiteValue::yes_no: return "no";
             case SiteValue::path: return "/srv/js";
             case SiteValue::duration: return "5s";
+            case SiteValue::number: return "4.5";
             case SiteValue::action: return "report";
             case SiteValue::action_list: return "cancel,report";
             case SiteValue::port_range: return "7200-7210";
@@ -160,9 +162,14 @@ TEST_CASE("every site key of the spec is parsed, and refused with the spec's acc
                Catch::Contains("durations from 100ms to 600s"));
     CHECK(parse_site_policy({"noise_duration=10s"}, "/usr/bin/jobsentry").policy.noise_duration_ms == 10000);
     CHECK(parse_site_policy({"ckpt_cost=90s"}, "/usr/bin/jobsentry").policy.ckpt_cost_s == 90);
+    CHECK(parse_site_policy({"noise_factor=4.5"}, "/usr/bin/jobsentry").policy.noise_factor == 4.5);
+    CHECK_THAT(parse_site_policy({"noise_factor=1"}, "/usr/bin/jobsentry").error,
+               Catch::Contains("noise_factor=1: accepted values are numbers from 1.5 to 100"));
     // The defaults the docs show are the ones in force.
     const SitePolicy none = parse_site_policy({}, "/usr/bin/jobsentry").policy;
     CHECK(std::string(kSiteKeys[kNoiseDuration].default_text) == "`" + format_ms(none.noise_duration_ms) + "`");
+    CHECK(std::string(kSiteKeys[kNoiseFactor].default_text) == "`" + format_number(none.noise_factor) + "`");
+    CHECK(none.noise_baseline.empty());
     CHECK(std::string(kSiteKeys[kMaxNoiseDuration].default_text) == "`" + format_ms(none.max_noise_duration_ms) + "`");
     CHECK(std::string(kSiteKeys[kCkptCost].default_text).rfind(
               "`" + format_ms(static_cast<int>(ckpt::kCheckpointCostGuessS * 1000)) + "`", 0) == 0);

@@ -1,5 +1,6 @@
 #include "slurm/plugin/noise_option.h"
 #include "base/duration.h"
+#include "base/text.h"
 #include "slurm/plugin/site_spec.h"
 
 namespace jobsentry {
@@ -28,6 +29,9 @@ std::vector<std::string> noise_probe_argv(const SitePolicy& policy, unsigned job
     if (!policy.report_dir.empty()) {
         argv.push_back("--report-dir");
         argv.push_back(policy.report_dir);
+    }
+    if (!policy.noise_baseline.empty()) {
+        argv.insert(argv.end(), {"--baseline", policy.noise_baseline, "--noise-factor", format_number(policy.noise_factor)});
     }
     return argv;
 }

@@ -140,6 +140,9 @@ bool apply_site_key(SiteKey id, const std::string& value, SitePolicy* p) {
         case kRmaLib: return parse_path(value, &p->rma_lib);
         case kNoiseDuration: return parse_ms(spec, value, &p->noise_duration_ms);
         case kMaxNoiseDuration: return parse_ms(spec, value, &p->max_noise_duration_ms);
+        case kNoiseBaseline: return parse_path(value, &p->noise_baseline);
+        case kNoiseFactor: return parse_number(value, &p->noise_factor) && p->noise_factor >= spec.min_s &&
+                                  p->noise_factor <= spec.max_s;
         case kMtbf: return parse_seconds(spec, value, &p->mtbf_s);
         case kCkptCost: return parse_seconds(spec, value, &p->ckpt_cost_s);
         case kLeaderPorts: {

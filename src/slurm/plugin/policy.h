@@ -49,6 +49,8 @@ struct SitePolicy {
     bool noise_probe_on = false;        // probe every job that does not opt out
     int noise_duration_ms = kNoiseDefaultMs;        // a bare --noise-probe, and default=on jobs
     int max_noise_duration_ms = kMaxNoiseDefaultMs;  // users may not hold their job's start longer
+    std::string noise_baseline;         // a healthy node's `jobsentry noise --json`; empty: no health check
+    double noise_factor = kNoiseFactorDefault;  // that many times the baseline's noise is NOISY
     std::string rma_lib;                // --rma-check's preload module (absolute path)
     PortRange leader_ports;             // multi-node jobs: where leaders listen for node agents
     // Checkpoint coordination (--checkpoint; slurm/plugin/checkpoint_option.h).

@@ -1,6 +1,7 @@
 #include "slurm/plugin/site_spec.h"
 
 #include "base/duration.h"
+#include "base/text.h"
 
 namespace jobsentry {
 
@@ -12,6 +13,7 @@ std::string accepted_values(const SiteKeySpec& spec) {
         case SiteValue::action: return "cancel, requeue, notify, report";
         case SiteValue::action_list: return "a comma-separated list of cancel, requeue, notify, report";
         case SiteValue::port_range: return "a port range FIRST-LAST within 1024-65535, e.g. 7100-7199";
+        case SiteValue::number: return "numbers from " + format_number(spec.min_s) + " to " + format_number(spec.max_s);
         case SiteValue::duration:
             if (spec.min_s > 0)
                 return "durations from " + format_ms(static_cast<int>(spec.min_s * 1000)) + " to " +

@@ -16,6 +16,7 @@ enum class SiteValue {
     yes_no,       // yes | no
     path,         // an absolute path
     duration,     // with a unit; min_s..max_s
+    number,       // a plain number; min_s..max_s are its range
     action,       // one of cancel, requeue, notify, report
     action_list,  // a comma-separated list of those
     port_range,   // FIRST-LAST
@@ -25,7 +26,7 @@ struct SiteKeySpec {
     const char* key;
     const char* meta;          // the value as the docs name it
     SiteValue type;
-    double min_s, max_s;       // durations: the accepted values in seconds (min_s excluded when 0)
+    double min_s, max_s;       // durations: the accepted values in seconds (min_s excluded when 0); numbers: the range
     const char* default_text;  // the default as the docs show it
     const char* help;
 };
@@ -33,9 +34,11 @@ struct SiteKeySpec {
 // The OS-noise probe's durations: users' --noise-probe and the site's keys.
 inline constexpr int kNoiseMinMs = 100, kNoiseMaxMs = 600000;
 inline constexpr int kNoiseDefaultMs = 2000, kMaxNoiseDefaultMs = 30000;  // as default_text says (test_policy.cpp)
+// How much noisier than the site's baseline a node is named NOISY (tools/noise/noise_health.h).
+inline constexpr double kNoiseFactorDefault = 3, kNoiseFactorMin = 1.5, kNoiseFactorMax = 100;
 
 enum SiteKey { kDefaultOn, kAllowOptout, kAction, kActions, kSupervisor, kReportDir, kStateDir, kLogDir,
-               kLeaderPorts, kLogSamples, kNoiseProbe, kNoiseDuration, kMaxNoiseDuration, kRmaLib, kMtbf,
+               kLeaderPorts, kLogSamples, kNoiseProbe, kNoiseDuration, kMaxNoiseDuration, kNoiseBaseline, kNoiseFactor, kRmaLib, kMtbf,
                kCkptCost, kSiteKeyCount };
 // clang-format off
 inline constexpr SiteKeySpec kSiteKeys[kSiteKeyCount] = {
@@ -64,6 +67,12 @@ inline constexpr SiteKeySpec kSiteKeys[kSiteKeyCount] = {
      "how long a bare `--noise-probe` (and `noise_probe=on`) measures"},
     {"max_noise_duration", "DURATION", SiteValue::duration, kNoiseMinMs / 1000.0, kNoiseMaxMs / 1000.0, "`30s`",
      "users may not hold their job's start longer"},
+    {"noise_baseline", "PATH", SiteValue::path, 0, 0, "not set",
+     "a `jobsentry noise --json` result of a healthy node; the probe at job start then names a node whose worst PU "
+     "is `noise_factor` times noisier (and half a point more) NOISY in the AdminComment "
+     "([noise.md](noise.md#node-health-at-job-start))"},
+    {"noise_factor", "K", SiteValue::number, kNoiseFactorMin, kNoiseFactorMax, "`3`",
+     "with `noise_baseline`: how many times the baseline's noise makes a node NOISY"},
     {"rma_lib", "PATH", SiteValue::path, 0, 0, "`<prefix>/lib/libjobsentry-rmacheck.so`",
      "the preload module that `--rma-check` puts into the job's tasks"},
     {"mtbf", "DURATION", SiteValue::duration, 0, 1e9, "not set",
