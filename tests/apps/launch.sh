@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs one of three real, unmodified MPI applications from Debian 12 (installed
+# Runs one of five real, unmodified MPI applications from Debian 12 (installed
 # by scripts/install-apps.sh) on a problem scaled to a wanted healthy run time.
 #
 #   launch.sh list                      the application names, one per line
@@ -11,7 +11,7 @@
 # (the application runs with DIR as its working directory). The script then
 # `exec`s `mpirun --oversubscribe -np NP ...`: its PID becomes mpirun's, so a
 # signal sent to it reaches mpirun, and its exit status is mpirun's (0 on a
-# healthy run of each of the three apps).
+# healthy run of each of the apps).
 #
 # Output: the application's stdout goes to the caller's stdout and its stderr to
 # the caller's stderr, and both are also appended (by two `tee -a`, so their
@@ -30,11 +30,13 @@
 # CPU-heavy jobs on the same 2 cores the same work took up to 1.4x (nwchem
 # 81 s) and, for cp2k, 2x longer: give tests generous timeouts (>= 2 x SECONDS).
 # Other NP values do the same work (the rates are only calibrated for NP=4).
-# NWChem was measured again on 2026-11-27 on the PVM guest the tests run on
-# now, where its steps are 5x slower than on the 2026-11-24 machine (ARMCI's
-# many small system calls; LAMMPS and CP2K kept their rates): 16 steps 28.4 s,
-# 48 steps 81.2 s from start to exit -> 0.6 steps/s after 2 s of start-up.
-# With the old rate, mpi_app_no_hang_nwchem's "25 s" run took 95 s.
+# NWChem's steps are 5x slower on a virtual machine than on bare metal
+# (ARMCI's many small system calls; LAMMPS and CP2K keep their rates): 16
+# steps 28.4 s, 48 steps 81.2 s from start to exit -> 0.6 steps/s after 2 s
+# of start-up; RATE_NWCHEM is the virtual machine's.
+# HPCC and Quantum ESPRESSO were calibrated with the 2 cores shared with other
+# builds (load average 7.7): on a quiet machine their runs are shorter than
+# SECONDS asks. Their rates are provisional until measured quietly.
 #
 # Environment: the caller's environment is used as is (OMPI_ALLOW_RUN_AS_ROOT,
 # OMPI_ALLOW_RUN_AS_ROOT_CONFIRM, OMPI_MCA_* are read by mpirun itself);
@@ -48,7 +50,7 @@
 # to mpirun.
 set -euo pipefail
 
-APPS=(lammps cp2k nwchem)
+APPS=(lammps cp2k nwchem hpcc qe)
 
 # Healthy-run rates at NP=4 on the idle 2-core test machine (Open MPI 4.1.4,
 # btl self,vader, oversubscribed). Measured with `launch.sh NAME timing DIR`.
@@ -57,6 +59,9 @@ RATE_CP2K=19        # QS MD steps per second, 1 water molecule (H2O.inp)
 RATE_NWCHEM=0.6     # B3LYP/6-31G* QMD steps per second, 1 water molecule (2026-11-27, above)
 SETUP_CP2K=4        # s of start-up and final output, not scaled
 SETUP_NWCHEM=2
+SECONDS_HPCC_2000=88  # HPCC's whole suite at HPL N=2000 (provisional, above); its work grows as N^2
+RATE_QE=0.21        # pw.x MD steps per second, Si2, 4x4x4 k-points (provisional, above)
+SETUP_QE=1
 
 usage() {
   echo "usage: $0 list | $0 NAME DIR NP [SECONDS] | $0 NAME timing DIR" >&2
@@ -73,12 +78,17 @@ steps() { awk -v s="$1" -v setup="$2" -v r="$3" 'BEGIN { n = int((s - setup) * r
 #  cp2k:   timing table row "CP2K  1  1.0  0.006  0.008  61.661  61.662"
 #          -> field 7 (maximum over ranks of the total run time).
 #  nwchem: "Total times  cpu:  1.2s  wall:  61.3s" -> the wall figure (whole run).
+#  hpcc:   hpccoutf.txt's first and last "Current time (EPOCH)" -> their difference
+#          (whole suite, 1 s resolution).
+#  qe:     "PWSCF        :      9.68s CPU   1m35.01s WALL" -> the WALL figure in s.
 timing() {
   local name=$1 out=$2/app.out pattern _
   case $name in
     lammps) pattern='^Loop time of ' ;;
     cp2k)   pattern='^ CP2K  +1 ' ;;
     nwchem) pattern='^ Total times +cpu:' ;;
+    hpcc)   pattern='^End of Summary section' out=$2/hpccoutf.txt ;;
+    qe)     pattern='^ +PWSCF +:.*WALL' ;;
     *) usage ;;
   esac
   [ -f "$out" ] || { echo "launch.sh: no $out" >&2; exit 1; }
@@ -88,6 +98,10 @@ timing() {
     lammps) grep -E "$pattern" "$out" | tail -1 | awk '{print $4}' ;;
     cp2k)   grep -E "$pattern" "$out" | tail -1 | awk '{print $7}' ;;
     nwchem) grep -E "$pattern" "$out" | tail -1 | sed -E 's/.*wall: *([0-9.]+)s.*/\1/' ;;
+    hpcc)   sed -nE 's/^Current time \(([0-9]+)\).*/\1/p' "$out" | sed -n '1p;$p' | paste -sd' ' |
+              awk 'NF == 2 { print $2 - $1 }' ;;
+    qe)     grep -E "$pattern" "$out" | tail -1 | sed -E 's/.*CPU +//; s/s? *WALL.*//' |
+              awk -F'[hm]' '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }' ;;
   esac | grep . || { echo "launch.sh: no $name timing in $out" >&2; exit 1; }
 }
 
@@ -167,6 +181,50 @@ end
 task dft qmd
 NW
     cmd=(nwchem.openmpi h2o.nw)
+    ;;
+  hpcc)
+    # HPC Challenge (hpcc package): HPL, DGEMM, STREAM, PTRANS, RandomAccess,
+    # FFT and the latency/bandwidth rings in one run, on 2x2 ranks (NP other
+    # than 4 runs the same 2x2 grid's input: HPCC needs P x Q <= NP). Its
+    # input is the package's example (/usr/share/doc/hpcc/examples/_hpccinf.txt)
+    # with N scaled; all sizes of the suite follow N's memory, so the work
+    # grows about as N^2 (MPIRandomAccess dominates at these sizes).
+    src=/usr/share/doc/hpcc/examples/_hpccinf.txt
+    [ -f "$src" ] || { echo "launch.sh: $src missing: run scripts/install-apps.sh" >&2; exit 1; }
+    n=$(awk -v s="$secs" -v t="$SECONDS_HPCC_2000" 'BEGIN { n = int(2000 * sqrt(s / t) / 80 + 0.5) * 80; print (n < 400 ? 400 : n) }')
+    sed -E "s/^1000( +Ns)\$/$n\1/" "$src" > hpccinf.txt
+    grep -Eq "^$n +Ns\$" hpccinf.txt || { echo "launch.sh: $src is not the expected HPCC input" >&2; exit 1; }
+    rm -f hpccoutf.txt
+    cmd=(hpcc)
+    ;;
+  qe)
+    # Quantum ESPRESSO's pw.x (quantum-espresso package; pseudopotential from
+    # /usr/share/espresso/pseudo): Born-Oppenheimer MD of bulk silicon (2
+    # atoms, LDA, 20 Ry, 4x4x4 k-points); the number of MD steps is scaled.
+    n=$(steps "$secs" "$SETUP_QE" "$RATE_QE")
+    pseudo=/usr/share/espresso/pseudo/Si.pz-vbc.UPF
+    [ -f "$pseudo" ] || { echo "launch.sh: $pseudo missing: run scripts/install-apps.sh" >&2; exit 1; }
+    cat > si.in <<QE
+&control
+  calculation = 'md', nstep = $n, dt = 20, pseudo_dir = '/usr/share/espresso/pseudo', outdir = '.', prefix = 'si'
+/
+&system
+  ibrav = 2, celldm(1) = 10.20, nat = 2, ntyp = 1, ecutwfc = 20.0
+/
+&electrons
+  conv_thr = 1e-8
+/
+&ions
+/
+ATOMIC_SPECIES
+  Si 28.086 Si.pz-vbc.UPF
+ATOMIC_POSITIONS alat
+  Si 0.00 0.00 0.00
+  Si 0.26 0.24 0.25
+K_POINTS automatic
+  4 4 4 0 0 0
+QE
+    cmd=(pw.x -in si.in)
     ;;
   *) usage ;;
 esac
