@@ -16,7 +16,7 @@ LAUNCH=$TOP/tests/apps/launch.sh
 
 watch_one() {  # watch_one CODE: the report of one watched run in $SCRATCH/CODE.json
   local code=$1 cmd
-  if bash "$LAUNCH" list | grep -qx "$code"; then
+  if bash "$LAUNCH" list | grep -x "$code" >/dev/null; then  # not -q: an early exit would fail the pipe (pipefail)
     cmd=(bash "$LAUNCH" "$code" "$SCRATCH/$code" "$NP" "$SECS")
   elif [ -x "$BUILD/tests/programs/$code" ]; then
     cmd=(mpirun --oversubscribe -np "$NP" "$BUILD/tests/programs/$code" --seconds "$SECS")

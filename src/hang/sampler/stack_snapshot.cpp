@@ -12,13 +12,33 @@ namespace jobsentry {
 namespace {
 
 thread_local const SnapshotUnwind* t_current = nullptr;
-constexpr uint64_t kPage = 4096;
 
-// One word of the live process (code, unwind tables), read without stopping it.
-bool read_live(pid_t pid, unw_word_t addr, unw_word_t* value) {
-    iovec local{value, sizeof *value};
-    iovec remote{reinterpret_cast<void*>(addr), sizeof *value};
-    return process_vm_readv(pid, &local, 1, &remote, 1, 0) == static_cast<ssize_t>(sizeof *value);
+// Bytes of the live process, read without stopping it.
+bool read_remote(pid_t pid, uint64_t addr, void* into, size_t bytes) {
+    iovec local{into, bytes};
+    iovec remote{reinterpret_cast<void*>(addr), bytes};
+    return process_vm_readv(pid, &local, 1, &remote, 1, 0) == static_cast<ssize_t>(bytes);
+}
+
+// One word of the live process (code, unwind tables), through this sample's
+// page cache (StackSnapshot::live_pages).
+bool read_live(StackSnapshot& s, unw_word_t addr, unw_word_t* value) {
+    const uint64_t page = addr & ~(kPageBytes - 1);
+    const size_t offset = addr - page;
+    if (offset + sizeof *value > kPageBytes) return read_remote(s.pid, addr, value, sizeof *value);  // straddles
+    for (size_t i = 0; i < s.live_page_addrs.size(); ++i)
+        if (s.live_page_addrs[i] == page) {
+            std::memcpy(value, s.live_pages.data() + i * kPageBytes + offset, sizeof *value);
+            return true;
+        }
+    if (s.live_page_addrs.size() >= kLivePagesMax) return read_remote(s.pid, addr, value, sizeof *value);
+    const size_t slot = s.live_page_addrs.size();
+    if (s.live_pages.size() < (slot + 1) * kPageBytes) s.live_pages.resize((slot + 1) * kPageBytes);
+    if (!read_remote(s.pid, page, s.live_pages.data() + slot * kPageBytes, kPageBytes))
+        return read_remote(s.pid, addr, value, sizeof *value);  // a page only partly mapped: the word alone
+    s.live_page_addrs.push_back(page);
+    std::memcpy(value, s.live_pages.data() + slot * kPageBytes + offset, sizeof *value);
+    return true;
 }
 
 int access_mem(unw_addr_space_t, unw_word_t addr, unw_word_t* value, int write, void*) {
@@ -33,7 +53,7 @@ int access_mem(unw_addr_space_t, unw_word_t addr, unw_word_t* value, int write, 
         s.ran_past = true;
         return -UNW_EINVAL;
     }
-    return read_live(s.pid, addr, value) ? 0 : -UNW_EINVAL;
+    return read_live(s, addr, value) ? 0 : -UNW_EINVAL;
 }
 
 int access_reg(unw_addr_space_t, unw_regnum_t reg, unw_word_t* value, int write, void*) {
@@ -49,7 +69,8 @@ int resume(unw_addr_space_t, unw_cursor_t*, void*) { return -UNW_EINVAL; }
 
 int find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t* info, int need_unwind_info, void*) {
     const SnapshotUnwind* u = t_current;
-    return u ? _UPT_find_proc_info(as, ip, info, need_unwind_info, u->upt) : -UNW_ENOINFO;
+    if (!u) return -UNW_ENOINFO;
+    return _UPT_find_proc_info(as, ip, info, need_unwind_info, u->tables ? u->tables->for_ip(ip) : u->upt);
 }
 
 void put_unwind_info(unw_addr_space_t as, unw_proc_info_t* info, void*) {
@@ -93,13 +114,14 @@ bool take_snapshot(pid_t pid, size_t max_bytes, AddressRange* stack, StackSnapsh
     out->pid = pid;
     std::memcpy(out->regs, by_number, sizeof by_number);
     out->ran_past = false;
+    out->live_page_addrs.clear();  // the buffer stays allocated
     // Usually the mapping seen last time (the main thread's stack); read again when the stack
     // pointer left it (an alternate signal stack, a stack that grew).
     if (r.rsp < stack->lo || r.rsp >= stack->hi) *stack = read_mapping_containing(pid, r.rsp).value_or(AddressRange{});
     out->stack_end = stack->hi;
     // From the start of the stack pointer's page, which is mapped (the red zone below the stack
     // pointer is never needed to unwind: a leaf function saves no register there).
-    out->lo = r.rsp & ~(kPage - 1);
+    out->lo = r.rsp & ~(kPageBytes - 1);
     uint64_t end = out->lo + max_bytes;
     if (stack->hi > out->lo) end = std::min(end, stack->hi);
     // One remote piece per page: the kernel copies pieces in order and stops at the first page it
@@ -111,9 +133,9 @@ bool take_snapshot(pid_t pid, size_t max_bytes, AddressRange* stack, StackSnapsh
     size_t got = 0;
     iovec remote[kPagesPerCall];
     for (uint64_t at = out->lo; at < end;) {
-        const uint64_t stop = std::min(end, at + kPagesPerCall * kPage);
+        const uint64_t stop = std::min(end, at + kPagesPerCall * kPageBytes);
         size_t pieces = 0;
-        for (uint64_t page = at; page < stop; page += kPage) remote[pieces++] = {reinterpret_cast<void*>(page), kPage};
+        for (uint64_t page = at; page < stop; page += kPageBytes) remote[pieces++] = {reinterpret_cast<void*>(page), kPageBytes};
         iovec local{out->bytes.data() + (at - out->lo), static_cast<size_t>(stop - at)};
         const ssize_t n = process_vm_readv(pid, &local, 1, remote, pieces, 0);
         if (n > 0) got += static_cast<size_t>(n);

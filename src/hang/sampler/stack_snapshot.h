@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "base/proc_files.h"
+#include "hang/sampler/module_unwind_tables.h"
 
 namespace jobsentry {
 
@@ -39,7 +40,18 @@ struct StackSnapshot {
     std::vector<unsigned char> bytes;  // the buffer: only grows, so it is not cleared per sample
     size_t copied = 0;                 // of which copied this time
     bool ran_past = false;   // the unwind asked for stack above the copy, and ended there
+    // Pages of the live process read during this sample's unwind (code and
+    // unwind tables): libunwind reads a remote table one word at a time, 600
+    // words a sample on a Quantum ESPRESSO rank (a system call each); a page
+    // read once serves the rest. Emptied at every snapshot, so nothing read
+    // outlives the unwind it was read for (a library may be unloaded between
+    // samples). At most kLivePagesMax pages; beyond that, words are read alone.
+    std::vector<uint64_t> live_page_addrs;
+    std::vector<unsigned char> live_pages;  // kPageBytes per address above
 };
+
+constexpr size_t kPageBytes = 4096;
+constexpr size_t kLivePagesMax = 64;
 
 // Bytes of stack copied from the stack pointer's page up, at first (less at the
 // top of the stack); a process whose unwinds run past the copy gets twice as
@@ -61,6 +73,7 @@ bool take_snapshot(pid_t pid, size_t max_bytes, AddressRange* stack, StackSnapsh
 struct SnapshotUnwind {
     StackSnapshot* snapshot = nullptr;
     void* upt = nullptr;  // _UPT_create(pid) of the same process
+    ModuleUnwindTables* tables = nullptr;  // if set, table lookups use its handle for the ip's segment
 };
 unw_accessors_t* snapshot_accessors();
 

@@ -19,6 +19,7 @@
 
 #include "base/clock.h"
 #include "hang/sampler/binary_symbols.h"
+#include "hang/sampler/module_unwind_tables.h"
 #include "hang/sampler/mpi_classifier.h"
 #include "base/proc_files.h"
 #include "hang/sampler/stack_root.h"
@@ -117,7 +118,7 @@ bool traced_by_another(pid_t pid) {
 }  // namespace
 
 struct StackWalker::ProcessCache {
-    ProcessCache(pid_t pid, BinaryCache* binaries) : symbols(pid, binaries) {
+    ProcessCache(pid_t pid, BinaryCache* binaries) : symbols(pid, binaries), tables(pid) {
         space = unw_create_addr_space(&_UPT_accessors, 0);
         if (space) unw_set_caching_policy(space, UNW_CACHE_GLOBAL);
         snapshot_space = unw_create_addr_space(snapshot_accessors(), 0);
@@ -136,6 +137,7 @@ struct StackWalker::ProcessCache {
     size_t snapshot_bytes = kSnapshotStackBytes;  // doubled when an unwind runs past the copy
     AddressRange stack;                           // the mapping of the stack pointer, last seen
     Symbolizer symbols;
+    ModuleUnwindTables tables;  // the snapshot unwind's table lookups, a handle per code segment
     std::vector<std::pair<unw_word_t, bool>> pcs;  // the last unwind's PCs, and whether each is exact (innermost, signal)
 };
 
@@ -266,7 +268,7 @@ StackSample StackWalker::sample(pid_t pid, uint64_t start_time) {
         // (stack_snapshot.h; an NWChem rank was held 4 ms per sample, and ran 23 % slower watched).
         let_go();
         clock.lap(CostStep::stop_copy);
-        SnapshotUnwind arg{&cache.snapshot, cache.upt};
+        SnapshotUnwind arg{&cache.snapshot, cache.upt, &cache.tables};
         SnapshotScope scope(&arg);
         unwound = unwind(cache.snapshot_space, &arg);
         if (cache.snapshot.ran_past) cache.snapshot_bytes = std::min(2 * cache.snapshot_bytes, kSnapshotStackBytesMax);
