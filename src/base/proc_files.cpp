@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <sstream>
 
 namespace jobsentry {
@@ -113,6 +114,21 @@ std::optional<AddressRange> read_mapping_containing(pid_t pid, uint64_t addr) {
 bool status_traced(const std::string& text) {
     auto at = text.find("\nTracerPid:");
     return at != std::string::npos && std::strtol(text.c_str() + at + 11, nullptr, 10) != 0;
+}
+
+std::optional<bool> status_signal_pending(const std::string& text, int sig) {
+    if (sig < 1 || sig > 64) return std::nullopt;
+    bool found = false, pending = false;
+    for (const char* key : {"\nSigPnd:", "\nShdPnd:"}) {
+        const size_t at = text.find(key);
+        if (at == std::string::npos) continue;
+        char* end = nullptr;
+        const unsigned long long mask = std::strtoull(text.c_str() + at + std::strlen(key), &end, 16);
+        if (end == text.c_str() + at + std::strlen(key)) continue;
+        found = true;
+        pending = pending || (mask >> (sig - 1)) & 1;
+    }
+    return found ? std::optional<bool>(pending) : std::nullopt;
 }
 
 std::optional<uint64_t> status_voluntary_switches(const std::string& status_text) {

@@ -47,6 +47,9 @@ std::optional<AddressRange> read_mapping_containing(pid_t pid, uint64_t addr);
 
 // True when the status text names a tracer (TracerPid: other than 0).
 bool status_traced(const std::string& status_text);
+// Is signal sig pending for the thread (SigPnd) or its process (ShdPnd)?
+// nullopt when the status text says neither.
+std::optional<bool> status_signal_pending(const std::string& status_text, int sig);
 
 // The thread's voluntary context switches ("voluntary_ctxt_switches:" of
 // /proc/PID/task/TID/status): how often it went to sleep. Pure parser and reader.

@@ -116,3 +116,15 @@ TEST_CASE("voluntary context switches from /proc/PID/status") {
     // This very thread has slept at least once (the test runner's start-up) and is readable.
     CHECK(read_voluntary_switches(getpid(), getpid()).has_value());
 }
+
+TEST_CASE("status_signal_pending reads SigPnd and ShdPnd") {
+    const std::string cont_shared = "Name:\tx\nSigQ:\t0/1\nSigPnd:\t0000000000000000\nShdPnd:\t0000000000020000\n";
+    CHECK(status_signal_pending(cont_shared, 18) == true);   // SIGCONT: bit 17
+    CHECK(status_signal_pending(cont_shared, 19) == false);  // SIGSTOP
+    const std::string stop_thread = "Name:\tx\nSigPnd:\t0000000000040000\nShdPnd:\t0000000000000000\n";
+    CHECK(status_signal_pending(stop_thread, 19) == true);
+    CHECK(status_signal_pending(stop_thread, 18) == false);
+    CHECK_FALSE(status_signal_pending("Name:\tx\n", 18).has_value());
+    CHECK_FALSE(status_signal_pending(cont_shared, 0).has_value());
+    CHECK_FALSE(status_signal_pending(cont_shared, 65).has_value());
+}

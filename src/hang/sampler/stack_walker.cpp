@@ -110,6 +110,20 @@ private:
     double begin_, last_;
 };
 
+// A stop signal (SIGSTOP, SIGTSTP, ...) that reached the thread while we held
+// it is handed back at detach; but if a SIGCONT came after it, also while we
+// held it, the sender's order was stop-then-continue, and handing the stop
+// back now would stop the process after its continue: it would stay stopped
+// until the next SIGCONT. Under a stop/continue duty cycle (a throttle, a
+// gang scheduler) that turned a rank stopped 40 % of the time into one
+// stopped in every look, and a hang was claimed. A SIGCONT sent to a traced
+// thread stays pending (it is not ignored under ptrace), so it can be seen.
+bool stop_overtaken_by_continue(pid_t pid, int reinject) {
+    if (reinject != SIGSTOP && reinject != SIGTSTP && reinject != SIGTTIN && reinject != SIGTTOU) return false;
+    const auto status = read_bounded("/proc/" + std::to_string(pid) + "/status", 16384);
+    return status && status_signal_pending(*status, SIGCONT).value_or(false);
+}
+
 bool traced_by_another(pid_t pid) {
     auto status = read_bounded("/proc/" + std::to_string(pid) + "/status", 16384);
     return status && status_traced(*status);
@@ -237,6 +251,7 @@ StackSample StackWalker::sample(pid_t pid, uint64_t start_time) {
     out.stop_seconds = monotonic_now() - begin;
     ProcessCache& cache = cache_for(pid);
     auto let_go = [&] {
+        if (stop_overtaken_by_continue(pid, reinject)) reinject = 0;
         const int detached = ptrace(PTRACE_DETACH, pid, nullptr, reinterpret_cast<void*>(static_cast<long>(reinject)));
         const int detach_errno = errno;
         if (detached != 0 && (detach_errno != ESRCH || kill(pid, 0) == 0)) {
