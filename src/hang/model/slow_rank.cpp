@@ -10,7 +10,11 @@ namespace jobsentry {
 namespace {
 
 // A main thread that computes, or whose threads do (an OpenMP team): work the peers may wait for.
-bool works(Activity a) { return a == Activity::computing || a == Activity::threads_working; }
+// A rank stopped on its own (a stop/continue throttle; the watcher never feeds a round in which
+// the whole job is stopped) has not finished its step either: its peers wait for it all the same.
+bool works(Activity a) {
+    return a == Activity::computing || a == Activity::threads_working || a == Activity::stopped;
+}
 
 // Strong positive autocorrelation (one phase spanning dozens of rounds)
 // would otherwise shrink the counts to nothing; beyond this the test is

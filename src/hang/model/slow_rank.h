@@ -3,7 +3,7 @@
 //
 // Each sampling round gives every sampled rank's activity (ProgressTracker's
 // classification). A rank is WAITED FOR in a round when it works (computing,
-// or its threads do) while more than half of the other sampled ranks wait
+// its threads do, or it is stopped alone) while more than half of the other sampled ranks wait
 // inside MPI; a node is waited for when any of its sampled ranks is. A rank
 // that has become slow is the one its peers increasingly wait for, so:
 //
