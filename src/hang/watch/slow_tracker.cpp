@@ -9,14 +9,21 @@ namespace jobsentry {
 SlowTracker::SlowTracker(SlowRankConfig config, std::string local_node)
     : model_(std::move(config)), local_node_(std::move(local_node)) {}
 
-void SlowTracker::observe(double at, const std::vector<Sampled>& ranks) {
+bool SlowTracker::observe(double at, const std::vector<Sampled>& ranks) {
     SlowRound round{at, {}};
     for (const Sampled& r : ranks) {
         // Nodes are named as the report and Slurm name them: the agents' node, or ours.
         model_.set_node(r.rank, r.node.empty() ? local_node_ : r.node);
         round.ranks.push_back({r.rank, r.activity});
     }
-    model_.observe(round);
+    return model_.observe(round);
+}
+
+std::string SlowTracker::look_line() const {
+    const SlowVerdict& v = model_.last_look();
+    char tail[96];
+    std::snprintf(tail, sizeof tail, "; p x tests %.2g; inflation %.2g", v.p_value, model_.rank_inflation());
+    return "slow look: " + slow_summary(v) + tail;
 }
 
 std::string SlowTracker::news() {

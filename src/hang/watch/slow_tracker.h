@@ -25,7 +25,10 @@ public:
     // One sampling round of the ranks sampled in it (visitors included),
     // taken at unix time `at`. Rounds in which the whole job is suspended
     // must not be fed (the watcher skips them).
-    void observe(double at, const std::vector<Sampled>& ranks);
+    // Returns true when this round was a look.
+    bool observe(double at, const std::vector<Sampled>& ranks);
+    // --verbose: "slow look: no slow rank in 400 rounds; p x tests 0.31; inflation 3.2".
+    std::string look_line() const;
 
     // What is new since the last call, as one line for the log, or "":
     // the baseline completed, or the verdict turned slow or named other

@@ -171,7 +171,7 @@ std::string local_node_name() {
 
 void Watcher::track_slow(const std::vector<SlowTracker::Sampled>& round) {
     // Visitors included: the model counts each rank over the rounds it was sampled in.
-    slow_.observe(unix_now(), round);
+    if (slow_.observe(unix_now(), round) && opt_.verbose) log(slow_.look_line());
     const std::string news = slow_.news();
     if (news.empty()) return;
     log(news);
