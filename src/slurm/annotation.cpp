@@ -101,6 +101,17 @@ std::string end_annotation(const Report& r, const std::string& previous) {
     return one_line(text + part_clauses(previous));
 }
 
+std::string slow_clause(const SlowVerdict& v) {
+    // slow_summary's "slow: ..." without its word, the factor kept at the end of the units.
+    std::string what = slow_summary(v);
+    if (what.rfind("slow: ", 0) == 0) what = what.substr(6);
+    char tail[96];
+    std::snprintf(tail, sizeof tail, " since %s, p %.2g", utc(v.since).c_str(), v.p_value);
+    std::string text = std::string(kSlowClauseKey) + " " + what + tail;
+    if (text.size() > kMaxSlowClause) text = text.substr(0, kMaxSlowClause - 3) + "...";
+    return one_line(text);
+}
+
 std::string format_period(double seconds) {
     char buf[64];
     if (!(seconds >= 0) || seconds > 1e9) return "?";

@@ -34,6 +34,14 @@ std::string hang_annotation(const Report& report, const std::string& action, con
 // hang verdict of an earlier run of the job (before a requeue) is kept after it.
 std::string end_annotation(const Report& report, const std::string& previous_comment = "");
 
+// The slow verdict's clause and its key: "jobsentry slow: node n3 (ranks 12-15)
+// ~1.25x since 2026-11-28T05:02:11Z, p 3.1e-09", at most kMaxSlowClause
+// characters (a job with many slow ranks says "..."); kept by the hang and
+// end verdicts as another part's clause.
+constexpr const char* kSlowClauseKey = "jobsentry slow:";
+constexpr size_t kMaxSlowClause = 240;
+std::string slow_clause(const SlowVerdict& verdict);
+
 // 400ms, 4.0s, 12m05s, 1h02m: periods as the annotation shows them.
 std::string format_period(double seconds);
 

@@ -348,6 +348,16 @@ void SlurmJob::hang(Report& report, const std::function<void()>&) {
     if (opt_.action == SlurmAction::cancel || opt_.action == SlurmAction::requeue) ended_ = true;
 }
 
+void SlurmJob::slow(const SlowVerdict& verdict, const std::string& line) {
+    // Told, never acted on: the job runs on. One attempt, no retries: the
+    // sampling thread must not wait for slurmctld, and the next change of
+    // the verdict (or the end's annotation, which keeps this clause) comes.
+    tell_user("jobsentry: " + line);
+    std::string comment;
+    const std::string err = slurm_set_comment_clause(opt_.job_id, kSlowClauseKey, slow_clause(verdict), &comment);
+    log_.info(err.empty() ? "AdminComment set: " + comment : "could not set the slow verdict in the AdminComment: " + err);
+}
+
 bool SlurmJob::retry_slurm(double budget_s, const std::string& what, const std::function<bool()>& attempt,
                            bool while_job_runs) {
     const double give_up = monotonic_now() + budget_s;

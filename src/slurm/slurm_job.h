@@ -30,6 +30,7 @@ public:
     void child_exited(pid_t, int) override {}
     std::string signalled(int sig, const siginfo_t& info) override;
     void hang(Report& report, const std::function<void()>& reap) override;
+    void slow(const SlowVerdict& verdict, const std::string& line) override;
     int finish(Report& report, bool hang_found) override;
     void problem(const std::string& message) override;
     double next_timer() override;

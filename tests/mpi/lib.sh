@@ -30,6 +30,27 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# Every process of this test carries the tag: sweep them all on exit, an
+# application's own processes included (cleanup knows only a few names).
+sweep() {
+  local p
+  for p in /proc/[0-9]*; do
+    [ "${p#/proc/}" = $$ ] && continue
+    grep -qz "^JOBSENTRY_TEST_TAG=$WORK\$" "$p/environ" 2>/dev/null && kill -KILL "${p#/proc/}" 2>/dev/null
+  done
+  return 0
+}
+
+# The pids of this test's processes that are rank RANK of an MPI job.
+rank_pids() {
+  local p
+  for p in /proc/[0-9]*; do
+    grep -qz "^JOBSENTRY_TEST_TAG=$WORK\$" "$p/environ" 2>/dev/null || continue
+    grep -qzE "^(OMPI_COMM_WORLD_RANK|PMIX_RANK|PMI_RANK)=$1\$" "$p/environ" 2>/dev/null && echo "${p#/proc/}"
+  done
+  return 0
+}
+
 # Open MPI refuses root without these; CI runs as root.
 if [ "$(id -u)" -eq 0 ]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

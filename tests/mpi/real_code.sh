@@ -36,16 +36,6 @@ case $TARGET in
      cmd+=("$PROGRAMS/$TARGET$([ "${MPI_IMPL:-openmpi}" = openmpi ] || echo "_$MPI_IMPL")" --seconds "$RUN" --pid-dir "$WORK/pids") ;;
 esac
 
-# Every process of this test carries the tag: sweep them all on exit, the
-# application's own processes included (lib.sh knows only a few names).
-sweep() {
-  local p
-  for p in /proc/[0-9]*; do
-    [ "${p#/proc/}" = $$ ] && continue
-    grep -qz "^JOBSENTRY_TEST_TAG=$WORK\$" "$p/environ" 2>/dev/null && kill -KILL "${p#/proc/}" 2>/dev/null
-  done
-  return 0
-}
 trap 'sweep; cleanup' EXIT
 
 if [ "$KIND" = suspend ]; then

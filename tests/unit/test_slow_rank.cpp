@@ -25,6 +25,7 @@ struct Job {
     double slow_from = 1e18;
     double comm = 0.01;
     unsigned seed = 1;
+    bool by_stopping = false;  // slowed by a stop/continue throttle: stopped for 1 - 1/factor of its compute time
 };
 
 class JobStream {
@@ -40,8 +41,14 @@ public:
         now_ += pause(rng_);
         while (now_ >= step_end_) start_step();
         SlowRound round{now_, {}};
-        for (int r = 0; r < job_.ranks; ++r)
-            round.ranks.push_back({r, now_ < step_start_ + done_[r] ? Activity::computing : Activity::in_mpi});
+        std::uniform_real_distribution<double> coin(0, 1);
+        for (int r = 0; r < job_.ranks; ++r) {
+            Activity a = now_ < step_start_ + done_[r] ? Activity::computing : Activity::in_mpi;
+            if (a == Activity::computing && job_.by_stopping && step_start_ >= job_.slow_from &&
+                coin(rng_) < 1 - 1 / job_.slow[r])
+                a = Activity::stopped;
+            round.ranks.push_back({r, a});
+        }
         return round;
     }
     // Mean step length before and after slow_from, as measured.
@@ -135,6 +142,17 @@ TEST_CASE("one rank slowed mid-run is named, with its factor and since when", "[
     CHECK(v.since < 190);
     CHECK(v.p_value <= 1e-4);
     CHECK_THAT(slow_summary(v), Catch::StartsWith("slow: rank 2 ~1."));
+}
+
+TEST_CASE("a rank slowed by a stop/continue throttle is named: stopped, it holds its peers up", "[slow]") {
+    Job spec = slowed_job(4, {1}, 1.6);
+    spec.by_stopping = true;
+    JobStream job(spec);
+    const SlowVerdict v = verdict_after_1400_rounds(job);
+    REQUIRE(v.status == SlowStatus::slow);
+    CHECK(v.slow_ranks == std::vector<int>{1});
+    REQUIRE(v.units.size() == 1);
+    CHECK(v.units[0].compute_factor == Approx(1.6).epsilon(0.2));
 }
 
 TEST_CASE("a node of 4 slowed ranks is named as the node", "[slow]") {

@@ -10,7 +10,11 @@ namespace jobsentry {
 namespace {
 
 // A main thread that computes, or whose threads do (an OpenMP team): work the peers may wait for.
-bool works(Activity a) { return a == Activity::computing || a == Activity::threads_working; }
+// A rank stopped on its own (a stop/continue throttle; the watcher never feeds a round in which
+// the whole job is stopped) has not finished its step either: its peers wait for it all the same.
+bool works(Activity a) {
+    return a == Activity::computing || a == Activity::threads_working || a == Activity::stopped;
+}
 
 // Strong positive autocorrelation (one phase spanning dozens of rounds)
 // would otherwise shrink the counts to nothing; beyond this the test is
@@ -158,7 +162,8 @@ bool SlowRankModel::observe(const SlowRound& round) {
 }
 
 std::vector<SlowRankModel::Finding> SlowRankModel::significant(const SlowVerdict& v, const Shares& base,
-                                                               const std::vector<int>& windows) const {
+                                                               const std::vector<int>& windows,
+                                                               double* smallest) const {
     std::vector<Unit> units;
     for (const auto& [rank, share] : base.rank) units.push_back({false, rank, node_of(rank)});
     if (base.node.size() >= 2)  // on one node, the node is waited for whenever anyone is
@@ -179,6 +184,7 @@ std::vector<SlowRankModel::Finding> SlowRankModel::significant(const SlowVerdict
     }
     std::vector<Finding> out;
     for (auto& [i, f] : best) {
+        if (smallest) *smallest = std::min(*smallest, f.p);
         if (f.p > v.threshold) continue;
         f.since = change_point(f);
         out.push_back(f);
@@ -256,7 +262,9 @@ SlowVerdict SlowRankModel::look() const {
     v.tests = static_cast<int>(units * windows.size());
     v.threshold = config_.alpha / v.tests;
     v.status = SlowStatus::no_slow;
-    std::vector<Finding> found = significant(v, base, windows);
+    double smallest = 1;
+    std::vector<Finding> found = significant(v, base, windows, &smallest);
+    v.p_value = std::min(1.0, smallest * v.tests);  // how near a no_slow look came
     if (found.empty()) return v;
 
     std::vector<int> suspects;  // every rank of a significant unit: not a peer

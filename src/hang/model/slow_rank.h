@@ -3,7 +3,7 @@
 //
 // Each sampling round gives every sampled rank's activity (ProgressTracker's
 // classification). A rank is WAITED FOR in a round when it works (computing,
-// or its threads do) while more than half of the other sampled ranks wait
+// its threads do, or it is stopped alone) while more than half of the other sampled ranks wait
 // inside MPI; a node is waited for when any of its sampled ranks is. A rank
 // that has become slow is the one its peers increasingly wait for, so:
 //
@@ -70,6 +70,8 @@ public:
     // The latest look's own verdict, latched or not.
     const SlowVerdict& last_look() const { return last_look_; }
     const SlowRankConfig& config() const { return config_; }
+    // The baseline's variance inflation of the ranks' counts (1 until it is complete).
+    double rank_inflation() const { return rank_inflation_; }
 
 private:
     struct Mark {
@@ -111,7 +113,9 @@ private:
     Shares shares(const Rounds& rounds) const;
     void learn_inflation();
     SlowVerdict look() const;
-    std::vector<Finding> significant(const SlowVerdict& v, const Shares& base, const std::vector<int>& windows) const;
+    // The units significant at this look; *smallest gets the smallest p of any unit.
+    std::vector<Finding> significant(const SlowVerdict& v, const Shares& base, const std::vector<int>& windows,
+                                     double* smallest) const;
     double compute_factor(const Finding& f, const std::vector<int>& suspects) const;
     double peers_waiting(const Rounds& rounds, const std::vector<int>& suspects) const;
     double change_point(const Finding& f) const;

@@ -36,6 +36,7 @@ struct SlowVerdict {
     double since = 0;                // the earliest change among the units
     double job_factor = 1;           // the job runs about this many times slower than at baseline
     double p_value = 1;              // the smallest unit p, times the tests of that look (Bonferroni), at most 1
+                                     // (no_slow looks too: how near they came)
     double threshold = 0;            // the per-test level of that look: alpha / tests
     int tests = 0;                   // units x windows tested at that look
     int rounds = 0;                  // rounds observed so far

@@ -34,14 +34,18 @@ void add_detection_options(po::options_description& d, DetectionSettings& o) {
         (flag(kVerifyRounds), po::value(&o.verify_rounds)->default_value(o.verify_rounds),
             described(kVerifyRounds).c_str())
         (flag(kSpinVerify), po::value(&o.spin_verify_ms)->default_value(o.spin_verify_ms),
-            described(kSpinVerify).c_str());
+            described(kSpinVerify).c_str())
+        (flag(kSlowBaseline), po::value(&o.slow_baseline_rounds)->default_value(o.slow_baseline_rounds),
+            described(kSlowBaseline).c_str())
+        (flag(kSlowAlpha), po::value(&o.slow_alpha)->default_value(o.slow_alpha), described(kSlowAlpha).c_str());
     // clang-format on
 }
 
 std::string check_detection_settings(const DetectionSettings& s) {
     const std::pair<DetectionOption, double> values[] = {
         {kAlpha, s.alpha},           {kInterval, s.interval_ms},         {kMaxInterval, s.max_interval_ms},
-        {kRanks, s.ranks},           {kVerifyRounds, s.verify_rounds},   {kSpinVerify, s.spin_verify_ms}};
+        {kRanks, s.ranks},           {kVerifyRounds, s.verify_rounds},   {kSpinVerify, s.spin_verify_ms},
+        {kSlowBaseline, s.slow_baseline_rounds}, {kSlowAlpha, s.slow_alpha}};
     for (const auto& [id, v] : values) {
         const OptionSpec& o = kDetectionOptions[id];
         if (in_range(o, v) && !(id == kMaxInterval && v < s.interval_ms)) continue;

@@ -18,6 +18,9 @@ struct DetectionSettings {
     int verify_rounds = static_cast<int>(kDetectionOptions[kVerifyRounds].default_value);
     // extra watch of suspects that compute outside MPI: CPU time they must spin in one chain
     int spin_verify_ms = static_cast<int>(kDetectionOptions[kSpinVerify].default_value);
+    // the slow verdict (hang/model/slow_rank.h): its baseline and its level per look
+    int slow_baseline_rounds = static_cast<int>(kDetectionOptions[kSlowBaseline].default_value);
+    double slow_alpha = kDetectionOptions[kSlowAlpha].default_value;
     bool detect = true;         // false: no sampling at all (a supervisor kept only for its job's timer)
 };
 

@@ -35,8 +35,8 @@ struct OptionSpec {
 };
 
 // The detection settings, in the order --help and the docs show them.
-enum DetectionOption { kAlpha, kInterval, kMaxInterval, kRanks, kVerifyRounds, kSpinVerify, kSeed, kVerbose,
-                       kDetectionOptionCount };
+enum DetectionOption { kAlpha, kInterval, kMaxInterval, kRanks, kVerifyRounds, kSpinVerify, kSlowBaseline,
+                       kSlowAlpha, kSeed, kVerbose, kDetectionOptionCount };
 // clang-format off
 inline constexpr OptionSpec kDetectionOptions[kDetectionOptionCount] = {
     {"alpha", "alpha", "alpha", OptionType::real, 0.001, 0, 0.5, true, true, "", "A",
@@ -54,6 +54,11 @@ inline constexpr OptionSpec kDetectionOptions[kDetectionOptionCount] = {
      "then, for suspects computing outside MPI, watch them every 100 ms until each has run S ms of CPU time; a change "
      "of function clears the alarm, and so does a suspect that has not run S ms of CPU within 10 x S of wall time "
      "(starved: nothing is known yet)"},
+    {"slow-baseline-rounds", "", "", OptionType::integer, 300, 32, 100000, false, false, "", "B",
+     "slow verdict: the job's first B sampling rounds are its baseline; a rank or node its peers wait for more "
+     "often than then is named slow (docs/decision-rule.md §5)"},
+    {"slow-alpha", "", "", OptionType::real, 0.0001, 0, 0.5, true, true, "", "P",
+     "slow verdict: significance level per look (every 4 rounds), over every rank, node and window tested"},
     {"seed", "", "", OptionType::integer, 0, 0, 0, false, false, "", "S",  // any value: no range
      "random seed for the rank choice and sampling times; 0 takes one from the clock"},
     {"verbose", "", "", OptionType::flag, 0, 0, 1, false, false, "", "",

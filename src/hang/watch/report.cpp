@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "base/safe_file.h"
+#include "hang/watch/report_slow.h"
 
 namespace jobsentry {
 namespace {
@@ -120,6 +121,7 @@ nlohmann::json report_json(const Report& r) {
         {"command", r.command},
         {"command_status", r.command_status ? nlohmann::json(*r.command_status) : nlohmann::json(nullptr)},
         {"evidence", r.evidence},
+        {"slow", slow_json(r.slow)},
         {"supervisor_cost", cost_json(r)},
         {"ranks", ranks},
         {"stack_tree", stack_tree_of(r).to_json()},
@@ -148,6 +150,7 @@ std::string report_text(const Report& r) {
     }
     out << "  detected at:  " << iso_time(r.detected_at) << '\n';
     if (!r.action_taken.empty()) out << "  action:       " << r.action_taken << '\n';
+    out << slow_text(r.slow);
     out
         << "  watched:      " << iso_time(r.started_at) << " to " << iso_time(r.finished_at) << '\n'
         << "  samples:      " << r.samples << " rounds of " << r.monitored_ranks << " of " << r.total_ranks

@@ -14,6 +14,7 @@
 #include "base/safe_file.h"
 #include "hang/sampler/cpu_cost.h"
 #include "hang/sampler/frame.h"
+#include "hang/model/slow_verdict.h"
 #include "hang/model/stack_tree.h"
 
 namespace jobsentry {
@@ -49,6 +50,7 @@ struct Report {
     std::string action_taken;          // what was done about the hang
     std::optional<int> command_status;
     nlohmann::json evidence = nlohmann::json::object();
+    SlowVerdict slow;                  // the slow verdict beside the hang verdict (report_slow.h)
     nlohmann::json nodes;              // multi-node jobs: each node agent's state (agent_hub.h)
     // The supervisor's own CPU time (user + system) when the 20th sample was
     // taken, to tell its steady cost from its start-up (symbol tables).

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "base/log.h"
+#include "hang/model/slow_verdict.h"
 #include "hang/watch/discovery.h"
 #include "hang/sampler/frame.h"
 #include "hang/watch/report.h"
@@ -59,6 +60,13 @@ public:
     // A verified hang: the report is complete; write it and act. reap lets
     // long actions collect exits meanwhile.
     virtual void hang(Report& report, const std::function<void()>& reap) = 0;
+    // The slow verdict turned slow, or names other ranks or nodes than
+    // before (line: the watcher's log line of it). Told only: never a reason
+    // to act on the job by itself.
+    virtual void slow(const SlowVerdict& verdict, const std::string& line) {
+        (void)verdict;
+        (void)line;
+    }
     // The end of the watch; returns the supervisor's exit status.
     virtual int finish(Report& report, bool hang_found) = 0;
     // A timer of the job's own (the checkpoint signal of a Slurm job): the

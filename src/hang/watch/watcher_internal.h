@@ -22,12 +22,17 @@
 #include "hang/watch/detection_settings.h"
 #include "hang/watch/discovery.h"
 #include "hang/watch/report.h"
+#include "hang/watch/slow_tracker.h"
 #include "hang/watch/watched_job.h"
 
 namespace jobsentry {
 
 // What ptrace needs, said once for every place that finds it refused.
 std::string ptrace_requirements();
+// The slow verdict's settings from the detection settings (the rest: slow_rank.h's defaults).
+SlowRankConfig slow_config(const DetectionSettings& o);
+// This node's name, as the slow verdict names it ("node" when unknown).
+std::string local_node_name();
 
 class Watcher {
 public:
@@ -39,6 +44,7 @@ public:
           // this one never adapts an interval of its own.
           stillness_(ModelConfig{o.alpha, o.interval_ms / 1000.0, o.interval_ms / 1000.0, 20}),
           rank_runs_(StillnessConfig{o.alpha, 2.0}),
+          slow_(slow_config(o), local_node_name()),
           rng_(o.seed ? o.seed : static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count())) {}
 
     int run();
@@ -53,6 +59,8 @@ private:
     // Samples of the given ranks, here by ptrace or by their node's agent.
     std::map<int, StackSample> take_samples(const std::vector<RankProcess>& procs, bool full);
     void sample_round();
+    // The slow verdict's share of a round (slow_tracker.h): fed, and its news told.
+    void track_slow(const std::vector<SlowTracker::Sampled>& round);
     // --verbose: the line of one sampling round (detail: each rank's activity).
     void log_round(double s_out, double s_move, const std::string& detail) const;
     void verify(const std::vector<int>& still_suspects);
@@ -81,6 +89,7 @@ private:
     ParaStackModel model_;      // on S_out, as ParaStack
     ParaStackModel stillness_;  // on S_move: see docs/decision-rule.md
     RankStillnessModel rank_runs_;  // per rank: how long it stands still outside MPI
+    SlowTracker slow_;              // the slow verdict, beside the hang verdict: it never acts on the job
     std::mt19937_64 rng_;
     StackWalker walker_;
     ProgressTracker tracker_;

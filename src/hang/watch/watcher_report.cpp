@@ -76,6 +76,7 @@ void Watcher::fill_report_common() {
     report_.monitored_ranks = static_cast<int>(monitored_.size());
     report_.total_ranks = static_cast<int>(ranks_.size());
     report_.evidence = evidence();
+    report_.slow = slow_.verdict();
 }
 
 void Watcher::hang_found(const Verdict& verdict, const std::map<int, StackSample>& stacks) {

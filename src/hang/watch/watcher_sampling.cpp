@@ -2,6 +2,7 @@
 // fed to ParaStack's models (S_out, S_move) and to the per-rank still runs, which call for a
 // verification (watcher_verify.cpp); and the time to the next round.
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <iomanip>
@@ -43,6 +44,7 @@ void Watcher::sample_round() {
     std::vector<Activity> activities;
     std::vector<bool> moved;
     std::vector<RankRoundSample> round;
+    std::vector<SlowTracker::Sampled> slow_round;
     std::ostringstream detail;
     bool someone_gone = false;
     std::vector<RankProcess> visited = monitored_;
@@ -88,6 +90,7 @@ void Watcher::sample_round() {
              s.main_user_ticks},
             &rank_moved);
         round.push_back({proc.rank, still_kind(a, rank_moved), rank_moved, s.taken_at});
+        slow_round.push_back({proc.rank, proc.node, a});
         last_activity_[proc.rank] = to_string(a);
         last_sample_[proc.rank] = std::move(s);
         if (opt_.verbose) detail << " r" << proc.rank << (visitor ? "*" : "") << ':' << to_string(a) << (rank_moved ? "+" : "");
@@ -130,6 +133,7 @@ void Watcher::sample_round() {
     const int streak = std::max(last_judgement_.streak, last_stillness_.streak);
     if (streak == 0) streak_started_ = 0;
     else if (streak_started_ == 0) streak_started_ = unix_now();
+    track_slow(slow_round);
     cost_.add(CostStep::model, thread_cpu_now() - model_began);
     if (opt_.verbose) log_round(s_out, s_move, detail.str());
     if (!still_suspects.empty()) {
@@ -150,6 +154,28 @@ void Watcher::sample_round() {
         }
         verify({});
     }
+}
+
+SlowRankConfig slow_config(const DetectionSettings& o) {
+    SlowRankConfig c;
+    c.alpha = o.slow_alpha;
+    c.baseline_rounds = o.slow_baseline_rounds;
+    return c;
+}
+
+std::string local_node_name() {
+    char host[256] = {};
+    if (gethostname(host, sizeof host - 1) != 0 || !host[0]) return "node";
+    return host;
+}
+
+void Watcher::track_slow(const std::vector<SlowTracker::Sampled>& round) {
+    // Visitors included: the model counts each rank over the rounds it was sampled in.
+    if (slow_.observe(unix_now(), round) && opt_.verbose) log(slow_.look_line());
+    const std::string news = slow_.news();
+    if (news.empty()) return;
+    log(news);
+    if (slow_.verdict().status == SlowStatus::slow) job_.slow(slow_.verdict(), news);
 }
 
 void Watcher::log_round(double s_out, double s_move, const std::string& detail) const {

@@ -1,0 +1,66 @@
+#include "hang/watch/report_slow.h"
+
+#include <cstdio>
+#include <ctime>
+
+namespace jobsentry {
+
+std::string slow_time(double unix_seconds) {
+    char buf[32] = "-";
+    const time_t t = static_cast<time_t>(unix_seconds);
+    std::tm tm{};
+    if (unix_seconds > 0 && gmtime_r(&t, &tm)) strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+nlohmann::json slow_json(const SlowVerdict& v) {
+    nlohmann::json out = {{"status", to_string(v.status)},
+                          {"summary", slow_summary(v)},
+                          {"rounds", v.rounds},
+                          {"baseline_rounds", v.baseline_rounds}};
+    if (v.status != SlowStatus::slow) return out;
+    nlohmann::json units = nlohmann::json::array();
+    for (const SlowUnit& u : v.units)
+        units.push_back({{"node", u.node},
+                         {"ranks", u.ranks},
+                         {"is_node", u.is_node},
+                         {"compute_factor", u.compute_factor},
+                         {"baseline_share", u.baseline_share},
+                         {"recent_share", u.recent_share},
+                         {"window", u.window},
+                         {"p_value", u.p_value},
+                         {"since", u.since}});
+    out["ranks"] = v.slow_ranks;
+    out["nodes"] = v.slow_nodes;
+    out["units"] = units;
+    out["since"] = v.since;
+    out["job_factor"] = v.job_factor;
+    out["p_value"] = v.p_value;  // Bonferroni-adjusted: compare with alpha
+    out["alpha"] = v.threshold * v.tests;
+    out["tests"] = v.tests;
+    return out;
+}
+
+std::string slow_text(const SlowVerdict& v) {
+    std::string out = "  slow:         " + slow_summary(v) + "\n";
+    if (v.status != SlowStatus::slow) return out;
+    char line[320];
+    std::snprintf(line, sizeof line,
+                  "                the job runs ~%.2fx slower since %s; p = %.2g (Bonferroni over %d tests) <= alpha "
+                  "%.2g; %d rounds, %d of them baseline\n",
+                  v.job_factor, slow_time(v.since).c_str(), v.p_value, v.tests, v.threshold * v.tests, v.rounds,
+                  v.baseline_rounds);
+    out += line;
+    for (const SlowUnit& u : v.units) {
+        std::string who = u.is_node ? "node " + u.node : "rank " + std::to_string(u.ranks.front());
+        std::snprintf(line, sizeof line,
+                      "                %s: computes %.2fx slower than its peers since %s; waited for in %.0f %% of "
+                      "the last %d rounds against %.0f %% at baseline (p = %.2g)\n",
+                      who.c_str(), u.compute_factor, slow_time(u.since).c_str(), 100 * u.recent_share, u.window,
+                      100 * u.baseline_share, u.p_value);
+        out += line;
+    }
+    return out;
+}
+
+}  // namespace jobsentry

@@ -1,0 +1,57 @@
+#include "hang/watch/slow_tracker.h"
+
+#include <cstdio>
+
+#include "hang/watch/report_slow.h"
+
+namespace jobsentry {
+
+SlowTracker::SlowTracker(SlowRankConfig config, std::string local_node)
+    : model_(std::move(config)), local_node_(std::move(local_node)) {}
+
+bool SlowTracker::observe(double at, const std::vector<Sampled>& ranks) {
+    SlowRound round{at, {}};
+    for (const Sampled& r : ranks) {
+        // Nodes are named as the report and Slurm name them: the agents' node, or ours.
+        model_.set_node(r.rank, r.node.empty() ? local_node_ : r.node);
+        round.ranks.push_back({r.rank, r.activity});
+    }
+    return model_.observe(round);
+}
+
+std::string SlowTracker::look_line() const {
+    const SlowVerdict& v = model_.last_look();
+    char tail[96];
+    std::snprintf(tail, sizeof tail, "; p x tests %.2g; inflation %.2g", v.p_value, model_.rank_inflation());
+    return "slow look: " + slow_summary(v) + tail;
+}
+
+std::string SlowTracker::news() {
+    const SlowVerdict& v = model_.verdict();
+    if (v.status == SlowStatus::slow) {
+        if (v.slow_ranks == told_ranks_ && v.slow_nodes == told_nodes_) return {};
+        told_ranks_ = v.slow_ranks;
+        told_nodes_ = v.slow_nodes;
+        return slow_evidence_line(v);
+    }
+    if (!baseline_told_ && v.rounds >= v.baseline_rounds) {
+        baseline_told_ = true;
+        return "slow verdict: baseline of " + std::to_string(v.baseline_rounds) +
+               " rounds complete; from now on a rank or node its peers wait for more than then is named";
+    }
+    return {};
+}
+
+std::string slow_evidence_line(const SlowVerdict& v) {
+    if (v.status != SlowStatus::slow) return slow_summary(v);
+    const SlowUnit& u = v.units.front();
+    char evidence[256];
+    std::snprintf(evidence, sizeof evidence,
+                  "; computes %.2fx slower than its peers since %s (waited for in %.0f %% of %d rounds, %.0f %% at "
+                  "baseline); p = %.2g <= alpha %.2g (Bonferroni over %d tests)",
+                  u.compute_factor, slow_time(v.since).c_str(), 100 * u.recent_share, u.window, 100 * u.baseline_share, v.p_value,
+                  v.threshold * v.tests, v.tests);
+    return slow_summary(v) + evidence;
+}
+
+}  // namespace jobsentry

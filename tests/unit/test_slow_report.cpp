@@ -1,0 +1,109 @@
+// Where the slow verdict shows: the tracker's news (what the watcher logs and
+// tells the job), the report's JSON and text, and the AdminComment's clause,
+// kept by the hang and end verdicts written after it.
+#include "catch_compat.hpp"
+
+#include "hang/watch/report_slow.h"
+#include "hang/watch/slow_tracker.h"
+#include "slurm/annotation.h"
+
+using namespace jobsentry;
+
+namespace {
+
+// Rank 2 computes while the other three wait in every round from `slow_from`
+// on; before, the ranks take turns, nobody waited for more than the others.
+std::vector<SlowTracker::Sampled> round_of(int i, int slow_from) {
+    std::vector<SlowTracker::Sampled> out;
+    for (int r = 0; r < 4; ++r) {
+        const bool works = i >= slow_from ? r == 2 || i % 3 == 0 : (i + r) % 4 == 0 || i % 2 == 0;
+        out.push_back({r, r < 2 ? "" : "n2", works ? Activity::computing : Activity::in_mpi});
+    }
+    return out;
+}
+
+SlowVerdict slow_verdict() {
+    SlowRankConfig c;
+    c.baseline_rounds = 64;
+    SlowTracker t(c, "n1");
+    for (int i = 0; i < 200; ++i) t.observe(1000 + i, round_of(i, 100));
+    return t.verdict();
+}
+
+}  // namespace
+
+TEST_CASE("the tracker tells the baseline's end once and a slow verdict once per set of units", "[slow]") {
+    SlowRankConfig c;
+    c.baseline_rounds = 64;
+    SlowTracker t(c, "n1");
+    std::vector<std::string> news;
+    for (int i = 0; i < 200; ++i) {
+        t.observe(1000 + i, round_of(i, 100));
+        if (std::string n = t.news(); !n.empty()) news.push_back(n);
+    }
+    REQUIRE(news.size() == 2);
+    CHECK_THAT(news[0], Catch::StartsWith("slow verdict: baseline of 64 rounds complete"));
+    // Rank 2 alone on node n2 with rank 3, which is healthy: named alone, with its node.
+    CHECK_THAT(news[1], Catch::StartsWith("slow: rank 2 (node n2) ~"));
+    CHECK_THAT(news[1], Catch::Contains("slower than its peers since 1970-01-01T00:"));
+    CHECK_THAT(news[1], Catch::Contains("<= alpha 0.0001"));
+    CHECK(t.verdict().slow_ranks == std::vector<int>{2});
+    CHECK(t.verdict().since >= 1095);
+}
+
+TEST_CASE("a balanced stream gets no news after its baseline", "[slow]") {
+    SlowRankConfig c;
+    c.baseline_rounds = 64;
+    SlowTracker t(c, "n1");
+    int news = 0;
+    for (int i = 0; i < 400; ++i) {
+        t.observe(i, round_of(i, 1 << 30));
+        news += !t.news().empty();
+    }
+    CHECK(news == 1);  // the baseline's end
+    CHECK(t.verdict().status == SlowStatus::no_slow);
+}
+
+TEST_CASE("the report carries the slow verdict and its evidence", "[slow]") {
+    const SlowVerdict v = slow_verdict();
+    REQUIRE(v.status == SlowStatus::slow);
+    const nlohmann::json j = slow_json(v);
+    CHECK(j["status"] == "slow");
+    CHECK(j["ranks"] == nlohmann::json::array({2}));
+    CHECK(j["units"][0]["node"] == "n2");
+    CHECK(j["units"][0]["compute_factor"].get<double>() > 1.1);
+    CHECK(j["job_factor"].get<double>() > 1);
+    CHECK(j["p_value"].get<double>() <= j["alpha"].get<double>());
+    const std::string text = slow_text(v);
+    CHECK_THAT(text, Catch::StartsWith("  slow:         slow: rank 2 (node n2) ~"));
+    CHECK_THAT(text, Catch::Contains("rank 2: computes "));
+
+    SlowVerdict learning;
+    learning.baseline_rounds = 300;
+    learning.rounds = 12;
+    CHECK(slow_json(learning)["status"] == "learning");
+    CHECK_FALSE(slow_json(learning).contains("units"));
+    CHECK(slow_text(learning) == "  slow:         slow verdict undecided: 12 of 300 baseline rounds\n");
+}
+
+TEST_CASE("the AdminComment's slow clause is bounded and outlives the verdicts after it", "[slow]") {
+    const SlowVerdict v = slow_verdict();
+    const std::string clause = slow_clause(v);
+    CHECK_THAT(clause, Catch::StartsWith("jobsentry slow: rank 2 (node n2) ~"));
+    CHECK_THAT(clause, Catch::Contains(" since 1970-01-01T00:"));
+    CHECK(clause.size() <= kMaxSlowClause);
+
+    SlowVerdict many = v;
+    many.units.assign(200, v.units.front());
+    CHECK(slow_clause(many).size() == kMaxSlowClause);
+
+    const std::string comment = with_clause("", kSlowClauseKey, clause);
+    CHECK(comment == clause);
+    Report r;
+    r.samples = 57;
+    const std::string end = end_annotation(r, comment);
+    CHECK(end == "jobsentry: no hang; 57 samples -- " + clause);
+    // A later slow verdict replaces its own clause only.
+    CHECK(with_clause(end, kSlowClauseKey, "jobsentry slow: rank 3 ~1.50x") ==
+          "jobsentry: no hang; 57 samples -- jobsentry slow: rank 3 ~1.50x");
+}
