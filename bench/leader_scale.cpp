@@ -1,0 +1,339 @@
+// leader_scale: the leader's side of a multi-node job (the real AgentHub, real
+// munge credentials from the running munged, real TCP on loopback) with N
+// agents that are separate processes (leader_scale_agent, one node each).
+// Measures what docs/multi-node.md's "On paper" section estimated: the
+// leader's CPU time (getrusage), peak RSS, open files, the time until every
+// agent is authenticated, refresh_ranks over all agents, and the rounds of a
+// verification (every rank: compact, then full in the last round), with the
+// time from the last agent's answer to the hub's result. Then a second
+// verification in which LOSE agents are lost mid-round (all but one exit
+// unanswered, one falls silent): checks that their ranks come back
+// unreachable, the others' samples are all there, and the hub names exactly
+// the lost nodes, which is what keeps Watcher::verify from confirming a hang
+// (watcher_verify.cpp: unseen ranks, then job_.unseen_part()).
+//   leader_scale --agents N [--ranks-per-node 64] [--rounds 5] [--turn 0.4] [--lose 3]
+//                [--ports 7300-7399] [--agent PATH] [--header]
+// Prints one row of each of two markdown tables ("cost" and "loss" lines).
+#include <dirent.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <iostream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "base/clock.h"
+#include "bench/leader_scale_fleet.h"
+#include "hang/multinode/agent_hub.h"
+
+namespace {
+
+using namespace jobsentry;
+
+constexpr uint32_t kJob = 4242;
+constexpr double kConnectSeconds = 120;
+
+struct Options {
+    int agents = 16;
+    int ranks_per_node = 64;
+    int rounds = 5;      // of a verification, the default verify_rounds
+    double turn = 0.4;   // the leader looks for hellos at every sample (I = 400 ms)
+    int lose = 3;
+    std::string ports = "7300-7399";
+    std::string agent;
+    bool header = false;
+};
+
+double cpu_seconds() {
+    rusage self{};
+    getrusage(RUSAGE_SELF, &self);
+    return self.ru_utime.tv_sec + self.ru_stime.tv_sec + (self.ru_utime.tv_usec + self.ru_stime.tv_usec) / 1e6;
+}
+
+// A kB figure of /proc/self/status ("VmHWM", "VmRSS"), in MiB.
+double status_mib(const char* key) {
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind(std::string(key) + ":", 0) == 0) return std::atof(line.c_str() + std::strlen(key) + 1) / 1024.0;
+    return 0;
+}
+
+int open_files() {
+    int n = 0;
+    if (DIR* d = opendir("/proc/self/fd")) {
+        while (dirent* e = readdir(d)) n += e->d_name[0] != '.';
+        closedir(d);
+    }
+    return n - 1;  // the directory's own
+}
+
+// Wall and CPU seconds of one step.
+struct Span {
+    double wall0 = monotonic_now(), cpu0 = cpu_seconds();
+    double wall = 0, cpu = 0;
+    void end() {
+        wall = monotonic_now() - wall0;
+        cpu = cpu_seconds() - cpu0;
+    }
+};
+
+struct Round {
+    Span span;
+    double lag = 0;  // from the last agent's answer to the hub's result
+    uint64_t bytes = 0;
+    size_t ok = 0, unreachable = 0, other = 0;
+    std::map<int, StackSample> samples;
+};
+
+class Bench {
+public:
+    explicit Bench(Options o);
+    int run();
+
+private:
+    bool connect_all();
+    Round round(bool full);
+    void print_cost(const Round& compact, const Round& full, double verification_cpu) const;
+    void check_losses();
+
+    Options o_;
+    PortRange ports_;
+    std::set<std::string> lost_nodes_;
+    bench::FleetOptions fleet_options_;
+    std::unique_ptr<AgentHub> hub_;
+    std::unique_ptr<bench::Fleet> fleet_;
+    std::vector<RankProcess> ranks_;
+    Span connect_, refresh_full_, refresh_unchanged_;
+    double spawn_seconds_ = 0;
+    int fds_ = 0;
+};
+
+Bench::Bench(Options o) : o_(std::move(o)) {
+    ports_ = parse_port_range(o_.ports).value_or(PortRange{7300, 100});
+    fleet_options_.agent_binary = o_.agent;
+    fleet_options_.job = kJob;
+    fleet_options_.agents = o_.agents;
+    fleet_options_.ranks_per_node = o_.ranks_per_node;
+    fleet_options_.die_on_sample.assign(static_cast<size_t>(o_.agents), 0);
+    fleet_options_.stall_on_sample.assign(static_cast<size_t>(o_.agents), 0);
+    // Lost in the second round of the second verification: spread over the
+    // node list; the last of them falls silent instead of closing.
+    for (int k = 0; k < o_.lose && k < o_.agents; ++k) {
+        const size_t i = static_cast<size_t>((2 * k + 1) * o_.agents / (2 * o_.lose));
+        (k + 1 == o_.lose ? fleet_options_.stall_on_sample : fleet_options_.die_on_sample)[i] = o_.rounds + 2;
+        lost_nodes_.insert(bench::Fleet::node_name(static_cast<int>(i)));
+    }
+}
+
+bool Bench::connect_all() {
+    // One connection per node, as the supervisor does (slurm_job.cpp).
+    rlimit files{};
+    getrlimit(RLIMIT_NOFILE, &files);
+    const rlim_t needed = static_cast<rlim_t>(o_.agents) + 64;
+    if (files.rlim_max < needed) files.rlim_max = needed;  // root may
+    files.rlim_cur = files.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &files);
+
+    std::vector<std::string> nodes;
+    for (int i = 0; i < o_.agents; ++i) nodes.push_back(bench::Fleet::node_name(i));
+    hub_ = std::make_unique<AgentHub>(kJob, geteuid(), nodes);
+    std::string error = hub_->listen(ports_);
+    if (!error.empty()) {
+        std::cerr << "leader_scale: " << error << "\n";
+        return false;
+    }
+    fleet_options_.port = hub_->port();
+    fleet_ = std::make_unique<bench::Fleet>(fleet_options_);
+    connect_ = Span();
+    error = fleet_->start();
+    spawn_seconds_ = monotonic_now() - connect_.wall0;
+    if (!error.empty()) {
+        std::cerr << "leader_scale: " << error << "\n";
+        return false;
+    }
+    // As the supervisor: a look for hellos at every turn, never a wait for one.
+    while (monotonic_now() - connect_.wall0 < kConnectSeconds) {
+        hub_->accept_agents();
+        if (hub_->unseen_nodes().empty()) break;
+        usleep(static_cast<useconds_t>(o_.turn * 1e6));
+    }
+    connect_.end();
+    fds_ = open_files();
+    for (const auto& event : hub_->take_events())
+        if (event.find(" connected") == std::string::npos) std::cerr << "leader_scale: " << event << "\n";
+    const size_t missing = hub_->unseen_nodes().size();
+    if (missing > 0) std::cerr << "leader_scale: " << missing << " agents not authenticated after " << kConnectSeconds << " s\n";
+    return missing == 0;
+}
+
+Round Bench::round(bool full) {
+    Round r;
+    fleet_->clear_answers();
+    const uint64_t bytes0 = hub_->bytes_sent() + hub_->bytes_received();
+    r.span = Span();
+    r.samples = hub_->sample(ranks_, full);
+    r.span.end();
+    const double last = fleet_->last_answer();
+    r.lag = last > 0 ? r.span.wall0 + r.span.wall - last : 0;
+    r.bytes = hub_->bytes_sent() + hub_->bytes_received() - bytes0;
+    for (const auto& [rank, s] : r.samples) {
+        if (s.status == SampleStatus::ok) ++r.ok;
+        else if (s.status == SampleStatus::unreachable) ++r.unreachable;
+        else ++r.other;
+    }
+    return r;
+}
+
+void Bench::print_cost(const Round& compact, const Round& full, double verification_cpu) const {
+    auto ms = [](double s) { return std::to_string(static_cast<long>(s * 1000 + 0.5)); };
+    char rss[32];
+    std::snprintf(rss, sizeof rss, "%.1f", status_mib("VmHWM"));
+    char cpu[32];
+    std::snprintf(cpu, sizeof cpu, "%.2f", cpu_seconds());
+    char vcpu[32];
+    std::snprintf(vcpu, sizeof vcpu, "%.3f", verification_cpu);
+    std::cout << "cost: | " << o_.agents << " | " << ranks_.size() << " | " << cpu << " | " << rss << " | " << fds_
+              << " | " << ms(connect_.wall) << " (spawn " << ms(spawn_seconds_) << ") | " << ms(connect_.cpu) << " | "
+              << ms(refresh_full_.wall) << " / " << ms(refresh_full_.cpu) << " | " << ms(refresh_unchanged_.wall) << " / "
+              << ms(refresh_unchanged_.cpu) << " | " << ms(compact.span.wall) << " / " << ms(compact.span.cpu) << " | "
+              << compact.bytes / 1024 << " | " << ms(full.span.wall) << " / " << ms(full.span.cpu) << " | "
+              << full.bytes / 1024 << " | " << vcpu << " | " << ms(compact.lag) << " / " << ms(full.lag) << " |\n";
+}
+
+void Bench::check_losses() {
+    // The second verification: agents are lost at its second round.
+    std::vector<Round> rounds;
+    for (int k = 0; k < o_.rounds; ++k) rounds.push_back(round(k == o_.rounds - 1));
+    const auto unseen = hub_->unseen_nodes();
+    std::set<std::string> unseen_set;
+    for (const auto& [node, why] : unseen) unseen_set.insert(node);
+    size_t lost_events = 0;
+    for (const auto& event : hub_->take_events()) {
+        std::cerr << "leader_scale: " << event << "\n";
+        lost_events += event.find(" lost (") != std::string::npos;
+    }
+    // From the second round on, exactly the lost nodes' ranks are unreachable, and every other rank answered.
+    bool exact = rounds[0].ok == ranks_.size();
+    for (size_t k = 1; k < rounds.size(); ++k) {
+        for (const auto& r : ranks_) {
+            const StackSample& s = rounds[k].samples[r.rank];
+            const bool lost = lost_nodes_.count(r.node) > 0;
+            if (lost ? (s.status != SampleStatus::unreachable || s.error.find("lost") == std::string::npos)
+                     : s.status != SampleStatus::ok)
+                exact = false;
+        }
+    }
+    const bool named = unseen_set == lost_nodes_ && lost_events == lost_nodes_.size();
+    double slowest = 0;
+    for (const auto& r : rounds) slowest = std::max(slowest, r.span.wall);
+    char wall[32];
+    std::snprintf(wall, sizeof wall, "%.2f", rounds.size() > 1 ? rounds[1].span.wall : 0);
+    // Watcher::verify confirms no hang while job_.unseen_part() is non-empty,
+    // which SlurmJob builds from exactly this unseen_nodes().
+    std::cout << "loss: | " << o_.agents << " | " << lost_nodes_.size() << " (" << (lost_nodes_.size() - 1)
+              << " exit, 1 silent) | " << (rounds.size() > 1 ? rounds[1].unreachable : 0) << " | "
+              << (rounds.size() > 1 ? rounds[1].ok : 0) << " of " << ranks_.size() - lost_nodes_.size() * o_.ranks_per_node
+              << " | " << wall << " | " << (exact ? "yes" : "NO") << " | " << (named ? "yes" : "NO") << " | "
+              << (unseen.empty() ? "NO" : "no (" + unseen.begin()->second + (unseen.size() > 1 ? ", ..." : "") + ")")
+              << " |\n";
+}
+
+int Bench::run() {
+    if (!connect_all()) return 1;
+    refresh_full_ = Span();
+    ranks_ = hub_->refresh_ranks();  // every agent's list, new to the hub
+    refresh_full_.end();
+    refresh_unchanged_ = Span();
+    const size_t again = hub_->refresh_ranks().size();  // asked again at once (a list changed): "unchanged"
+    refresh_unchanged_.end();
+    if (ranks_.size() != static_cast<size_t>(o_.agents * o_.ranks_per_node) || again != ranks_.size()) {
+        std::cerr << "leader_scale: " << ranks_.size() << " ranks known, expected " << o_.agents * o_.ranks_per_node << "\n";
+        return 1;
+    }
+    // A verification: every rank, compact rounds then one full round.
+    std::vector<Round> rounds;
+    double verification_cpu = 0;
+    for (int k = 0; k < o_.rounds; ++k) {
+        rounds.push_back(round(k == o_.rounds - 1));
+        verification_cpu += rounds.back().span.cpu;
+        if (rounds.back().ok != ranks_.size()) {
+            std::cerr << "leader_scale: round " << k + 1 << ": " << rounds.back().ok << " of " << ranks_.size()
+                      << " ranks answered\n";
+            return 1;
+        }
+    }
+    // The median compact round stands for them all.
+    std::vector<Round*> compact;
+    for (size_t k = 0; k + 1 < rounds.size(); ++k) compact.push_back(&rounds[k]);
+    std::sort(compact.begin(), compact.end(), [](Round* a, Round* b) { return a->span.wall < b->span.wall; });
+    print_cost(*compact[compact.size() / 2], rounds.back(), verification_cpu);
+    if (o_.lose > 0) check_losses();
+    hub_.reset();  // the agents see the leader close and end
+    fleet_->end();
+    return 0;
+}
+
+bool parse(int argc, char** argv, Options* o) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string key = argv[i];
+        if (key == "--header") {
+            o->header = true;
+            continue;
+        }
+        if (i + 1 >= argc) return false;
+        const std::string value = argv[++i];
+        if (key == "--agents") o->agents = std::atoi(value.c_str());
+        else if (key == "--ranks-per-node") o->ranks_per_node = std::atoi(value.c_str());
+        else if (key == "--rounds") o->rounds = std::atoi(value.c_str());
+        else if (key == "--turn") o->turn = std::atof(value.c_str());
+        else if (key == "--lose") o->lose = std::atoi(value.c_str());
+        else if (key == "--ports") o->ports = value;
+        else if (key == "--agent") o->agent = value;
+        else return false;
+    }
+    if (o->agent.empty()) {
+        char self[4096];
+        const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        const std::string path(self, n > 0 ? static_cast<size_t>(n) : 0);
+        o->agent = path.substr(0, path.rfind('/') + 1) + "leader_scale_agent";
+    }
+    return o->agents > 0 && o->ranks_per_node > 0 && o->rounds >= 2 && o->lose >= 0 && o->lose < o->agents;
+}
+
+void print_header() {
+    std::cout << "cost: | agents | ranks | leader CPU, whole run (s) | leader peak RSS (MiB) | open files | all authenticated "
+                 "(ms) | leader CPU to authenticate (ms) | refresh_ranks, full lists: wall / CPU (ms) | refresh_ranks, "
+                 "unchanged: wall / CPU (ms) | compact round: wall / CPU (ms) | compact round (KiB) | full round: wall / "
+                 "CPU (ms) | full round (KiB) | leader CPU per verification (s) | last answer → result, compact / full (ms) |\n"
+                 "cost: |---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+                 "loss: | agents | lost mid-verification | unreachable ranks | others answered | round with the loss (s) "
+                 "| exactly the lost ranks unreachable, all others ok | hub names exactly the lost nodes | hang "
+                 "possible |\n"
+                 "loss: |---|---|---|---|---|---|---|---|\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    if (!parse(argc, argv, &o)) {
+        std::cerr << "usage: leader_scale --agents N [--ranks-per-node 64] [--rounds 5] [--turn 0.4] [--lose 3]"
+                     " [--ports 7300-7399] [--agent PATH] [--header]\n";
+        return 2;
+    }
+    if (o.header) {
+        print_header();
+        return 0;
+    }
+    return Bench(std::move(o)).run();
+}

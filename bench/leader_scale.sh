@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The leader of a multi-node job with hundreds of node agents (bench/leader_scale.cpp):
+# the real AgentHub, real munge credentials (munged is started if it is not running,
+# as scripts/cluster.sh does), real TCP on loopback (no network namespaces: every
+# agent connects to 127.0.0.1), one process per agent (bench/leader_scale_agent.cpp,
+# nodes n0001..nNNNN, RANKS ranks each). Prints two markdown tables: the leader's cost,
+# and what it says when agents are lost in the middle of a verification.
+# Usage: bash bench/leader_scale.sh [AGENTS="16 64 256 512"] [RANKS=64]   (as root)
+. "$(dirname "$0")/common.sh"
+AGENTS=${1:-"16 64 256 512"}
+RANKS=${2:-64}
+LEADER=$BUILD/bench/leader_scale
+[ -x "$LEADER" ] && [ -x "$BUILD/bench/leader_scale_agent" ] || { echo "build first: bash scripts/build.sh" >&2; exit 1; }
+
+munge_ok() { munge -n </dev/null 2>/dev/null | unmunge >/dev/null 2>&1; }
+if ! munge_ok; then
+  [ "$(id -u)" -eq 0 ] || { echo "munged is not running; start it (as root)" >&2; exit 1; }
+  [ -s /etc/munge/munge.key ] || runuser -u munge -- mungekey --create --keyfile=/etc/munge/munge.key
+  install -d -m 755 -o munge -g munge /run/munge
+  install -d -m 711 -o munge -g munge /var/lib/munge
+  install -d -m 700 -o munge -g munge /var/log/munge
+  # The pid file scripts/cluster.sh uses: its `up` then takes this munged as its own.
+  runuser -u munge -- munged --pid-file=/run/munge/munged.pid </dev/null
+  for _ in $(seq 50); do munge_ok && break; sleep 0.2; done
+  munge_ok || { echo "munged did not start (see /var/log/munge/munged.log)" >&2; exit 1; }
+fi
+
+"$LEADER" --header >"$SCRATCH/header"
+: >"$SCRATCH/rows"
+for n in $AGENTS; do
+  "$LEADER" --agents "$n" --ranks-per-node "$RANKS" 2>"$SCRATCH/leader.$n.log" >>"$SCRATCH/rows" ||
+    { echo "leader_scale --agents $n failed:" >&2; tail -20 "$SCRATCH/leader.$n.log" >&2; }
+done
+echo "### The leader's cost ($RANKS ranks per agent; a verification: 4 compact rounds and a full one)"
+echo
+sed -n 's/^cost: //p' "$SCRATCH/header" "$SCRATCH/rows"
+echo
+echo "### Agents lost in the middle of a verification"
+echo
+sed -n 's/^loss: //p' "$SCRATCH/header" "$SCRATCH/rows"
