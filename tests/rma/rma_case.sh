@@ -181,6 +181,15 @@ omp_master|omp_critical|omp_for|omp_sections|omp_single|omp_task|omp_depend|omp_
     jq -e '.notes | map(test("^the OpenMP runtime is LLVM libomp \\(.*\\) in place of GCC.s libgomp")) | any' \
       "$WORK/racy.json" >/dev/null || fail "the JSON report does not name LLVM libomp in place of GCC's libgomp"
     [ -z "$(find "$WORK/traces-racy" -mindepth 1 -type d)" ] || fail "the private libgomp directory was left behind"
+    if [ "$name" = omp_master ]; then  # libomp absent: said plainly, the run goes on with libgomp, unordered
+      JOBSENTRY_LIBOMP=/nonexistent/libomp.so.5 run racy '0|4' "$@"
+      grep -q "^jobsentry rma-check: .* runs GCC's libgomp (no OMPT), and LLVM libomp, which could take its place, was not found (/nonexistent/libomp.so.5" \
+        "$WORK/racy.err" || fail "rma-check did not say that libomp was not found"
+      grep -q "^NOTE the program runs GNU libgomp, which has no OMPT.*LLVM libomp, which could take its place, was not found" \
+        "$WORK/racy.err" || fail "the report did not say that libgomp ran because libomp was not found"
+      grep -q "^NOTE rank 0: MPI calls from 2 threads; their order among threads was not checked" "$WORK/racy.err" ||
+        fail "the report did not say that rank 0's threads were not ordered"
+    fi
   fi ;;
 thread_load)  # a worker thread's load of the main thread's pending Get buffer: seen (pages, not watchpoints)
   run racy 4 "$@"
