@@ -92,8 +92,10 @@ void read_needed(Elf* elf, const Sections& s, ElfVersions* out) {
     Elf_Data* d = s.dynamic ? elf_getdata(s.dynamic, nullptr) : nullptr;
     GElf_Dyn dyn;
     for (int i = 0; d && gelf_getdyn(d, i, &dyn) && dyn.d_tag != DT_NULL; ++i)
-        if (dyn.d_tag == DT_NEEDED)
-            if (const char* name = elf_strptr(elf, s.dynamic_strings, dyn.d_un.d_val)) out->needed.emplace_back(name);
+        if (const char* str = elf_strptr(elf, s.dynamic_strings, dyn.d_un.d_val)) {
+            if (dyn.d_tag == DT_NEEDED) out->needed.emplace_back(str);
+            if (dyn.d_tag == DT_RUNPATH || (dyn.d_tag == DT_RPATH && out->runpath.empty())) out->runpath = str;
+        }
 }
 
 }  // namespace

@@ -14,6 +14,7 @@ namespace rmacheck::openmp {
 struct ElfVersions {
     bool elf = false;                    // the file is a readable ELF object
     std::vector<std::string> needed;     // DT_NEEDED
+    std::string runpath;                 // DT_RUNPATH, else DT_RPATH (':'-separated, $ORIGIN unexpanded)
     std::set<std::string> needs;         // "name@VERSION" required from `from`
     std::set<std::string> need_versions; // the versions required from `from`
     std::set<std::string> defines;       // "name@VERSION" defined (every version, default or not)

@@ -19,17 +19,52 @@ namespace rmacheck::openmp {
 namespace {
 constexpr const char* kLibgomp = "libgomp.so.1";
 
-// The first file of the command linked with libgomp.so.1, and what it needs from it.
+bool needs_libgomp(const ElfVersions& e) {
+    for (const auto& n : e.needed)
+        if (n == kLibgomp) return true;
+    return false;
+}
+
+// Where the loader would find a library the program needs: its RUNPATH/RPATH ($ORIGIN expanded),
+// LD_LIBRARY_PATH, the usual system directories (not ld.so.cache's extra ones); "" when not found.
+std::string find_library(const std::string& name, const std::string& program, const std::string& runpath) {
+    std::string origin = program.substr(0, program.rfind('/') == std::string::npos ? 0 : program.rfind('/'));
+    if (origin.empty()) origin = ".";
+    const char* ld = std::getenv("LD_LIBRARY_PATH");
+    std::string dirs = runpath + ":" + (ld ? ld : "") +
+                       ":/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:/lib64:/usr/lib64:/lib:/usr/lib:/usr/local/lib";
+    for (size_t start = 0; start <= dirs.size();) {
+        size_t end = dirs.find(':', start);
+        if (end == std::string::npos) end = dirs.size();
+        std::string dir = dirs.substr(start, end - start);
+        start = end + 1;
+        if (dir.empty()) continue;
+        if (dir.rfind("$ORIGIN", 0) == 0) dir = origin + dir.substr(7);
+        std::string path = dir + "/" + name;
+        if (access(path.c_str(), R_OK) == 0) return path;
+    }
+    return "";
+}
+
+// The first file of the command linked with libgomp.so.1, and what it and its own shared libraries
+// (one level: those it names, found as the loader would) need from it.
 bool find_libgomp_user(const std::vector<std::string>& command, std::string* file, ElfVersions* v) {
     for (size_t i = 0; i < command.size(); ++i) {
         std::string f = jobsentry::command_word_file(command[i], i == 0);
         if (f.empty()) continue;
         ElfVersions e = read_elf_versions(f, kLibgomp);
-        for (const auto& n : e.needed)
-            if (n == kLibgomp) {
-                *file = f, *v = std::move(e);
-                return true;
-            }
+        if (!needs_libgomp(e)) continue;
+        for (const auto& lib : e.needed) {
+            if (lib == kLibgomp) continue;
+            std::string path = find_library(lib, f, e.runpath);
+            if (path.empty()) continue;
+            ElfVersions l = read_elf_versions(path, kLibgomp);
+            if (!needs_libgomp(l)) continue;
+            e.needs.insert(l.needs.begin(), l.needs.end());
+            e.need_versions.insert(l.need_versions.begin(), l.need_versions.end());
+        }
+        *file = f, *v = std::move(e);
+        return true;
     }
     return false;
 }
