@@ -14,6 +14,8 @@ name=$1 np=$2
 shift 2
 prog=$PROGDIR/rma_$name
 [ "${1:-}" = --precise ] && prog=${prog}_precise
+# OMP_BUILD=gcc: the program built by GCC -fopenmp (libgomp), rma_NAME_gcc
+[ "${OMP_BUILD:-}" = gcc ] && prog=${prog}_gcc
 launch=(mpirun --oversubscribe -np "$np")
 if [ "${MPI_IMPL:-openmpi}" = mpich ]; then
   prog=${prog}_mpich launch=(mpiexec.mpich -n "$np")
@@ -45,13 +47,15 @@ run() {  # run VARIANT EXPECTED_STATUS (a number, or alternatives: 0|4) [rma-che
 # check something (a NOTE: not observed, not checked, cannot be ordered).
 score() {
   [ -n "${RMA_SCORE_FILE:-}" ] || return 0
-  local variant mode=1 declared
+  [ "$name" = omp_unsupported ] && return 0  # bad input (both variants race-free), not a case of the suite
+  local variant mode=1 declared case=$name
+  [ "${OMP_BUILD:-}" = gcc ] && case=${name}_gcc  # the GCC build is a case of its own
   [ "${1:-}" = --precise ] && mode=2
   for variant in racy fixed; do
     [ -f "$WORK/$variant.json" ] || continue
     declared=0
     grep -Eq "^NOTE .*(not observed|not checked|cannot be ordered|has no OMPT)" "$WORK/$variant.err" && declared=1
-    echo "$name $mode ${MPI_IMPL:-openmpi} $variant $(jq .races "$WORK/$variant.json") $declared" >>"$RMA_SCORE_FILE"
+    echo "$case $mode ${MPI_IMPL:-openmpi} $variant $(jq .races "$WORK/$variant.json") $declared" >>"$RMA_SCORE_FILE"
   done
 }
 
@@ -135,8 +139,8 @@ icoll)  # the same put line from rank 0 and rank 2; found only when it is issued
 omp_store)  # rank 0's Put vs the store of rank 1's OpenMP thread that writes mem[3]
   if [ "${1:-}" != --precise ]; then  # GCC's libgomp, mode 1: window stores unseen, and libgomp named
     run racy 0 "$@"
-    grep -q "^NOTE the program runs GNU libgomp, which has no OMPT tool interface" "$WORK/racy.err" ||
-      fail "the report did not say that libgomp's threads cannot be ordered"
+    grep -q "^NOTE the OpenMP runtime is LLVM libomp (.*) in place of GCC's libgomp" "$WORK/racy.err" ||
+      fail "the report did not name LLVM libomp in place of GCC's libgomp"
     run fixed 0 "$@"
     score "$@"
     echo "PASS: $name $* (${MPI_IMPL:-openmpi})"
@@ -146,6 +150,14 @@ omp_store)  # rank 0's Put vs the store of rank 1's OpenMP thread that writes me
   grep -q "^NOTE the OpenMP runtime (.*) offers OMPT: its synchronisation was recorded" \
     "$WORK/racy.err" || fail "the report did not name LLVM libomp's OMPT"
   expect_line "^RACE remote put\(rank 0, $f:$(line_of MPI_Put)\) vs store\(rank 1 thread [0-9]+, $f:$(line_of "the threads' store")\) on win 1 bytes \[12,16\) of rank 1$" ;;
+omp_unsupported)  # GCC-built, needs omp_alloc@OMP_5.0.1, which libomp lacks: libgomp kept, and said
+  run racy 0 "$@"
+  missing="needs from libgomp (version OMP_5.0.1, )?omp_alloc@OMP_5.0.1, omp_free@OMP_5.0.1"
+  grep -Eq "^jobsentry rma-check: .*rma_omp_unsupported_gcc $missing, which LLVM libomp \(.*\) does not provide" \
+    "$WORK/racy.err" || fail "rma-check did not name the symbols libomp lacks"
+  jq -e --arg re "^the program runs GNU libgomp, which has no OMPT.*LLVM libomp was not put in its place because the program $missing.*the order of its threads was not checked" \
+    '.notes | map(test($re)) | any' "$WORK/racy.json" >/dev/null ||
+    fail "the JSON report does not say libgomp ran and which symbols libomp lacks" ;;
 omp_master|omp_critical|omp_for|omp_sections|omp_single|omp_task|omp_depend|omp_lock)  # two threads of rank 0, ordered only by OpenMP in the twin
   case $name in
   omp_master) one=$(line_of "the master's put") two=$(line_of "thread 1's put") ;;
@@ -164,7 +176,23 @@ omp_master|omp_critical|omp_for|omp_sections|omp_single|omp_task|omp_depend|omp_
   jq -e '[.findings[] | select(.a.rank == 0 and .b.rank == 0 and .a.thread != .b.thread and .a.thread > 0)] | length == 1' \
     "$WORK/racy.json" >/dev/null || fail "the finding does not name two threads of rank 0"
   grep -q "^NOTE rank 0: MPI calls from 2 threads; their order among threads was taken from OpenMP synchronisation (OMPT)" \
-    "$WORK/racy.err" || fail "the report did not say that rank 0's threads were ordered by OpenMP" ;;
+    "$WORK/racy.err" || fail "the report did not say that rank 0's threads were ordered by OpenMP"
+  if [ "${OMP_BUILD:-}" = gcc ]; then  # GCC-built: LLVM libomp ran in libgomp's place, named in text and JSON
+    grep -q "^jobsentry rma-check: .*rma_${name}_gcc.* runs GCC's libgomp, which has no OMPT: its ranks run LLVM libomp" \
+      "$WORK/racy.err" || fail "rma-check did not say it runs LLVM libomp in libgomp's place"
+    jq -e '.notes | map(test("^the OpenMP runtime is LLVM libomp \\(.*\\) in place of GCC.s libgomp")) | any' \
+      "$WORK/racy.json" >/dev/null || fail "the JSON report does not name LLVM libomp in place of GCC's libgomp"
+    [ -z "$(find "$WORK/traces-racy" -mindepth 1 -type d)" ] || fail "the private libgomp directory was left behind"
+    if [ "$name" = omp_master ]; then  # libomp absent: said plainly, the run goes on with libgomp, unordered
+      JOBSENTRY_LIBOMP=/nonexistent/libomp.so.5 run racy '0|4' "$@"
+      grep -q "^jobsentry rma-check: .* runs GCC's libgomp (no OMPT), and LLVM libomp, which could take its place, was not found (/nonexistent/libomp.so.5" \
+        "$WORK/racy.err" || fail "rma-check did not say that libomp was not found"
+      grep -q "^NOTE the program runs GNU libgomp, which has no OMPT.*LLVM libomp, which could take its place, was not found" \
+        "$WORK/racy.err" || fail "the report did not say that libgomp ran because libomp was not found"
+      grep -q "^NOTE rank 0: MPI calls from 2 threads; their order among threads was not checked" "$WORK/racy.err" ||
+        fail "the report did not say that rank 0's threads were not ordered"
+    fi
+  fi ;;
 thread_load)  # a worker thread's load of the main thread's pending Get buffer: seen (pages, not watchpoints)
   run racy 4 "$@"
   get="get\(rank 1, $f:$(line_of 'MPI_Get(')\)" load="load\(rank 1, $f:$(line_of "the worker's load")\)"

@@ -74,8 +74,10 @@ std::vector<std::string> needed_of(const std::string& path) {
     return out;
 }
 
+}  // namespace
+
 // A word of the command as a regular file: the first word through PATH, the others as paths.
-std::string as_file(const std::string& word, bool first) {
+std::string command_word_file(const std::string& word, bool first) {
     namespace fs = std::filesystem;
     std::error_code ec;
     if (word.empty() || word[0] == '-') return "";
@@ -90,14 +92,12 @@ std::string as_file(const std::string& word, bool first) {
     return "";
 }
 
-}  // namespace
-
 ProgramMpi detect_program_mpi(const std::vector<std::string>& command) {
     namespace fs = std::filesystem;
     std::optional<MpiFlavor> launcher;
     std::string launcher_why;
     for (size_t i = 0; i < command.size(); ++i) {
-        std::string file = as_file(command[i], i == 0);
+        std::string file = command_word_file(command[i], i == 0);
         if (file.empty()) continue;
         if (auto f = mpi_of_needed(needed_of(file)))
             return {f, file + " is linked with " + (*f == MpiFlavor::mpich ? "MPICH" : "Open MPI")};

@@ -27,4 +27,7 @@ struct ProgramMpi {
 };
 ProgramMpi detect_program_mpi(const std::vector<std::string>& command);
 
+// A word of a command as a regular file: the first word through PATH, the others as paths; "" when none.
+std::string command_word_file(const std::string& word, bool first);
+
 }  // namespace jobsentry

@@ -17,6 +17,7 @@
 #include "tools/mpiwrap/preload_launch.h"
 #include "tools/mpiwrap/program_mpi.h"
 #include "tools/rmacheck/analysis/report.h"
+#include "tools/rmacheck/openmp/libgomp_swap.h"
 #include "base/command_line.h"
 #include "base/log.h"
 
@@ -112,11 +113,17 @@ int run_rma_check(const std::vector<std::string>& args) {
     if (preload.empty()) return 2;
     const std::string dir = prepare_trace_dir(o.trace_dir, ".jsrma", "jobsentry rma-check");
     if (dir.empty()) return 2;
-    const std::optional<int> ran = run_preloaded(o.command, preload,
-                                     {{"JOBSENTRY_RMA_TRACE_DIR", dir},
-                                      {"JOBSENTRY_RMA_MODE", o.precise ? "precise" : "protect"},
-                                      {"JOBSENTRY_RMA_SAMPLING", o.check_all ? "off" : "on"}},
-                                     "jobsentry rma-check");
+    std::vector<std::pair<std::string, std::string>> environment{
+        {"JOBSENTRY_RMA_TRACE_DIR", dir},
+        {"JOBSENTRY_RMA_MODE", o.precise ? "precise" : "protect"},
+        {"JOBSENTRY_RMA_SAMPLING", o.check_all ? "off" : "on"}};
+    // Mode 1 of a GCC -fopenmp program: LLVM libomp in libgomp's place, for OMPT (precise mode's
+    // programs are built by clang with libomp already).
+    rmacheck::openmp::LibgompSwap swap;
+    if (!o.precise) swap = rmacheck::openmp::prepare_libgomp_swap(o.command, dir, "jobsentry rma-check");
+    environment.insert(environment.end(), swap.environment.begin(), swap.environment.end());
+    const std::optional<int> ran = run_preloaded(o.command, preload, environment, "jobsentry rma-check");
+    rmacheck::openmp::remove_libgomp_swap(swap);
     if (!ran) return 127;
     const int status = *ran;
     rmacheck::Analysis a = rmacheck::analyse_dir(dir);

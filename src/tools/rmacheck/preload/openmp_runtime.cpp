@@ -11,7 +11,10 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <optional>
+#include <utility>
 
 #include "tools/rmacheck/preload/hooks.h"
 #include "tools/rmacheck/trace_format.h"
@@ -28,7 +31,38 @@ std::atomic<bool> g_recording{false};  // callbacks registered
 char g_runtime[128];  // the runtime's version string, e.g. "LLVM OMP version: 5.0.20140926"
 }  // namespace
 
+namespace {
+// What rma-check did about libgomp (rmacheck/openmp/libgomp_swap.h): "libomp PATH", "missing SYMBOLS",
+// "absent PATH"; the word and the rest.
+std::pair<std::string, std::string> swap_said() {
+    const char* env = std::getenv("JOBSENTRY_RMA_OPENMP");
+    std::string s = env ? env : "";
+    size_t space = s.find(' ');
+    if (space == std::string::npos) return {s, ""};
+    return {s.substr(0, space), s.substr(space + 1)};
+}
+
+// Whether the library loaded as libgomp.so.1 is LLVM libomp (its own entry point), or GCC's libgomp;
+// empty when neither is loaded.
+std::optional<bool> libgomp_is_libomp() {
+    void* gomp = dlopen("libgomp.so.1", RTLD_NOLOAD | RTLD_LAZY);
+    if (!gomp) return std::nullopt;
+    bool llvm = dlsym(gomp, "__kmpc_fork_call") != nullptr;
+    dlclose(gomp);
+    return llvm;
+}
+}  // namespace
+
 std::string runtime_note() {
+    const auto [word, what] = swap_said();
+    const std::optional<bool> gomp = libgomp_is_libomp();
+    if (g_recording.load() && gomp.value_or(false))
+        return std::string("the OpenMP runtime is LLVM libomp (") + g_runtime + ") in place of GCC's libgomp (" +
+               (word == "libomp" ? what : std::string("libgomp.so.1")) +
+               ", put first on LD_LIBRARY_PATH as libgomp.so.1 by rma-check: it provides every GOMP_/omp_ symbol the "
+               "program needs from libgomp), and it offers OMPT: its synchronisation was recorded (parallel regions, "
+               "barriers, critical, ordered, locks, tasks and their dependences), so the threads of a rank are "
+               "ordered by it";
     if (g_recording.load())
         return std::string("the OpenMP runtime (") + g_runtime +
                ") offers OMPT: its synchronisation was recorded (parallel regions, barriers, critical, ordered, "
@@ -38,10 +72,20 @@ std::string runtime_note() {
                ") offers OMPT, but its synchronisation events are not recorded (this module was built without "
                "omp-tools.h, or the runtime refused the callbacks): threads of a rank are not ordered by OpenMP "
                "barriers, single/master, tasks or locks";
-    if (void* gomp = dlopen("libgomp.so.1", RTLD_NOLOAD | RTLD_LAZY)) {
-        dlclose(gomp);
-        return "the program runs GNU libgomp, which has no OMPT tool interface: threads of a rank cannot be ordered "
-               "by OpenMP synchronisation (clang's -fopenmp, e.g. jobsentry-mpicc -fopenmp, uses LLVM libomp)";
+    if (gomp && !*gomp) {
+        std::string note = "the program runs GNU libgomp, which has no OMPT tool interface: threads of a rank cannot "
+                           "be ordered by OpenMP synchronisation (clang's -fopenmp, e.g. jobsentry-mpicc -fopenmp, "
+                           "uses LLVM libomp)";
+        if (word == "missing")
+            note += "; LLVM libomp was not put in its place because the program needs from libgomp " + what +
+                    ", which libomp does not provide: the order of its threads was not checked";
+        else if (word == "absent")
+            note += "; LLVM libomp, which could take its place, was not found (" + what +
+                    "): the order of its threads was not checked";
+        else if (word == "libomp")
+            note += "; LLVM libomp (" + what + ") was put first on LD_LIBRARY_PATH in its place, but the program "
+                    "loaded libgomp all the same (a DT_RPATH or a library loaded by path wins over LD_LIBRARY_PATH)";
+        return note;
     }
     return "";
 }
