@@ -87,6 +87,6 @@ state=$(sacct_field "$id" State)
 echo
 echo "Job $id ended $state: $comment"
 [[ "$state" == COMPLETED* && "$comment" == "jobsentry: no hang; "* ]] || fail "the job did not end normally"
-supervisor_log "$id" | grep -qE "found [7-9] ranks|found [1-9][0-9]+ ranks" && fail "the leader counted more ranks than the job's 6"
-supervisor_log "$id" | grep -q "node agent on n2 connected again" && fail "a hostile peer took n2's place"
+supervisor_log "$id" | contains -E "found [7-9] ranks|found [1-9][0-9]+ ranks" && fail "the leader counted more ranks than the job's 6"
+supervisor_log "$id" | contains "node agent on n2 connected again" && fail "a hostile peer took n2's place"
 echo "No sample from a hostile peer: the leader counted the job's 6 ranks only, and no agent connection was replaced."

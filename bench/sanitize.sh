@@ -20,12 +20,13 @@ b1=$(date +%s)
 for m in lib/jobsentry.so lib/libjobsentry-rmacheck.so lib/libjobsentry-rmacheck-mpich.so \
          lib/libjobsentry_ckpt.so lib/libjobsentry_ckpt_mpich.so; do
   [ -f "$build/$m" ] || continue
-  if nm -D --undefined-only "$build/$m" | grep -q '__[au][sb]san_'; then
+  if nm -D --undefined-only "$build/$m" | contains '__[au][sb]san_'; then
     echo "$m references the sanitizer runtime: it would not load into slurmstepd/mpirun" >&2; exit 1
   fi
 done
 
 . "$top/scripts/sanitize-env.sh"
+. "$top/tests/contains.sh"
 echo "build: $((b1 - b0)) s (JOBS=${JOBS:-1}); ASAN_OPTIONS=$ASAN_OPTIONS UBSAN_OPTIONS=$UBSAN_OPTIONS"
 echo
 echo "| label | tests | passed | time (s) |"

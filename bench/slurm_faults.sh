@@ -63,7 +63,7 @@ for case in $CASES; do
   found="-"
   if [ "$case" != end ]; then
     for _ in $(seq $((OUTAGE * 5))); do
-      supervisor_log "$id" | grep -q "HANG detected" && { found=$(since "$stopped_at"); break; }
+      supervisor_log "$id" | contains "HANG detected" && { found=$(since "$stopped_at"); break; }
       sleep 0.2
     done
   fi

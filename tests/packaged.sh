@@ -5,7 +5,7 @@
 jobsentry_packaged() {
   case ${JOBSENTRY_PACKAGED:-0} in
     0) return 1 ;;
-    1) dpkg-query -W -f='${Status}' jobsentry 2>/dev/null | grep -q 'install ok installed' ||
+    1) [ "$(dpkg-query -W -f='${Status}' jobsentry 2>/dev/null)" = "install ok installed" ] ||
          { echo "JOBSENTRY_PACKAGED=1, but the jobsentry package is not installed: apt install ./jobsentry_*.deb first" >&2; exit 1; }
        return 0 ;;
     *) echo "JOBSENTRY_PACKAGED='$JOBSENTRY_PACKAGED': accepted are 0 (this build) and 1 (the installed package)" >&2

@@ -2,6 +2,7 @@
 # at exit, fail, and expect_error_of COMMAND PATTERN ARGS... (exit 2 and a
 # message with PATTERN on stderr).
 set -u
+. "$(dirname "${BASH_SOURCE[0]}")/../contains.sh"
 JOBSENTRY=${JOBSENTRY:?path of the jobsentry binary}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT

@@ -88,8 +88,8 @@ a=$("$JOBSENTRY" simulate --procs 1024 --noise-trace "$WORK/noise.tsv" --seed 3 
 b=$("$JOBSENTRY" simulate --procs 1024 --noise-trace "$WORK/noise.tsv" --seed 3 --json) || fail "noisy run failed"
 python3 -c 'import json,sys; a=json.loads(sys.argv[1]); b=json.loads(sys.argv[2]); assert a["slowdown"] > 1 and a["makespan_ns"] == b["makespan_ns"], (a, b)' "$a" "$b" \
   || fail "noisy run: no slowdown or not reproducible"
-"$JOBSENTRY" simulate --help | grep -q -- "--noise-trace" || fail "--help lacks options"
-"$JOBSENTRY" simulate --procs 64 | grep -q "^slowdown" || fail "text output lacks the slowdown"
+"$JOBSENTRY" simulate --help | contains -- "--noise-trace" || fail "--help lacks options"
+"$JOBSENTRY" simulate --procs 64 | contains "^slowdown" || fail "text output lacks the slowdown"
 # --params FILE (as jobsentry loggp writes it): its values, the command line over them, and bad files.
 echo '{"L": 100, "o": 10, "g": 5, "G": 0, "O": 0}' >"$WORK/p.json"
 "$JOBSENTRY" simulate --params "$WORK/p.json" --collective dissemination --procs 1000 --bytes 1 --json |
@@ -112,5 +112,5 @@ expect_error_of loggp "--reps 0: accepted values are 1..100000" --reps 0
 expect_error_of loggp "--burst 1: accepted values are 2..1000" --burst 1
 expect_error_of loggp "unrecognised option '--frob'" --frob
 expect_error_of loggp "--out /nonexistent/l.json: cannot be written" --out /nonexistent/l.json
-"$JOBSENTRY" loggp --help | grep -q -- "--bytes" || fail "loggp --help lacks --bytes"
+"$JOBSENTRY" loggp --help | contains -- "--bytes" || fail "loggp --help lacks --bytes"
 echo "PASS: jobsentry simulate bad input and good runs; simulate --params; loggp bad input"

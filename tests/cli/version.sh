@@ -18,5 +18,5 @@ if [ -f /usr/include/slurm/slurm_version.h ]; then
   release=$(printf '%d.%02d.%d' $((n >> 16 & 255)) $((n >> 8 & 255)) $((n & 255)))
   [[ "$line" == *"built for Slurm $release)" ]] || fail "Slurm release: '$line', the headers are $release"
 fi
-"$JOBSENTRY" --help | grep -q -- "--version" || fail "jobsentry --help does not mention --version"
+"$JOBSENTRY" --help | contains -- "--version" || fail "jobsentry --help does not mention --version"
 echo "PASS: jobsentry --version"

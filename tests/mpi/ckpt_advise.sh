@@ -2,6 +2,7 @@
 # `jobsentry ckpt advise` and `ckpt mtbf`: bad values exit 2 naming the value
 # and what is accepted; good runs print the paper's numbers and the estimate.
 set -euo pipefail
+. "$(dirname "$0")/../contains.sh"
 JOBSENTRY=${JOBSENTRY:?set by CTest}
 WORK=$(mktemp -d /tmp/jobsentry-ckpt.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
@@ -49,7 +50,7 @@ jq -e '.k_static == 5 and (.x_static - 4.6114 | fabs) < 2e-3 and (.w_threshold_s
        and .slowdown_dynamic <= .slowdown_dynamic_first_order and .warnings == []' "$WORK/good.json" >/dev/null \
   || fail "good run: wrong numbers: $(cat "$WORK/good.json")"
 "$JOBSENTRY" ckpt advise --mtbf 5472.5s --ckpt-cost 5s --recovery 5s --downtime 1s --iter-mean 50s --iter-sd 10s \
-  --dist gamma | grep -q "k_static 5 (x_static 4.61" || fail "text output lacks k_static 5"
+  --dist gamma | contains "k_static 5 (x_static 4.61" || fail "text output lacks k_static 5"
 # C larger than the MTBF: a warning, a degenerate but finite answer, exit 0.
 "$JOBSENTRY" ckpt advise --mtbf 1h --nodes 60 --ckpt-cost 2m --iter-mean 30s --iter-sd 3s --json \
   >"$WORK/deg.json" 2>"$WORK/err" || fail "degenerate run failed"
@@ -63,7 +64,7 @@ jq -e '.k_static == 2 and .w_threshold_s > 0 and .w_threshold_s < 60 and .slowdo
 jq -e '.k_static == 1 and .w_threshold_s < 30 and (.x_static | type) == "number"' "$WORK/deg.json" >/dev/null \
   || fail "degenerate answer is not 'every iteration': $(cat "$WORK/deg.json")"
 grep -qi nan "$WORK/deg.json" && fail "NaN in the degenerate answer"
-"$JOBSENTRY" ckpt advise --help | grep -q -- "--ckpt-cost" || fail "--help lacks options"
+"$JOBSENTRY" ckpt advise --help | contains -- "--ckpt-cost" || fail "--help lacks options"
 
 # jobsentry ckpt mtbf: the per-node MTBF from saved `sacctmgr -n -P list event` output.
 printf '%s\n' 'n01|2026-10-03T00:00:00|2026-10-03T02:00:00|DOWN|Not responding' \

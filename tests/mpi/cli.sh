@@ -19,5 +19,5 @@ expect_error 2 "unknown command" explode
 expect_error 127 "cannot run 'no-such-command-xyz'" watch -- no-such-command-xyz
 status=0; "$JOBSENTRY" watch --report "$WORK/r.json" -- sh -c 'exit 7' 2>/dev/null || status=$?
 [ "$status" -eq 7 ] || fail "the command's own status 7 was not returned (got $status)"
-"$JOBSENTRY" watch --help | grep -q -- "--interval-ms" || fail "--help lacks options"
+"$JOBSENTRY" watch --help | contains -- "--interval-ms" || fail "--help lacks options"
 pass "bad input gets clear errors"

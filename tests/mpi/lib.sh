@@ -3,6 +3,7 @@
 set -euo pipefail
 
 . "$(dirname "${BASH_SOURCE[0]}")/../jobsentry_under_test.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../contains.sh"
 HANGPROG=${HANGPROG:?set by CTest}
 NP=${NP:-4}
 WORK=$(mktemp -d /tmp/jobsentry-test.XXXXXX)

@@ -91,7 +91,7 @@ fi
 [ -s "$JOBSENTRY_INJECT_MARK" ] || fail "the hang was never injected"
 expect_json .verdict hang
 suspects=$(json '.suspect_ranks | join(",")')
-json ".suspect_ranks | index($RANK)" | grep -qv null || fail "rank $RANK not among the suspects ($suspects)"
+json ".suspect_ranks | index($RANK)" | contains -v null || fail "rank $RANK not among the suspects ($suspects)"
 injected=$(awk 'NR == 1 { print $1 }' "$JOBSENTRY_INJECT_MARK")
 delay=$(awk -v a="$injected" -v b="$(json .detected_at)" 'BEGIN { printf "%.1f", b - a }')
 # Generous: the figures belong to bench/real_detection.sh; this catches a miss.

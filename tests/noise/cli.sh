@@ -3,6 +3,7 @@
 # before any measurement (a 60 s run refused within 3 s, nothing on stdout);
 # a good short run writes the table, the JSON and the traces.
 set -euo pipefail
+. "$(dirname "$0")/../contains.sh"
 JOBSENTRY=${JOBSENTRY:?set by CTest}
 WORK=$(mktemp -d /tmp/jobsentry-noise-cli.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
@@ -65,7 +66,7 @@ detours=$(jq '.pus[0].detours' "$WORK/r.json")
   fail "the trace does not open with '# period_ns' and the measured span: $(head -1 "$WORK/traces/cpu0.tsv")"
 [ "$(grep -vc '^#' "$WORK/traces/cpu0.tsv")" -eq "$detours" ] || fail "trace lines != detours ($detours)"
 if [ "$detours" -gt 0 ]; then
-  grep -v '^#' "$WORK/traces/cpu0.tsv" | grep -qvP '^\d+\t\d+$' && fail "trace lines are not start_ns<TAB>duration_ns"
+  grep -v '^#' "$WORK/traces/cpu0.tsv" | contains -vP '^\d+\t\d+$' && fail "trace lines are not start_ns<TAB>duration_ns"
   max=$(grep -v '^#' "$WORK/traces/cpu0.tsv" | cut -f2 | sort -n | tail -1)
   [ "$max" -eq "$(jq '.pus[0].max_detour_ns' "$WORK/r.json")" ] || fail "trace max $max != max_detour_ns"
 fi
@@ -128,5 +129,5 @@ syscalls() {
 short=$(syscalls 200ms); long=$(syscalls 1500ms)
 [ $((long - short)) -le 20 ] || fail "system calls grow with the duration: $short in 0.2 s, $long in 1.5 s"
 
-"$JOBSENTRY" noise --help | grep -q -- "--threshold-ns" || fail "--help lacks options"
+"$JOBSENTRY" noise --help | contains -- "--threshold-ns" || fail "--help lacks options"
 echo "PASS: jobsentry noise refuses bad input before measuring and writes table, JSON and traces"

@@ -7,6 +7,7 @@
 # Also run inside the Debian 13 root (scripts/test-debian13.sh), with
 # PACKAGE_BUILD naming the build tree to package.
 set -euo pipefail
+. "$(dirname "$0")/../contains.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 fail() { echo "FAIL: $*" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || fail "root only (apt install)"
@@ -23,7 +24,7 @@ deb=$(bash "$top/scripts/package.sh" "${PACKAGE_BUILD:-$top/build-deb}" 2>"$work
 v=$(awk '$2 == "SLURM_VERSION_NUMBER" { print $3 }' /usr/include/slurm/slurm_version.h)
 series=$((v >> 16)).$(printf %02d $(((v >> 8) & 255)))
 [[ "$(basename "$deb")" == jobsentry_*+slurm"$series"_*.deb ]] || fail "$deb is not named for Slurm $series"
-dpkg-deb -f "$deb" Depends | grep -q "slurmd (>= $series~)" || fail "$deb does not depend on slurmd $series"
+dpkg-deb -f "$deb" Depends | contains "slurmd (>= $series~)" || fail "$deb does not depend on slurmd $series"
 
 # A first install: a package left by an earlier run (whose conffile the
 # slurm tests may have rewritten or deleted) is purged first.
@@ -36,7 +37,7 @@ for f in /usr/bin/jobsentry /usr/bin/jobsentry-mpicc "$plugin" /usr/lib/libjobse
          /etc/slurm/plugstack.conf.d/jobsentry.conf; do
   [ -e "$f" ] || fail "the package did not install $f"
 done
-nm -D --defined-only "$plugin" | grep -qw slurm_spank_init || fail "$plugin exports no slurm_spank_init"
+nm -D --defined-only "$plugin" | contains -w slurm_spank_init || fail "$plugin exports no slurm_spank_init"
 # The installed compiler wrapper finds its hooks archive and module, and the loop-summary pass
 # plugin where the build had llvm-dev (it is in the package exactly then).
 if command -v clang >/dev/null; then

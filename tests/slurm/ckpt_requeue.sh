@@ -57,7 +57,7 @@ grep -q "rule young-daly" "$out" || fail "the Young/Daly rule was not in force: 
 [ "$(grep '^result ' "$out")" = "$(cat "$WORK/ref.out")" ] ||
   fail "result differs: $(grep '^result ' "$out") vs reference $(cat "$WORK/ref.out")"
 [ "$(sacct_field "$id" State)" = COMPLETED ] || fail "job $id ended $(sacct_field "$id" State)"
-sacct -j "$id" -D -X -n -P -o State | grep -q REQUEUED || fail "sacct does not show the REQUEUED run"
+sacct -j "$id" -D -X -n -P -o State | contains REQUEUED || fail "sacct does not show the REQUEUED run"
 comment=$(sacct_field "$id" AdminComment)
 echo "AdminComment: $comment"
 [[ "$comment" == "jobsentry: no hang; "*"; Young/Daly period $period_text (C=2ms guess, job MTBF 20.0s)"*" -- earlier run: jobsentry: hang at "*"suspect ranks 2; action requeue; "*"Young/Daly period $period_text"* ]] ||

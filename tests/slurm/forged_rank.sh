@@ -37,6 +37,6 @@ comment=$(sacct_field "$id" AdminComment)
 [[ "$comment" == "jobsentry: no hang; "* ]] || fail "AdminComment of job $id is '$comment'"
 log=$(supervisor_log "$id")
 grep -q "found 4 ranks" <<<"$log" || fail "the supervisor did not find the job's 4 ranks"
-grep "found .* ranks" <<<"$log" | grep -qE "/($other|$same)[ )]" && fail "a forged process was taken for a rank"
+grep "found .* ranks" <<<"$log" | contains -E "/($other|$same)[ )]" && fail "a forged process was taken for a rank"
 grep -qE "found [5-9] ranks" <<<"$log" && fail "more ranks than the job has"
 pass "forged ranks (pids $other of $OTHER_USER, $same of $TEST_USER) ignored; job $id: $comment"

@@ -9,6 +9,7 @@ TEST_USER=jsuser
 OTHER_USER=jsother
 INSTALL=/opt/jobsentry-test        # where setup.sh put the test programs (and this build's plugin and binaries)
 . "$SRC/tests/slurm/installed.sh"   # JOBSENTRY_BIN, PLUGIN_SO, RMA_SO: this build's, or the package's
+. "$SRC/tests/contains.sh"
 SUPERVISOR_LOGS=/var/log/jobsentry-test
 PLUGIN_ARGS_DEFAULT=("supervisor=$JOBSENTRY_BIN" "log_dir=$SUPERVISOR_LOGS" "state_dir=/run/jobsentry-test"
                      "log_samples=yes" "rma_lib=$RMA_SO")  # every sample in the supervisor log, for failures
@@ -81,7 +82,7 @@ MULTI_NODE=(-p multi -N 3 --ntasks-per-node=2)  # 6 ranks: 0-1 on n1, 2-3 on n2,
 wait_log() {
   local id=$1 seconds=$2 pattern=$3 t
   for ((t = 0; t < seconds * 2; t++)); do
-    supervisor_log "$id" | grep -qE "$pattern" && return 0
+    supervisor_log "$id" | contains -E "$pattern" && return 0
     sleep 0.5
   done
   fail "the supervisor log of job $id never said /$pattern/ within $seconds s"

@@ -11,7 +11,7 @@ wait_log "$id" 30 "sample 10 "
 pidfile=/run/jobsentry-test/job_$id.node1.pid   # node index 1: n2
 [ -s "$pidfile" ] || fail "no pid file of n2's agent"
 agent=$(cut -d' ' -f1 "$pidfile")
-tr '\0' ' ' <"/proc/$agent/cmdline" | grep -q "agent --job-id $id --node-index 1" || fail "pid $agent is not n2's agent"
+tr '\0' ' ' <"/proc/$agent/cmdline" | contains "agent --job-id $id --node-index 1" || fail "pid $agent is not n2's agent"
 kill -KILL "$agent"
 wait_log "$id" 30 "node agent on n2 lost"
 wait_state "$id" 150 COMPLETED

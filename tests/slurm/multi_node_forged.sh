@@ -52,7 +52,7 @@ comment=$(sacct_field "$id" AdminComment)
 [[ "$comment" == "jobsentry: no hang; "* ]] || fail "AdminComment of job $id is '$comment'"
 log=$(supervisor_log "$id")
 grep -qE "found [7-9] ranks" <<<"$log" && fail "more ranks than the job has"
-grep "found .* ranks" <<<"$log" | grep -qE "[:/]$forged[ )]" && fail "the forged process was taken for a rank"
+grep "found .* ranks" <<<"$log" | contains -E "[:/]$forged[ )]" && fail "the forged process was taken for a rank"
 grep -q "node agent on n2 connected" <<<"$log" || fail "the real agent of n2 never connected"
 rm -rf "$FORGE"
 pass "job $id: forged rank (pid $forged) ignored, forged agent of uid $other_uid refused, 20 silent connections dropped while sampling went on ($before -> $after samples)"

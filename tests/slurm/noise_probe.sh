@@ -39,7 +39,7 @@ jq -e '.pus | all(has("cpu") and has("noise_percent") and has("max_detour_ns") a
 tsv="$WORK/jobsentry-noise-$id.$node.tsv"
 [ -f "$tsv" ] && [ ! -L "$tsv" ] && [ "$(stat -c %U "$tsv")" = "$TEST_USER" ] || fail "no noise trace $tsv of $TEST_USER"
 [ "$(jq -r .noise_trace.file "$result")" = "$tsv" ] || fail "$result does not name its trace"
-head -1 "$tsv" | grep -q '^# period_ns [0-9]*$' || fail "$tsv does not start with its period"
+head -1 "$tsv" | contains '^# period_ns [0-9]*$' || fail "$tsv does not start with its period"
 printf 'num_ranks 2\nrank 0 {\nl1: calc 1000000\nl2: send 8b to 1 tag 1\nl2 requires l1\n}\nrank 1 {\nl1: recv 8b from 0 tag 1\n}\n' \
   >"$WORK/app.goal"
 "$JOBSENTRY_BIN" simulate --goal "$WORK/app.goal" --noise-trace "$tsv" --json | jq -e '.slowdown >= 1' >/dev/null ||

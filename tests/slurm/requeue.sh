@@ -11,6 +11,6 @@ for _ in $(seq 180); do [ "$(restarts)" -ge 1 ] && break; sleep 0.5; done
 restarts=$(restarts)
 [ "$restarts" -ge 1 ] || fail "job $id has Restarts=$restarts 90 s after start"
 expect_hang_handled "$id" 3
-sacct -j "$id" -D -X -n -P -o State | grep -q REQUEUED || fail "sacct does not show the REQUEUED run"
+sacct -j "$id" -D -X -n -P -o State | contains REQUEUED || fail "sacct does not show the REQUEUED run"
 scancel "$id"
 pass "job $id requeued (Restarts=$restarts)"
