@@ -22,6 +22,10 @@ std::vector<pid_t> parse_pid_list(const std::string& text, size_t max_pids);
 // job ("/slurm.../job_N/..." or ".../job_N/..."), as (hierarchy, path) pairs.
 std::vector<std::pair<std::string, std::string>> job_cgroups_of(const std::string& proc_cgroup_text);
 
+// How long the supervisor and a node agent wait for the job's cgroup to
+// appear: they start while slurmstepd is still creating it.
+constexpr double kJobCgroupWaitSeconds = 15;
+
 // The job's cgroup directory under root (default "/sys/fs/cgroup"), if it
 // exists. node: this node's name; with several slurmd on one host each has
 // its own slurm_<node> directory, and only ours holds this node's processes.

@@ -32,7 +32,6 @@ namespace po = boost::program_options;
 namespace jobsentry {
 namespace {
 
-constexpr double kCgroupWaitSeconds = 15;
 constexpr double kMaxRetrySeconds = 10;
 // The leader answers a hello at its next look for ranks (every 2 s, later
 // while it verifies a suspected hang), never at once.
@@ -112,7 +111,7 @@ bool NodeAgent::start() {
         log_.info("cannot find the leader's node " + info_.nodes[0] + ": " + err);
         return false;
     }
-    const double until = monotonic_now() + kCgroupWaitSeconds;
+    const double until = monotonic_now() + kJobCgroupWaitSeconds;
     while (!(cgroup_ = find_job_cgroup(opt_.cgroup_root, info_.uid, opt_.job_id, node_).value_or("")).size()) {
         if (monotonic_now() > until || signalled(0.2)) {
             log_.info("no cgroup of the job for node " + node_ + " under " + opt_.cgroup_root);

@@ -20,7 +20,6 @@
 namespace jobsentry {
 namespace {
 
-constexpr double kCgroupWaitSeconds = 15;
 // slurmctld may be away when a hang is found (restarting, failing over to its
 // backup, munged down): the annotation and the action are retried with a
 // growing pause up to this long, while the job is still on the node. A hung
@@ -97,7 +96,7 @@ bool SlurmJob::start(std::string* error) {
         return false;
     }
     user_ = {info_.uid, info_.gid, info_.user};
-    const double until = monotonic_now() + kCgroupWaitSeconds;
+    const double until = monotonic_now() + kJobCgroupWaitSeconds;
     while (true) {
         if (auto dir = find_job_cgroup(opt_.cgroup_root, info_.uid, opt_.job_id, node)) {
             cgroup_ = *dir;

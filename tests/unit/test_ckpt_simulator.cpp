@@ -2,6 +2,7 @@
 // failure count with the rate, and (seeded, 10 000 runs) it ranks the
 // strategies as the slides' figures do (slides 21, 23, 24).
 #include "catch_compat.hpp"
+#include "paper_platform.h"
 
 #include <cmath>
 
@@ -11,7 +12,6 @@ using namespace jobsentry::ckpt;
 
 namespace {
 constexpr std::uint64_t kSeed = 2026;
-Platform paper_platform() { return {failure_rate_from_pfail(1e-2, 55), 5, 1, 5}; }
 }  // namespace
 
 TEST_CASE("without failures the makespan is the work plus the checkpoints") {

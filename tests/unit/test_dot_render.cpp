@@ -2,6 +2,7 @@
 // Graphviz (install-deps.sh installs it: its absence is a failure here), a
 // stuck renderer killed, and the report naming what was written.
 #include "catch_compat.hpp"
+#include "slurp.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -35,7 +36,6 @@ struct TempDir {
     }
 };
 
-std::string slurp(const std::string& path) { return read_bounded(path, 1 << 22).value_or(""); }
 
 Report three_branch_report() {
     Report r;

@@ -1,5 +1,6 @@
 // Hang report: JSON keys, the .txt path, and writing files without following planted symlinks.
 #include "catch_compat.hpp"
+#include "slurp.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -44,13 +45,6 @@ Report sample_report() {
         r.ranks.push_back(rr);
     }
     return r;
-}
-
-std::string slurp(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
 }
 
 }  // namespace

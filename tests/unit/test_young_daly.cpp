@@ -1,7 +1,8 @@
 // The Young/Daly arithmetic against the tables of Du et al. (ICPP 2020,
-// /work/shared/papers/young-daly-stochastic-slides.txt, slides 22 and 24):
+// slides 22 and 24):
 // n = 1000, μ_D = 50, C = R = 5, D = 1, p_fail = 1e-2, λ = −ln(1−p_fail)/(μ_D+C).
 #include "catch_compat.hpp"
+#include "paper_platform.h"
 
 #include <cmath>
 #include <random>
@@ -10,9 +11,6 @@
 
 using namespace jobsentry::ckpt;
 
-namespace {
-Platform paper_platform(double p_fail = 1e-2) { return {failure_rate_from_pfail(p_fail, 55), 5, 1, 5}; }
-}  // namespace
 
 TEST_CASE("the slides' tables: x_static, k_static, W_th, W_FO") {
     struct Row {

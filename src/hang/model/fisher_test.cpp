@@ -1,14 +1,11 @@
 #include "hang/model/fisher_test.h"
 
+#include "hang/model/log_choose.h"
+
 #include <algorithm>
 #include <cmath>
 
 namespace jobsentry {
-namespace {
-
-double log_choose(int n, int k) { return std::lgamma(n + 1.0) - std::lgamma(k + 1.0) - std::lgamma(n - k + 1.0); }
-
-}  // namespace
 
 double fisher_greater(int x1, int n1, int x0, int n0) {
     if (n1 <= 0 || n0 < 0 || x1 <= 0) return 1;

@@ -1,17 +1,11 @@
 #include "hang/model/runs_test.h"
 
+#include "hang/model/log_choose.h"
+
 #include <cmath>
 #include <numeric>
 
 namespace jobsentry {
-namespace {
-
-double log_choose(int n, int k) {
-    if (k < 0 || k > n) return -INFINITY;
-    return std::lgamma(n + 1.0) - std::lgamma(k + 1.0) - std::lgamma(n - k + 1.0);
-}
-
-}  // namespace
 
 double runs_probability(int runs, int n1, int n2) {
     if (runs < 2 || n1 <= 0 || n2 <= 0) return 0.0;

@@ -8,16 +8,16 @@
 #include <cstdio>
 
 namespace jobsentry {
-namespace {
 
-// No debuginfo search (as in symbolizer.cpp): symbol tables name frames.
-int no_debuginfo(Dwfl_Module*, void**, const char*, Dwarf_Addr, const char*, const char*, GElf_Word, char**) {
+int dwfl_no_debuginfo(Dwfl_Module*, void**, const char*, Dwarf_Addr, const char*, const char*, GElf_Word, char**) {
     return -1;
 }
 
+namespace {
+
 const Dwfl_Callbacks kOfflineCallbacks = {
     dwfl_build_id_find_elf,
-    no_debuginfo,
+    dwfl_no_debuginfo,
     nullptr,
     nullptr,
 };

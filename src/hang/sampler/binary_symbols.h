@@ -24,6 +24,12 @@ struct Dwfl_Module;
 
 namespace jobsentry {
 
+// libdwfl's find_debuginfo callback for every Dwfl of the sampler: no search.
+// Symbol tables name frames, and looking for separate debug files would make
+// the first lookup in each module slow on machines with many -dbg packages.
+int dwfl_no_debuginfo(Dwfl_Module*, void**, const char*, std::uint64_t, const char*, const char*, std::uint32_t,
+                      char**);
+
 class BinarySymbols {
 public:
     // The file at path, opened at its link-time addresses; nullptr when it cannot be read as ELF.

@@ -15,17 +15,9 @@ namespace {
 
 constexpr double kRefreshSeconds = 2.0;
 
-// No debuginfo search: symbol tables of the mapped files are enough to name
-// frames, and looking for separate debug files would make the first lookup
-// in each module slow on machines with many -dbg packages.
-int no_debuginfo(Dwfl_Module*, void**, const char*, Dwarf_Addr, const char*, const char*, GElf_Word,
-                 char**) {
-    return -1;
-}
-
 const Dwfl_Callbacks kCallbacks = {
     dwfl_linux_proc_find_elf,
-    no_debuginfo,
+    dwfl_no_debuginfo,
     nullptr,
     nullptr,
 };
