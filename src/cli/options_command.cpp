@@ -75,7 +75,8 @@ std::string hang_detect_table() {
         if (id == kAlpha) accepted = "0 < P <= `" + std::string(limit_of[id]) + "`";
         else if (id == kInterval)
             accepted = "`" + std::string(limit_of[id]) + "` .. `" + format_ms(static_cast<int>(o.max)) + "`, with a unit";
-        else accepted = format_value(o, o.min) + " .. `" + limit_of[id] + "`";
+        else if (limit_of[id]) accepted = format_value(o, o.min) + " .. `" + limit_of[id] + "`";
+        else accepted = format_value(o, o.min) + " .. " + format_value(o, o.max);  // no site limit on it
         out += "| `" + std::string(o.user_key) + "=" + slurm_meta(o) + "` | " + accepted + " | " + cell(o.help) + " |\n";
     }
     return out;

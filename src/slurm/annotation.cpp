@@ -1,5 +1,6 @@
 #include "slurm/annotation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -110,6 +111,24 @@ std::string slow_clause(const SlowVerdict& v) {
     std::string text = std::string(kSlowClauseKey) + " " + what + tail;
     if (text.size() > kMaxSlowClause) text = text.substr(0, kMaxSlowClause - 3) + "...";
     return one_line(text);
+}
+
+std::vector<std::string> nodes_to_drain(const SlowVerdict& v, const std::vector<std::string>& job_nodes) {
+    std::vector<std::string> nodes;
+    if (v.status != SlowStatus::slow) return nodes;
+    const auto add = [&](const std::string& n) {
+        if (!n.empty() && std::find(nodes.begin(), nodes.end(), n) == nodes.end()) nodes.push_back(n);
+    };
+    for (const std::string& n : v.slow_nodes) add(n);
+    for (const SlowUnit& u : v.units) add(!u.node.empty() ? u.node : job_nodes.size() == 1 ? job_nodes[0] : "");
+    return nodes;
+}
+
+std::string drain_reason(uint32_t job_id, const SlowVerdict& v) {
+    std::string clause = slow_clause(v);
+    const std::string key = kSlowClauseKey;
+    if (clause.rfind(key, 0) == 0) clause = "slow:" + clause.substr(key.size());
+    return "jobsentry job " + std::to_string(job_id) + ": " + clause;
 }
 
 std::string format_period(double seconds) {

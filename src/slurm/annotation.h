@@ -2,7 +2,9 @@
 // `sacct -o JobID,State,AdminComment` shows why a job ended. Pure.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "hang/watch/report.h"
 
@@ -41,6 +43,13 @@ std::string end_annotation(const Report& report, const std::string& previous_com
 constexpr const char* kSlowClauseKey = "jobsentry slow:";
 constexpr size_t kMaxSlowClause = 240;
 std::string slow_clause(const SlowVerdict& verdict);
+
+// slow_action=drain: the nodes a slow verdict names (its node units, and the
+// node of each slow rank; a rank whose node is not known is on the job's only
+// node when the job has one), none unless the verdict is slow; and the DRAIN
+// reason: "jobsentry job 42: slow: rank 2 (node n1) ~1.96x since ..., p 2e-07".
+std::vector<std::string> nodes_to_drain(const SlowVerdict& verdict, const std::vector<std::string>& job_nodes);
+std::string drain_reason(uint32_t job_id, const SlowVerdict& verdict);
 
 // 400ms, 4.0s, 12m05s, 1h02m: periods as the annotation shows them.
 std::string format_period(double seconds);

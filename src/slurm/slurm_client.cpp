@@ -11,6 +11,8 @@ extern "C" {
 
 #include "slurm/slurm_compat.h"
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <vector>
 
@@ -103,6 +105,20 @@ std::string slurm_cancel(uint32_t job_id) {
 
 std::string slurm_requeue_job(uint32_t job_id) {
     if (slurm_requeue(job_id, 0) != SLURM_SUCCESS) return last_error("slurm_requeue");
+    return {};
+}
+
+std::string slurm_drain_node(const std::string& node, const std::string& reason) {
+    update_node_msg_t msg;
+    slurm_init_update_node_msg(&msg);
+    std::vector<char> name(node.begin(), node.end()), why(reason.begin(), reason.end());
+    name.push_back('\0');
+    why.push_back('\0');
+    msg.node_names = name.data();
+    msg.node_state = NODE_STATE_DRAIN;
+    msg.reason = why.data();
+    msg.reason_uid = getuid();
+    if (slurm_update_node(&msg) != SLURM_SUCCESS) return last_error("slurm_update_node(DRAIN)");
     return {};
 }
 

@@ -40,6 +40,8 @@ std::string slurm_set_comment_clause(uint32_t job_id, const std::string& key, co
 std::string slurm_node_address(const std::string& node, std::string* error);
 std::string slurm_cancel(uint32_t job_id);
 std::string slurm_requeue_job(uint32_t job_id);
+// Sets the node DRAIN (it takes no new jobs; its jobs run on) with reason.
+std::string slurm_drain_node(const std::string& node, const std::string& reason);
 // Signals the batch shell (batch jobs) or prints message on srun/salloc's
 // terminal (interactive jobs).
 std::string slurm_notify(uint32_t job_id, bool batch, int signal, const std::string& message);

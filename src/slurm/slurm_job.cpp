@@ -355,6 +355,16 @@ void SlurmJob::slow(const SlowVerdict& verdict, const std::string& line) {
     std::string comment;
     const std::string err = slurm_set_comment_clause(opt_.job_id, kSlowClauseKey, slow_clause(verdict), &comment);
     log_.info(err.empty() ? "AdminComment set: " + comment : "could not set the slow verdict in the AdminComment: " + err);
+    if (opt_.slow_action != SlowAction::drain) return;
+    // slow_action=drain (site policy): the node takes no new jobs until an
+    // administrator looks; this job runs on. Once per node and job.
+    for (const std::string& node : nodes_to_drain(verdict, info_.nodes)) {
+        if (!drained_.insert(node).second) continue;
+        const std::string reason = drain_reason(opt_.job_id, verdict);
+        const std::string e = slurm_drain_node(node, reason);
+        log_.info(e.empty() ? "node " + node + " set DRAIN: " + reason : "could not drain node " + node + ": " + e);
+        if (!e.empty()) drained_.erase(node);  // the next change of the verdict tries again
+    }
 }
 
 bool SlurmJob::retry_slurm(double budget_s, const std::string& what, const std::function<bool()>& attempt,

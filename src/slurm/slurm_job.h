@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 
 #include "hang/multinode/agent_hub.h"
 #include "base/as_user.h"
@@ -65,6 +66,7 @@ private:
     bool unseen_warned_ = false;
     bool ended_ = false;
     bool annotated_ = false;
+    std::set<std::string> drained_;  // slow_action=drain: nodes already set DRAIN
     // Checkpoint coordination (--mtbf, --ckpt-signal): the Young/Daly
     // schedule of this run of the job (a requeued job starts a new one).
     std::optional<ckpt::SignalSchedule> schedule_;

@@ -11,7 +11,7 @@ namespace jobsentry {
 namespace {
 
 po::options_description describe(SuperviseOptions& o, std::string& action, std::string& mtbf, std::string& cost,
-                                 bool& no_detect, std::string& ports) {
+                                 bool& no_detect, std::string& ports, std::string& slow_action) {
     po::options_description d("Options");
     d.add_options()("help,h", "print this help and exit");
     // clang-format off
@@ -33,6 +33,9 @@ po::options_description describe(SuperviseOptions& o, std::string& action, std::
         ("mtbf", po::value(&mtbf), "per-node MTBF, a duration with a unit (24h); λ = nodes / MTBF")
         ("nodes", po::value(&o.nodes)->default_value(o.nodes), "nodes of the job for λ; 0: the job's own count")
         ("ckpt-cost", po::value(&cost)->default_value(format_ms(static_cast<int>(o.ckpt_cost_s * 1000))), "C, the time one checkpoint takes (a guess)")
+        ("slow-action", po::value(&slow_action)->default_value("report"),
+            "on a slow verdict: report (report, log and AdminComment) or drain (also set the node(s) it names "
+            "DRAIN, the reason naming the job; the job runs on)")
         ("no-hang-detect", po::bool_switch(&no_detect),
             "no hang detection: run only for the checkpoint signal (the job asked for --checkpoint alone)");
     // clang-format on
@@ -44,9 +47,9 @@ po::options_description describe(SuperviseOptions& o, std::string& action, std::
 
 SuperviseParse parse_supervise_options(const std::vector<std::string>& args) {
     SuperviseParse out;
-    std::string action, mtbf, cost, ports;
+    std::string action, mtbf, cost, ports, slow_action;
     bool no_detect = false;
-    po::options_description desc = describe(out.options, action, mtbf, cost, no_detect, ports);
+    po::options_description desc = describe(out.options, action, mtbf, cost, no_detect, ports, slow_action);
     out.error = parse_with(desc, args, &out.help, "jobsentry supervise --help");
     if (out.help || !out.error.empty()) return out;
     const bool known = parse_action(action, &out.options.action);
@@ -54,6 +57,8 @@ SuperviseParse parse_supervise_options(const std::vector<std::string>& args) {
     std::string detection = check_detection_settings(out.options);
     if (!detection.empty()) e << detection;
     else if (!known) e << "--action " << action << ": accepted values are cancel, requeue, notify, report";
+    else if (!parse_slow_action(slow_action, &out.options.slow_action))
+        e << "--slow-action " << slow_action << ": accepted values are report, drain";
     else if (out.options.job_id == 0) e << "--job-id 0: accepted values are Slurm job ids (> 0)";
     else if (!out.options.report_dir.empty() && out.options.report_dir[0] != '/')
         e << "--report-dir " << out.options.report_dir << ": accepted values are absolute paths";
@@ -78,7 +83,7 @@ SuperviseParse parse_supervise_options(const std::vector<std::string>& args) {
 
 std::string supervise_help() {
     SuperviseOptions defaults;
-    std::string action, mtbf, cost, ports;
+    std::string action, mtbf, cost, ports, slow_action;
     bool no_detect = false;
     std::ostringstream out;
     out << "Usage: jobsentry supervise --job-id ID [options]\n\n"
@@ -87,7 +92,7 @@ std::string supervise_help() {
            "watch`, and on a verified hang writes the report as the job's user, sets the job's\n"
            "AdminComment and acts. Ends with the job. Exit status: 0, 3 after a hang, 2 for bad\n"
            "options, 1 when the job cannot be watched.\n\n"
-        << describe(defaults, action, mtbf, cost, no_detect, ports);
+        << describe(defaults, action, mtbf, cost, no_detect, ports, slow_action);
     return out.str();
 }
 

@@ -26,6 +26,7 @@ struct SuperviseOptions : DetectionSettings {
     unsigned nodes = 0;       // 0: the job's node count
     double ckpt_cost_s = ckpt::kCheckpointCostGuessS;  // C guess
     PortRange leader_ports;   // multi-node jobs: where node agents reach us
+    SlowAction slow_action = SlowAction::report;  // drain: the slow verdict's nodes are drained too
 };
 
 struct SuperviseParse {

@@ -4,7 +4,8 @@
 # that rank's main thread in the expected state (sleep/read: S and no CPU over
 # 1 s; spin: R and CPU; stop: T), while the other ranks still run; killing the
 # job leaves nothing behind. A malformed JOBSENTRY_INJECT prints one clear line
-# and the program runs normally.
+# and the program runs normally. KIND slow (a rank's own code slowed, never
+# stopped) must mark and let the job complete.
 set -euo pipefail
 
 INJECT=${INJECT:?set by CTest}
@@ -132,6 +133,33 @@ for kind in sleep spin read stop; do
   check_kind "$kind"
 done
 
+# slow is not a hang: rank 1's own code runs 4x slower from 1 s on, the mark
+# line is written, the rank is never stopped, and the job completes normally.
+check_slow() {
+  local mark=$WORK/mark.slow status=0 state="" t
+  timeout --kill-after=5 60 env LD_PRELOAD="$INJECT" JOBSENTRY_INJECT="slow:$RANK:1" JOBSENTRY_INJECT_SLOWDOWN=4 \
+    JOBSENTRY_INJECT_MARK="$mark" mpirun --oversubscribe -np "$NP" "$PROG" --seconds 6 --pid-dir "$WORK/pids.slow" \
+    >"$WORK/out.slow" 2>"$WORK/err.slow" &
+  local job=$!
+  for t in $(seq 50); do
+    [ -s "$mark" ] && [ -s "$WORK/pids.slow/rank.$RANK" ] && break
+    sleep 0.1
+  done
+  [ -s "$mark" ] || fail "slow: no mark line after 5 s"
+  for t in $(seq 20); do  # 2 s of looking: never stopped
+    state=$(main_thread "$(cat "$WORK/pids.slow/rank.$RANK")") || break
+    [ "${state% *}" != T ] || fail "slow: rank $RANK found stopped"
+    sleep 0.1
+  done
+  wait "$job" || status=$?
+  [ "$status" -eq 0 ] || fail "slow: the job exited $status"
+  grep -q '^OK ' "$WORK/out.slow" || fail "slow: no OK line"
+  grep -q " $RANK [0-9]* slow\$" "$mark" || fail "slow: mark line '$(cat "$mark")'"
+  pass "slow: rank $RANK slowed from 1 s on, never stopped, the job completed"
+}
+mkdir -p "$WORK/pids.slow"
+check_slow
+
 # Malformed values: one clear line (from rank 0 only), nothing injected, the
 # program completes normally.
 malformed() {  # malformed VALUE EXPECTED_REASON NP SECONDS
@@ -145,7 +173,7 @@ malformed() {  # malformed VALUE EXPECTED_REASON NP SECONDS
   [ "$lines" -eq 1 ] || fail "JOBSENTRY_INJECT='$1': $lines error lines, expected 1"
   grep -qF "jobsentry-inject: JOBSENTRY_INJECT='$1': $2" "$err" ||
     fail "JOBSENTRY_INJECT='$1': the error does not say '$2': $(cat "$err")"
-  grep -q 'expected KIND:RANK:SECONDS with KIND one of sleep, spin, read, stop' "$err" ||
+  grep -q 'expected KIND:RANK:SECONDS with KIND one of sleep, spin, read, stop, slow' "$err" ||
     fail "JOBSENTRY_INJECT='$1': the error does not say what is accepted"
   ! grep -q HANG-INJECTED "$err" && [ ! -e "$WORK/mark.bad" ] || fail "JOBSENTRY_INJECT='$1': something was injected"
   pass "malformed '$1': $(grep '^jobsentry-inject:' "$err")"

@@ -7,6 +7,11 @@
  *            spin   busy loop forever in a function of this library
  *            read   block forever in read() on a pipe whose write end stays open
  *            stop   raise(SIGSTOP) on itself (and again if continued)
+ *            slow   not a hang: from then on the rank's own code runs F times
+ *                   slower, as on a throttled CPU or beside a CPU hog: every 20 ms
+ *                   found in user code, (F-1) x 20 ms more are spent spinning in a
+ *                   function of this library (never stopped, never in MPI).
+ *                   F: JOBSENTRY_INJECT_SLOWDOWN, 1.1 to 20, default 3
  *   RANK     the MPI rank, from OMPI_COMM_WORLD_RANK, PMIX_RANK or PMI_RANK (in
  *            that order); a process with none of them (mpirun, orted) does nothing
  *   SECONDS  when, after the process started (this library's constructor);
@@ -50,8 +55,8 @@
 #define sigev_notify_thread_id _sigev_un._tid
 #endif
 
-enum kind { KIND_SLEEP, KIND_SPIN, KIND_READ, KIND_STOP };
-static const char* const kind_names[] = {"sleep", "spin", "read", "stop"};
+enum kind { KIND_SLEEP, KIND_SPIN, KIND_READ, KIND_STOP, KIND_SLOW, KIND_COUNT };
+static const char* const kind_names[] = {"sleep", "spin", "read", "stop", "slow"};
 
 static enum kind inject_kind;
 static long inject_rank;
@@ -60,6 +65,9 @@ static int signo;
 static timer_t timer;
 static struct timespec first_try; /* when the timer first fired */
 static int tried;
+static int slowing; /* KIND_SLOW: announced, now stretching the rank's own code */
+static double slowdown = 3;
+#define SLOW_PERIOD_SECONDS 0.02
 static unsigned retry_seed = 12345;
 
 #define GIVE_UP_SECONDS 60
@@ -153,6 +161,16 @@ __attribute__((noinline)) static void inject_stop_forever(void) {
     for (;;) raise(SIGSTOP);
 }
 
+__attribute__((noinline)) static void inject_slow_spin(double seconds) {
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    volatile double x = 1.0;
+    do {
+        for (int i = 0; i < 1000; ++i) x = x * 1.0000001 + 1e-9;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+    } while ((double)(now.tv_sec - start.tv_sec) + (now.tv_nsec - start.tv_nsec) * 1e-9 < seconds);
+}
+
 /* ---- where the main thread is ---- */
 
 static int is_mpi_file(const char* path) {
@@ -206,6 +224,12 @@ static void on_signal(int sig) {
         first_try = now;
         tried = 1;
     }
+    if (slowing) { /* KIND_SLOW, after the announcement: stretch user code only */
+        if (!main_thread_in_mpi()) inject_slow_spin((slowdown - 1) * SLOW_PERIOD_SECONDS);
+        arm(SLOW_PERIOD_SECONDS);
+        errno = saved_errno;
+        return;
+    }
     if (main_thread_in_mpi()) {
         const double waited = (double)(now.tv_sec - first_try.tv_sec) + (now.tv_nsec - first_try.tv_nsec) * 1e-9;
         if (waited >= GIVE_UP_SECONDS) {
@@ -228,7 +252,13 @@ static void on_signal(int sig) {
     case KIND_SPIN: inject_spin_forever(); break;
     case KIND_READ: inject_read_forever(); break;
     case KIND_STOP: inject_stop_forever(); break;
+    case KIND_SLOW:
+        slowing = 1;
+        arm(SLOW_PERIOD_SECONDS);
+        break;
+    case KIND_COUNT: break;
     }
+    errno = saved_errno;
 }
 
 /* ---- configuration ---- */
@@ -248,7 +278,7 @@ static const char* parse(const char* spec, enum kind* kind, long* rank, double* 
     if (!c1 || !c2 || strchr(c2 + 1, ':')) return "it does not have the form KIND:RANK:SECONDS";
     const size_t klen = (size_t)(c1 - spec);
     int found = 0;
-    for (int k = 0; k < 4; ++k)
+    for (int k = 0; k < KIND_COUNT; ++k)
         if (strlen(kind_names[k]) == klen && strncmp(spec, kind_names[k], klen) == 0) {
             *kind = (enum kind)k;
             found = 1;
@@ -292,7 +322,7 @@ __attribute__((constructor)) static void inject_init(void) {
         if (my_rank == 0)
             fprintf(stderr,
                     "jobsentry-inject: JOBSENTRY_INJECT='%.80s': %s; expected KIND:RANK:SECONDS with KIND one of "
-                    "sleep, spin, read, stop (e.g. sleep:1:10); injecting nothing\n",
+                    "sleep, spin, read, stop, slow (e.g. sleep:1:10); injecting nothing\n",
                     spec, why);
         return;
     }
@@ -303,6 +333,15 @@ __attribute__((constructor)) static void inject_init(void) {
         fprintf(stderr, "jobsentry-inject: JOBSENTRY_INJECT='%.80s': rank %ld is not in this job of %ld ranks; "
                         "injecting nothing\n", spec, inject_rank, atol(size_text));
     if (my_rank != inject_rank) return;
+    const char* factor = getenv("JOBSENTRY_INJECT_SLOWDOWN");
+    if (inject_kind == KIND_SLOW && factor) {
+        slowdown = strtod(factor, &end);
+        if (end == factor || *end || !(slowdown >= 1.1 && slowdown <= 20)) {
+            fprintf(stderr, "jobsentry-inject: JOBSENTRY_INJECT_SLOWDOWN='%.40s': accepted values are numbers from 1.1 "
+                            "to 20; injecting nothing\n", factor);
+            return;
+        }
+    }
 
     const char* mark = getenv("JOBSENTRY_INJECT_MARK");
     if (mark && *mark) {

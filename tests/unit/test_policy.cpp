@@ -1,5 +1,6 @@
 #include "catch_compat.hpp"
 
+#include <algorithm>
 #include <csignal>
 
 #include "slurm/plugin/checkpoint_option.h"
@@ -145,6 +146,7 @@ TEST_CASE("every site key of the spec is parsed, and refused with the spec's acc
             case SiteValue::action: return "report";
             case SiteValue::action_list: return "cancel,report";
             case SiteValue::port_range: return "7200-7210";
+            case SiteValue::slow_action: return "drain";
         }
         return "";
     };
@@ -191,6 +193,23 @@ TEST_CASE("the supervisor's command line carries the settings, without a shell")
     SitePolicy verbose = site({"supervisor=/opt/js/bin/jobsentry", "log_samples=yes"});
     CHECK(supervisor_argv(verbose, o.settings, 42).back() == "--verbose");
     CHECK(supervisor_argv(p, o.settings, 42).back() != "--verbose");
+    // slow_action=drain is the site's alone: the supervisor is told, report is its default.
+    SitePolicy drain = site({"supervisor=/opt/js/bin/jobsentry", "slow_action=drain"});
+    const auto d = supervisor_argv(drain, o.settings, 42);
+    CHECK(std::vector<std::string>(d.end() - 2, d.end()) == std::vector<std::string>{"--slow-action", "drain"});
+    CHECK(std::find(argv.begin(), argv.end(), "--slow-action") == argv.end());
+    CHECK(site({}).slow_action == SlowAction::report);
+    // A job whose steady state starts early asks for a shorter slow baseline.
+    OptionParse early = parse_hang_detect("slow_baseline_rounds=64", p);
+    REQUIRE(early.error.empty());
+    const auto e = supervisor_argv(p, early.settings, 42);
+    const auto flag = std::find(e.begin(), e.end(), "--slow-baseline-rounds");
+    REQUIRE(flag != e.end());
+    CHECK(*(flag + 1) == "64");
+    CHECK_THAT(parse_hang_detect("slow_baseline_rounds=8", p).error,
+               Catch::Contains("slow_baseline_rounds=8: accepted values are whole numbers from 32 to 100000"));
+    CHECK_THAT(parse_site_policy({"slow_action=requeue"}, "/usr/bin/jobsentry").error,
+               Catch::Contains("slow_action=requeue: accepted values are report, drain"));
 }
 
 TEST_CASE("the option's help names the keys and the site's values") {

@@ -86,6 +86,24 @@ TEST_CASE("the report carries the slow verdict and its evidence", "[slow]") {
     CHECK(slow_text(learning) == "  slow:         slow verdict undecided: 12 of 300 baseline rounds\n");
 }
 
+TEST_CASE("slow_action=drain: the nodes a slow verdict names, and the DRAIN reason", "[slow]") {
+    const SlowVerdict v = slow_verdict();
+    CHECK(nodes_to_drain(v, {"n1", "n2", "n3"}) == std::vector<std::string>{"n2"});
+    SlowVerdict unplaced = v;
+    unplaced.units.front().node.clear();
+    CHECK(nodes_to_drain(unplaced, {"vm"}) == std::vector<std::string>{"vm"});  // a one-node job: its node
+    CHECK(nodes_to_drain(unplaced, {"n1", "n2"}).empty());                     // never a guess among several
+    SlowVerdict node = v;
+    node.slow_nodes = {"n3"};
+    CHECK(nodes_to_drain(node, {"n1", "n2", "n3"}) == std::vector<std::string>{"n3", "n2"});
+    SlowVerdict quiet = v;
+    quiet.status = SlowStatus::no_slow;
+    CHECK(nodes_to_drain(quiet, {"vm"}).empty());
+    const std::string reason = drain_reason(42, v);
+    CHECK_THAT(reason, Catch::StartsWith("jobsentry job 42: slow: rank 2 (node n2) ~"));
+    CHECK_THAT(reason, Catch::Contains(", p "));
+}
+
 TEST_CASE("the AdminComment's slow clause is bounded and outlives the verdicts after it", "[slow]") {
     const SlowVerdict v = slow_verdict();
     const std::string clause = slow_clause(v);

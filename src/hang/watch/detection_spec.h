@@ -54,7 +54,7 @@ inline constexpr OptionSpec kDetectionOptions[kDetectionOptionCount] = {
      "then, for suspects computing outside MPI, watch them every 100 ms until each has run S ms of CPU time; a change "
      "of function clears the alarm, and so does a suspect that has not run S ms of CPU within 10 x S of wall time "
      "(starved: nothing is known yet)"},
-    {"slow-baseline-rounds", "", "", OptionType::integer, 300, 32, 100000, false, false, "", "B",
+    {"slow-baseline-rounds", "slow_baseline_rounds", "slow_baseline_rounds", OptionType::integer, 300, 32, 100000, false, false, "", "B",
      "slow verdict: the job's first B sampling rounds are its baseline; a rank or node its peers wait for more "
      "often than then is named slow (docs/decision-rule.md §5)"},
     {"slow-alpha", "", "", OptionType::real, 0.0001, 0, 0.5, true, true, "", "P",

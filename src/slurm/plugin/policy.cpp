@@ -16,6 +16,7 @@ namespace {
 const OptionSpec& kAlphaSpec = kDetectionOptions[kAlpha];
 const OptionSpec& kIntervalSpec = kDetectionOptions[kInterval];
 const OptionSpec& kRanksSpec = kDetectionOptions[kRanks];
+const OptionSpec& kSlowBaselineSpec = kDetectionOptions[kSlowBaseline];
 const int kMaxIntervalMs = static_cast<int>(kIntervalSpec.max);
 
 // The keys of --hang-detect: the spec's, and action.
@@ -59,6 +60,12 @@ std::string apply_setting(const std::string& key, const std::string& value, cons
         if (!parse_int(value, static_cast<long>(kRanksSpec.min), limits.max_ranks, &s->ranks))
             return "ranks=" + value + ": accepted values are whole numbers from " + format_number(kRanksSpec.min) + " to " +
                    std::to_string(limits.max_ranks) + " (ranks sampled per round)";
+    } else if (key == kSlowBaselineSpec.user_key) {
+        if (!parse_int(value, static_cast<long>(kSlowBaselineSpec.min), static_cast<long>(kSlowBaselineSpec.max),
+                       &s->slow_baseline_rounds))
+            return std::string(kSlowBaselineSpec.user_key) + "=" + value + ": accepted values are whole numbers from " +
+                   format_number(kSlowBaselineSpec.min) + " to " + format_number(kSlowBaselineSpec.max) +
+                   " (sampling rounds of the job's slow baseline)";
     } else if (key == kSiteKeys[kAction].key) {
         SlurmAction a;
         if (!parse_action(value, &a) || std::find(limits.actions.begin(), limits.actions.end(), a) == limits.actions.end())
@@ -74,6 +81,17 @@ std::string apply_setting(const std::string& key, const std::string& value, cons
 
 bool parse_action(const std::string& text, SlurmAction* out) {
     for (SlurmAction a : {SlurmAction::cancel, SlurmAction::requeue, SlurmAction::notify, SlurmAction::report})
+        if (text == to_string(a)) {
+            *out = a;
+            return true;
+        }
+    return false;
+}
+
+const char* to_string(SlowAction action) { return action == SlowAction::drain ? "drain" : "report"; }
+
+bool parse_slow_action(const std::string& text, SlowAction* out) {
+    for (SlowAction a : {SlowAction::report, SlowAction::drain})
         if (text == to_string(a)) {
             *out = a;
             return true;
@@ -145,6 +163,7 @@ bool apply_site_key(SiteKey id, const std::string& value, SitePolicy* p) {
                                   p->noise_factor <= spec.max_s;
         case kMtbf: return parse_seconds(spec, value, &p->mtbf_s);
         case kCkptCost: return parse_seconds(spec, value, &p->ckpt_cost_s);
+        case kSlowAction: return parse_slow_action(value, &p->slow_action);
         case kLeaderPorts: {
             const auto ports = parse_port_range(value);
             if (ports) p->leader_ports = *ports;
@@ -190,7 +209,7 @@ PolicyParse parse_site_policy(const std::vector<std::string>& args, const std::s
         for (int id = 0; id < kSiteKeyCount; ++id)
             if (key == kSiteKeys[id].key) site = id;
         if (site == kAction || key == kAlphaSpec.site_key || key == kIntervalSpec.site_key ||
-            key == kRanksSpec.site_key) {
+            key == kRanksSpec.site_key || key == kSlowBaselineSpec.site_key) {
             settings.emplace_back(key, value);
         } else if (site != kSiteKeyCount) {
             if (!apply_site_key(static_cast<SiteKey>(site), value, &p)) bad(accepted_values(kSiteKeys[site]));
@@ -326,7 +345,10 @@ std::vector<std::string> supervisor_argv(const SitePolicy& policy, const HangDet
         argv.push_back("--report-dir");
         argv.push_back(policy.report_dir);
     }
+    if (s.slow_baseline_rounds != static_cast<int>(kSlowBaselineSpec.default_value))
+        argv.insert(argv.end(), {flag(kSlowBaseline), std::to_string(s.slow_baseline_rounds)});
     if (policy.log_samples) argv.push_back(flag(kVerbose));
+    if (policy.slow_action != SlowAction::report) argv.insert(argv.end(), {"--slow-action", to_string(policy.slow_action)});
     return argv;
 }
 
@@ -338,7 +360,8 @@ std::string option_usage(const SitePolicy& policy) {
            format_number(policy.max_alpha) + "), " + kIntervalSpec.user_key + "=DURATION (default " +
            format_ms(d.interval_ms) + ", at least " + format_ms(policy.min_interval_ms) + "), " + kRanksSpec.user_key +
            "=N (default " + std::to_string(d.ranks) + ", at most " +
-           std::to_string(policy.max_ranks) + "), action=" + action_list(policy.actions) + " (default " +
+           std::to_string(policy.max_ranks) + "), " + kSlowBaselineSpec.user_key + "=N (default " +
+           std::to_string(d.slow_baseline_rounds) + "), action=" + action_list(policy.actions) + " (default " +
            to_string(d.action) + ")";
 }
 

@@ -21,6 +21,11 @@ const char* to_string(SlurmAction action);
 // "cancel" -> SlurmAction::cancel; false for anything else.
 bool parse_action(const std::string& text, SlurmAction* out);
 
+// What the supervisor does beyond reporting a slow verdict (site key slow_action).
+enum class SlowAction { report, drain };
+const char* to_string(SlowAction action);
+bool parse_slow_action(const std::string& text, SlowAction* out);
+
 // Defaults, ranges and help of alpha, interval, ranks and the site's limits:
 // hang/watch/detection_spec.h.
 struct HangDetectSettings {
@@ -28,6 +33,7 @@ struct HangDetectSettings {
     double alpha = kDetectionOptions[kAlpha].default_value;
     int interval_ms = static_cast<int>(kDetectionOptions[kInterval].default_value);
     int ranks = static_cast<int>(kDetectionOptions[kRanks].default_value);
+    int slow_baseline_rounds = static_cast<int>(kDetectionOptions[kSlowBaseline].default_value);
     SlurmAction action = SlurmAction::cancel;
 };
 
@@ -53,6 +59,7 @@ struct SitePolicy {
     double noise_factor = kNoiseFactorDefault;  // that many times the baseline's noise is NOISY
     std::string rma_lib;                // --rma-check's preload module (absolute path)
     PortRange leader_ports;             // multi-node jobs: where leaders listen for node agents
+    SlowAction slow_action = SlowAction::report;  // a slow verdict: report only, or drain its node(s) too
     // Checkpoint coordination (--checkpoint; slurm/plugin/checkpoint_option.h).
     double mtbf_s = 0;            // per-node MTBF; 0: not set (no --checkpoint, no JOBSENTRY_MTBF)
     double ckpt_cost_s = 0;       // C guess; 0: not set (then ckpt::kCheckpointCostGuessS)

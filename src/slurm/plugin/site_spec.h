@@ -20,6 +20,7 @@ enum class SiteValue {
     action,       // one of cancel, requeue, notify, report
     action_list,  // a comma-separated list of those
     port_range,   // FIRST-LAST
+    slow_action,  // report | drain
 };
 
 struct SiteKeySpec {
@@ -39,7 +40,7 @@ inline constexpr double kNoiseFactorDefault = 3, kNoiseFactorMin = 1.5, kNoiseFa
 
 enum SiteKey { kDefaultOn, kAllowOptout, kAction, kActions, kSupervisor, kReportDir, kStateDir, kLogDir,
                kLeaderPorts, kLogSamples, kNoiseProbe, kNoiseDuration, kMaxNoiseDuration, kNoiseBaseline, kNoiseFactor, kRmaLib, kMtbf,
-               kCkptCost, kSiteKeyCount };
+               kCkptCost, kSlowAction, kSiteKeyCount };
 // clang-format off
 inline constexpr SiteKeySpec kSiteKeys[kSiteKeyCount] = {
     {"default", "on\\|off", SiteValue::on_off, 0, 0, "`off`",
@@ -82,6 +83,11 @@ inline constexpr SiteKeySpec kSiteKeys[kSiteKeyCount] = {
     {"ckpt_cost", "DURATION", SiteValue::duration, 0, 1e9, "`60s` (not set)",
      "the guess of one checkpoint's cost C until the application measures it; when set, also `JOBSENTRY_CKPT_COST` "
      "in every job's environment"},
+    {"slow_action", "report\\|drain", SiteValue::slow_action, 0, 0, "`report`",
+     "on a slow verdict (a rank or node its peers wait for more and more, [decision-rule.md](decision-rule.md#5-the-slow-verdict-srchangmodelslow_rankhcpp)): "
+     "`report` says it in the report, the log and the AdminComment; `drain` also sets the node(s) it names DRAIN, "
+     "with a reason naming the job and the evidence, so that they take no new jobs until an administrator looks. "
+     "The job itself runs on either way"},
 };
 // clang-format on
 
