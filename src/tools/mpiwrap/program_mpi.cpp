@@ -1,14 +1,12 @@
 #include "tools/mpiwrap/program_mpi.h"
 
-#include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <unistd.h>
 
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <sstream>
+
+#include "base/elf_file.h"
 
 namespace jobsentry {
 
@@ -48,29 +46,7 @@ namespace {
 // The DT_NEEDED names of an ELF file; empty when it is not one (or unreadable).
 std::vector<std::string> needed_of(const std::string& path) {
     std::vector<std::string> out;
-    int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) return out;
-    // A word of the command may name a big data file: only ELF files are
-    // opened with libelf, mapped rather than read.
-    char magic[SELFMAG];
-    if (pread(fd, magic, SELFMAG, 0) == SELFMAG && std::memcmp(magic, ELFMAG, SELFMAG) == 0 &&
-        elf_version(EV_CURRENT) != EV_NONE) {
-        if (Elf* elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr)) {
-            Elf_Scn* scn = nullptr;
-            while ((scn = elf_nextscn(elf, scn))) {
-                GElf_Shdr shdr;
-                if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_DYNAMIC || shdr.sh_entsize == 0) continue;
-                Elf_Data* data = elf_getdata(scn, nullptr);
-                for (size_t i = 0; data && i < shdr.sh_size / shdr.sh_entsize; ++i) {
-                    GElf_Dyn dyn;
-                    if (!gelf_getdyn(data, static_cast<int>(i), &dyn) || dyn.d_tag != DT_NEEDED) continue;
-                    if (const char* name = elf_strptr(elf, shdr.sh_link, dyn.d_un.d_val)) out.emplace_back(name);
-                }
-            }
-            elf_end(elf);
-        }
-    }
-    close(fd);
+    with_elf_file(path, [&](Elf* elf) { out = read_elf_dynamic(elf).needed; });
     return out;
 }
 

@@ -1,21 +1,20 @@
 // See elf_versions.h.
 #include "tools/rmacheck/openmp/elf_versions.h"
 
-#include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
-#include <unistd.h>
 
-#include <cstring>
 #include <map>
+
+#include "base/elf_file.h"
 
 namespace rmacheck::openmp {
 
 namespace {
 
 struct Sections {
-    Elf_Scn *dynsym = nullptr, *versym = nullptr, *verneed = nullptr, *verdef = nullptr, *dynamic = nullptr;
-    size_t dynsym_strings = 0, verneed_strings = 0, verdef_strings = 0, dynamic_strings = 0;
+    Elf_Scn *dynsym = nullptr, *versym = nullptr, *verneed = nullptr, *verdef = nullptr;
+    size_t dynsym_strings = 0, verneed_strings = 0, verdef_strings = 0;
 };
 
 Sections find_sections(Elf* elf) {
@@ -29,7 +28,6 @@ Sections find_sections(Elf* elf) {
         case SHT_GNU_versym: s.versym = scn; break;
         case SHT_GNU_verneed: s.verneed = scn, s.verneed_strings = h.sh_link; break;
         case SHT_GNU_verdef: s.verdef = scn, s.verdef_strings = h.sh_link; break;
-        case SHT_DYNAMIC: s.dynamic = scn, s.dynamic_strings = h.sh_link; break;
         default: break;
         }
     }
@@ -88,39 +86,21 @@ void read_symbols(Elf* elf, const Sections& s, const std::map<unsigned, std::str
     }
 }
 
-void read_needed(Elf* elf, const Sections& s, ElfVersions* out) {
-    Elf_Data* d = s.dynamic ? elf_getdata(s.dynamic, nullptr) : nullptr;
-    GElf_Dyn dyn;
-    for (int i = 0; d && gelf_getdyn(d, i, &dyn) && dyn.d_tag != DT_NULL; ++i)
-        if (const char* str = elf_strptr(elf, s.dynamic_strings, dyn.d_un.d_val)) {
-            if (dyn.d_tag == DT_NEEDED) out->needed.emplace_back(str);
-            if (dyn.d_tag == DT_RUNPATH || (dyn.d_tag == DT_RPATH && out->runpath.empty())) out->runpath = str;
-        }
-}
-
 }  // namespace
 
 ElfVersions read_elf_versions(const std::string& path, const std::string& from) {
     ElfVersions out;
-    int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) return out;
-    // Only ELF files are handed to libelf (a word of a command may name a big data file).
-    char magic[SELFMAG];
-    if (pread(fd, magic, SELFMAG, 0) == SELFMAG && std::memcmp(magic, ELFMAG, SELFMAG) == 0 &&
-        elf_version(EV_CURRENT) != EV_NONE) {
-        if (Elf* elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr)) {
-            out.elf = true;
-            Sections s = find_sections(elf);
-            std::map<unsigned, std::string> need, def;
-            read_version_tables(elf, s, from, &need, &def);
-            for (const auto& [i, v] : need) out.need_versions.insert(v);
-            for (const auto& [i, v] : def) out.versions.insert(v);
-            read_symbols(elf, s, need, def, &out);
-            read_needed(elf, s, &out);
-            elf_end(elf);
-        }
-    }
-    close(fd);
+    out.elf = jobsentry::with_elf_file(path, [&](Elf* elf) {
+        Sections s = find_sections(elf);
+        std::map<unsigned, std::string> need, def;
+        read_version_tables(elf, s, from, &need, &def);
+        for (const auto& [i, v] : need) out.need_versions.insert(v);
+        for (const auto& [i, v] : def) out.versions.insert(v);
+        read_symbols(elf, s, need, def, &out);
+        jobsentry::ElfDynamic dynamic = jobsentry::read_elf_dynamic(elf);
+        out.needed = std::move(dynamic.needed);
+        out.runpath = std::move(dynamic.runpath);
+    });
     return out;
 }
 
