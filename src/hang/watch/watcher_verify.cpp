@@ -29,7 +29,7 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
     if (opt_.verbose) log("verification " + std::to_string(verifications_) + " begins");
     std::map<int, std::vector<StackSample>> seen;
     std::map<int, bool> exited;
-    std::map<int, int> timeouts, timeouts_in_kernel;  // samples whose stop never came; of which in state D
+    std::map<int, int> timeouts, timeouts_in_kernel;  // samples whose stop never came; of which in state D (or T)
     OwnWakeups wakeups;  // local ranks: a loop that sleeps is not a hang
     std::map<int, std::string> failed;  // why a rank's latest sample failed (its node agent is lost, the unwind...)
     // On the deadlock path (every rank waiting where it is) the window
@@ -70,7 +70,7 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
             if (s.status == SampleStatus::gone) exited[proc.rank] = true;
             if (s.status == SampleStatus::timeout) {
                 ++timeouts[proc.rank];
-                if (s.state == 'D') ++timeouts_in_kernel[proc.rank];
+                if (s.state == 'D' || s.state == 'T' || s.state == 't') ++timeouts_in_kernel[proc.rank];
                 else failed[proc.rank] = "it did not stop for the sample in state " + std::string(1, s.state) +
                                          " (runnable but not scheduled: a starved CPU)";
             }
@@ -95,7 +95,7 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
         v.rank = proc.rank;
         auto& samples = seen[proc.rank];
         // A rank that never stopped for us in uninterruptible sleep (D) is
-        // stuck in the kernel, a suspect like a rank stopped by a signal. One
+        // stuck in the kernel (or stopped, T), a suspect like a rank stopped by a signal. One
         // that was runnable (R) was starved of CPU, which says nothing: on a
         // loaded node a busy-polling rank once missed every stop of a window.
         const bool blocked = samples.empty() && timeouts[proc.rank] > 0 &&
