@@ -11,11 +11,10 @@
 #                    (cgroup v1 cpu.cfs_quota_us, v2 cpu.max; root)
 #           stopcont stopped STOP_MS of every 100 ms by SIGSTOP/SIGCONT from a shell loop
 #           none     no fault
-# At --interval-ms 100 on the loaded 2-core machine, one stopcont stop once
-# stretched (the shell loop starved) over a whole verification window and the
-# stopped rank was claimed hung: stopped in every verification sample is a hang
-# by rule 1 (decision-rule.md §3). The quota fault gave no clear change on the
-# project's programs there (docs/decision-rule.md §5, "Tested on real runs").
+# The stopcont rank was once claimed hung: verification's rounds came within
+# a few ms (inside one stop), not spaced as decision-rule.md §3 says. The quota
+# fault gave no clear change on the project's programs on the loaded 2-core
+# machine (docs/decision-rule.md §5, "Tested on real runs").
 . "$(dirname "$0")/lib.sh"
 TARGET=${1:?program name or app:NAME}
 FAULT=${2:?stopcont or none}

@@ -257,3 +257,43 @@ TEST_CASE("deadlock path: every rank 'waiting' in a polling call is never claime
     for (auto& r : ranks) r.mpi_call = "PMPI_Wait";  // blocked in a wait: a deadlock as before
     CHECK(judge_verification(ranks).hang);
 }
+
+TEST_CASE("stopped throughout: T or t in every verification look, never in only some") {
+    CHECK(stopped_throughout("TTTTT"));
+    CHECK(stopped_throughout("TtTtT"));  // t: in a ptrace stop (ours) while stopped
+    CHECK_FALSE(stopped_throughout("TTRTT"));  // continued in between: a stop/continue throttle
+    CHECK_FALSE(stopped_throughout("TTTTS"));
+    CHECK_FALSE(stopped_throughout("DDDDD"));  // blocked in the kernel: judged apart
+    CHECK_FALSE(stopped_throughout(""));
+}
+
+TEST_CASE("still verification: a rank stopped in some looks only is throttled, not hung") {
+    // The SIGSTOP/SIGCONT duty cycle: found stopped in two looks, in MPI in another, same call chain.
+    RankVerification throttled = check(2, false, true);
+    throttled.seen_stopped = true;
+    std::vector<RankVerification> ranks = {check(0, true, true), check(1, true, true), throttled, check(3, true, true)};
+    Verdict v = judge_still_verification(ranks, {2});
+    CHECK_FALSE(v.hang);
+    CHECK(v.progressed == std::vector<int>{2});
+    // Outside MPI in every look and running in between: spinning (the spin watch decides), never "stopped".
+    RankVerification computing = check(2, false, false, false, true);
+    computing.seen_stopped = true;
+    ranks[2] = computing;
+    v = judge_still_verification(ranks, {2});
+    CHECK(v.reason.find("stopped") == std::string::npos);
+    // Stopped in every look: a hang, that rank named, as before.
+    RankVerification stopped = check(2, false, false, true);
+    stopped.seen_stopped = true;
+    ranks[2] = stopped;
+    v = judge_still_verification(ranks, {2});
+    CHECK(v.hang);
+    CHECK(v.suspects == std::vector<int>{2});
+    CHECK(v.reason.find("stopped") != std::string::npos);
+}
+
+TEST_CASE("a job whose every rank was seen stopped in some look is still a suspended job") {
+    std::vector<RankVerification> ranks = {check(0, false, true), check(1, false, false), check(2, false, true)};
+    for (auto& r : ranks) r.seen_stopped = true;
+    CHECK(whole_job_stopped(ranks));
+    CHECK_FALSE(judge_verification(ranks).hang);
+}

@@ -138,12 +138,16 @@ double share_moved(const std::vector<bool>& moved) {
     return static_cast<double>(std::count(moved.begin(), moved.end(), true)) / moved.size();
 }
 
+bool stopped_throughout(const std::string& states) {
+    return !states.empty() && states.find_first_not_of("Tt") == std::string::npos;
+}
+
 bool whole_job_stopped(const std::vector<RankVerification>& ranks) {
     size_t sampled = 0, stopped = 0;
     for (const auto& r : ranks) {
         if (!r.sampled) continue;
         ++sampled;
-        if (r.stopped && !r.signature_changed) ++stopped;
+        if ((r.stopped || r.seen_stopped) && !r.signature_changed) ++stopped;
     }
     return sampled > 0 && stopped == sampled;
 }

@@ -67,6 +67,12 @@ struct RankObservation {
 // the kernel (state R or D) counts as running, as before.
 bool main_thread_ran(uint64_t user_ticks_used, uint64_t cpu_ticks_used, bool ever_awake);
 
+// Whether the states of a rank's verification samples (/proc state letters, one per sample) show a
+// rank stopped by a signal for good: T or t in every one. A rank found stopped in some looks and
+// running or asleep in others was continued meanwhile (a stop/continue throttle, a gang scheduler):
+// it is judged by its stacks and CPU time like any other, never as stopped.
+bool stopped_throughout(const std::string& states);
+
 // CPU ticks the rank's other threads must use between two samples while the
 // main thread stands idle for the rank to count as working: Open MPI's
 // helper threads (libevent, PMIx) sleep in epoll and use none in practice.
@@ -102,7 +108,8 @@ struct RankVerification {
     bool in_mpi = false;         // in the last sample
     bool in_mpi_any = false;     // in at least one sample: waiting or polling, not working
     bool signature_changed = false;
-    bool stopped = false;        // T or t in any sample, D in every one, or never stopped for sampling
+    bool stopped = false;        // T or t in every sample (stopped_throughout), D in every one, or never stopped for sampling
+    bool seen_stopped = false;   // stopped, or T or t in at least one sample (whole_job_stopped)
     uint64_t cpu_ticks_used = 0; // over the verification window
     uint64_t main_cpu_ticks_used = 0;  // of the main thread alone: 0 for a rank asleep or blocked
     bool main_ran = false;       // main_thread_ran over the window (every sample in state S: user time only)

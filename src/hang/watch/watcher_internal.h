@@ -53,6 +53,8 @@ private:
     void log(const std::string& message) const { job_.logger().info(message); }
     void reap();
     void wait_for_events(double until);
+    // Waits until `until` however many SIGCHLDs come first; false once the job ended or monitoring stopped.
+    bool pause_until(double until);
     void discover();
     void pick_monitored();
     void rotate_visitors();

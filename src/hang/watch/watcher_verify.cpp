@@ -47,9 +47,7 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
             ++rounds;  // not yet as long as the stillness before: one more round
         if (round > 0) {
             std::uniform_real_distribution<double> pause(model_.interval() / 4, 3 * model_.interval() / 4);
-            wait_for_events(monotonic_now() + pause(rng_));
-            reap();
-            if (!monitoring_ || ended()) return;
+            if (!pause_until(monotonic_now() + pause(rng_))) return;
         }
         // The verdict needs only the digests; the last round brings the
         // full stacks for the report (remote ranks: ~120 bytes, not ~3 kB).
@@ -86,7 +84,13 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
             }
             if (s.status == SampleStatus::gone) changed = true;
         }
-        if (opt_.verbose) log("verification round " + std::to_string(round + 1) + "/" + std::to_string(rounds) + ":" + detail.str());
+        if (opt_.verbose) {
+            std::ostringstream at;
+            at.precision(3);
+            at << std::fixed << monotonic_now() - window_start;
+            log("verification round " + std::to_string(round + 1) + "/" + std::to_string(rounds) + " at +" + at.str() +
+                "s:" + detail.str());
+        }
     }
     std::vector<RankVerification> checks;
     std::map<int, StackSample> latest;
@@ -109,12 +113,15 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
             if (previous != last_sample_.end() && progress_signature(previous->second) != first)
                 v.signature_changed = true;
             size_t in_kernel = 0;  // D in every sample, not a passing page fault
+            std::string states;
             for (const auto& s : samples) {
                 if (progress_signature(s) != first) v.signature_changed = true;
-                if (s.state == 'T' || s.state == 't') v.stopped = true;
                 if (s.state == 'D') ++in_kernel;
+                states += s.state;
             }
-            if (in_kernel == samples.size()) v.stopped = true;
+            // Stopped in every look, not in some: a throttled rank is continued between them.
+            if (stopped_throughout(states) || in_kernel == samples.size()) v.stopped = true;
+            v.seen_stopped = v.stopped || states.find_first_of("Tt") != std::string::npos;
             v.in_mpi = samples.back().in_mpi;
             v.in_mpi_any = std::any_of(samples.begin(), samples.end(), [](const StackSample& s) { return s.in_mpi; });
             v.mpi_call = outermost_mpi_call(samples.back());
@@ -228,9 +235,7 @@ std::string Watcher::watch_spinning_suspects(const Verdict& verdict, const std::
         return true;
     };
     while (monotonic_now() < until && !watched_long_enough()) {
-        wait_for_events(monotonic_now() + 0.1);
-        reap();
-        if (!monitoring_ || ended()) return "the job ended during verification";
+        if (!pause_until(monotonic_now() + 0.1)) return "the job ended during verification";
         std::map<int, StackSample> watched = take_samples(spinning, false);
         for (const auto& proc : spinning) {
             StackSample s = std::move(watched[proc.rank]);
