@@ -112,12 +112,12 @@ private:
 
 // A stop signal (SIGSTOP, SIGTSTP, ...) that reached the thread while we held
 // it is handed back at detach; but if a SIGCONT came after it, also while we
-// held it, the sender's order was stop-then-continue, and handing the stop
-// back now would stop the process after its continue: it would stay stopped
-// until the next SIGCONT. Under a stop/continue duty cycle (a throttle, a
-// gang scheduler) that turned a rank stopped 40 % of the time into one
-// stopped in every look, and a hang was claimed. A SIGCONT sent to a traced
-// thread stays pending (it is not ignored under ptrace), so it can be seen.
+// held it, the sender's order was stop-then-continue, and the stop is not
+// handed back. Belt and braces: Linux itself drops a stop signal injected
+// after a SIGCONT it has seen, so this was not what made a throttled rank
+// look hung (that was verification rounds taken back to back,
+// Watcher::pause_until). A SIGCONT sent to a traced thread stays pending (it
+// is not ignored under ptrace), so it can be seen.
 bool stop_overtaken_by_continue(pid_t pid, int reinject) {
     if (reinject != SIGSTOP && reinject != SIGTSTP && reinject != SIGTTIN && reinject != SIGTTOU) return false;
     const auto status = read_bounded("/proc/" + std::to_string(pid) + "/status", 16384);
