@@ -29,7 +29,7 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
     if (opt_.verbose) log("verification " + std::to_string(verifications_) + " begins");
     std::map<int, std::vector<StackSample>> seen;
     std::map<int, bool> exited;
-    std::map<int, int> timeouts, timeouts_in_kernel;  // samples whose stop never came; of which in state D (or T)
+    std::map<int, int> timeouts, timeouts_stuck;  // samples whose stop never came; of which in state D or T
     OwnWakeups wakeups;  // local ranks: a loop that sleeps is not a hang
     std::map<int, std::string> failed;  // why a rank's latest sample failed (its node agent is lost, the unwind...)
     // On the deadlock path (every rank waiting where it is) the window
@@ -68,7 +68,7 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
             if (s.status == SampleStatus::gone) exited[proc.rank] = true;
             if (s.status == SampleStatus::timeout) {
                 ++timeouts[proc.rank];
-                if (s.state == 'D' || s.state == 'T' || s.state == 't') ++timeouts_in_kernel[proc.rank];
+                if (s.state == 'D' || s.state == 'T' || s.state == 't') ++timeouts_stuck[proc.rank];
                 else failed[proc.rank] = "it did not stop for the sample in state " + std::string(1, s.state) +
                                          " (runnable but not scheduled: a starved CPU)";
             }
@@ -92,6 +92,8 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
                 "s:" + detail.str());
         }
     }
+    // Never stopped for a sample, and in D or T at every try.
+    const auto stuck = [&](int rank) { return timeouts[rank] > 0 && timeouts_stuck[rank] == timeouts[rank]; };
     std::vector<RankVerification> checks;
     std::map<int, StackSample> latest;
     for (const auto& proc : ranks_) {
@@ -102,8 +104,7 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
         // stuck in the kernel (or stopped, T), a suspect like a rank stopped by a signal. One
         // that was runnable (R) was starved of CPU, which says nothing: on a
         // loaded node a busy-polling rank once missed every stop of a window.
-        const bool blocked = samples.empty() && timeouts[proc.rank] > 0 &&
-                             timeouts_in_kernel[proc.rank] == timeouts[proc.rank];
+        const bool blocked = samples.empty() && stuck(proc.rank);
         v.sampled = !samples.empty() || exited[proc.rank] || blocked;
         v.stopped = blocked;
         v.signature_changed = exited[proc.rank];  // ending is progress too
@@ -145,9 +146,7 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
     // all (D) was seen: it is a suspect of its own.
     std::map<int, std::string> unseen_ranks;
     for (const auto& [rank, why] : failed)
-        if (seen[rank].empty() && !exited[rank] &&
-            !(timeouts[rank] > 0 && timeouts_in_kernel[rank] == timeouts[rank]))
-            unseen_ranks[rank] = why;
+        if (seen[rank].empty() && !exited[rank] && !stuck(rank)) unseen_ranks[rank] = why;
     if (verdict.hang && !unseen_ranks.empty()) {
         verdict.hang = false;
         verdict.reason = "rank " + std::to_string(unseen_ranks.begin()->first) + " cannot be verified (" +
