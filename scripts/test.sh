@@ -20,8 +20,15 @@ if [ $# -eq 0 ]; then
   prepare_pid=$!
   trap 'kill "$prepare_pid" 2>/dev/null || true' EXIT
 fi
+# The real MPI applications of the mpi and slurm tests (tests/apps): downloads
+# and unpacking too, while the tree builds (install-deps.sh has installed all
+# the build needs, so build.sh's own check of it takes no dpkg lock).
+apps_log=$(mktemp /tmp/jobsentry-install-apps.XXXXXX)
+bash "$top/scripts/install-apps.sh" >"$apps_log" 2>&1 &
+apps_pid=$!
 bash "$top/scripts/build.sh"
-bash "$top/scripts/install-apps.sh"   # the real MPI applications of the mpi and slurm tests (tests/apps)
+wait "$apps_pid" || { cat "$apps_log"; echo "install-apps.sh failed (above)" >&2; exit 1; }
+cat "$apps_log"; rm -f "$apps_log"
 if [ -n "$prepare_pid" ]; then
   # A failure here is reported by the Debian 13 stage below, which tries again.
   if wait "$prepare_pid"; then tail -1 "$prepare_log"

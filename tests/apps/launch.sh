@@ -5,6 +5,7 @@
 #   launch.sh list                      the application names, one per line
 #   launch.sh NAME DIR NP [SECONDS]     prepare inputs in DIR, then exec mpirun
 #   launch.sh NAME timing DIR           the app's own run time (s) from DIR/app.out
+#   launch.sh calibrate FILE            this machine's rates into FILE (JOBSENTRY_APP_RATES, below)
 #
 # NAME DIR NP [SECONDS]: DIR is created if needed (any user who may create it;
 # root or not) and all input and output files of the application go there
@@ -21,7 +22,8 @@
 #
 # SECONDS (default 60) sets the amount of work (time steps), never a time limit:
 # steps = (SECONDS - SETUP) x RATE, with RATE and SETUP measured on the 2-core
-# test machine at NP=4 while nothing else ran (RATE_*/SETUP_* below). Each run
+# test machine at NP=4 while nothing else ran (RATE_*/SETUP_* below), or on
+# this machine (JOBSENTRY_APP_RATES, below). Each run
 # does a fixed, deterministic amount of work, so on a loaded or slower machine
 # it takes longer. Precision: with the 2 cores to itself, a SECONDS=60 run
 # took 60.0-60.5 s (lammps), 57 s (cp2k), 59 s (nwchem) from start to exit,
@@ -64,10 +66,59 @@ RATE_QE=0.21        # pw.x MD steps per second, Si2, 4x4x4 k-points (provisional
 SETUP_QE=1
 
 usage() {
-  echo "usage: $0 list | $0 NAME DIR NP [SECONDS] | $0 NAME timing DIR" >&2
+  echo "usage: $0 list | $0 NAME DIR NP [SECONDS] | $0 NAME timing DIR | $0 calibrate FILE" >&2
   echo "  NAME: ${APPS[*]}" >&2
   exit 2
 }
+
+# The rates above are one machine's; another machine may be 3x slower (LAMMPS
+# and CP2K) or faster (NWChem), and a hang-free test's SECONDS would then mean
+# three times the run asked for. `launch.sh calibrate FILE` measures LAMMPS's,
+# CP2K's and NWChem's rates on this machine (a small fixed run each, NP=4,
+# about 25 s in all) and writes them to FILE with this boot's id; a launch with
+# JOBSENTRY_APP_RATES=FILE uses them instead of the built-in ones when FILE is
+# of this boot (else it says so and keeps the built-in ones). The tests' CTest
+# fixture apps_calibrate does this once per boot (tests/mpi/CMakeLists.txt).
+boot_id() { cat /proc/sys/kernel/random/boot_id; }
+rates_of_this_boot() { [ -r "$1" ] && grep -qx "BOOT_ID=$(boot_id)" "$1"; }
+load_rates() {
+  local f=${JOBSENTRY_APP_RATES:-} key value
+  [ -n "$f" ] || return 0
+  rates_of_this_boot "$f" || { echo "launch.sh: $f is not of this boot: the built-in rates are used" >&2; return 0; }
+  while IFS== read -r key value; do
+    case $key in
+      RATE_LAMMPS | RATE_CP2K | RATE_NWCHEM)
+        [[ $value =~ ^[0-9]+([.][0-9]+)?$ ]] && [ "$value" != 0 ] && printf -v "$key" %s "$value" ;;
+    esac
+  done <"$f"
+}
+calibrate() {
+  local f=$1 dir name secs setup steps took rate out=()
+  if rates_of_this_boot "$f"; then echo "launch.sh: rates of this boot kept: $(grep '^RATE_' "$f" | paste -sd' ')"; return 0; fi
+  dir=$(mktemp -d /tmp/jobsentry-calibrate.XXXXXX)
+  chmod 0755 "$dir"
+  # SECONDS at the built-in rates: about 360 LAMMPS steps, 38 CP2K steps, 4 NWChem steps.
+  for name in lammps:2:0 cp2k:6:$SETUP_CP2K nwchem:8:$SETUP_NWCHEM; do
+    IFS=: read -r name secs setup <<<"$name"
+    env -u JOBSENTRY_APP_RATES bash "$0" "$name" "$dir/$name" 4 "$secs" >/dev/null 2>"$dir/$name.err" ||
+      { tail -5 "$dir/$name.err" >&2; echo "launch.sh: calibrating $name failed (above)" >&2; return 1; }
+    steps=$(sed -nE "s/^launch.sh: $name, ([0-9]+) steps .*/\1/p" "$dir/$name.err")
+    took=$(bash "$0" "$name" timing "$dir/$name")
+    if [ "$name" = cp2k ]; then
+      # CP2K's own mean time per MD step (its start-up varies from 0.3 to 4 s between machines).
+      took=$(awk '/CPU time per MD step/ { t = $NF } END { print t * n }' n="$steps" "$dir/$name/app.out") setup=0
+    fi
+    # LAMMPS's loop time has no start-up in it; NWChem's total has SETUP seconds of it.
+    rate=$(awk -v n="$steps" -v t="$took" -v s="$setup" 'BEGIN { d = t - s; if (d < 0.5) d = 0.5; printf "%.3g", n / d }')
+    echo "launch.sh: $name: $steps steps in $took s (start-up $setup s): $rate steps/s" >&2
+    out+=("RATE_${name^^}=$rate")
+  done
+  rm -rf "$dir"
+  { echo "BOOT_ID=$(boot_id)"; printf '%s\n' "${out[@]}"; } >"$f.tmp"
+  mv "$f.tmp" "$f"
+  echo "launch.sh: rates measured: ${out[*]}"
+}
+load_rates
 
 # steps = max(1, round((SECONDS - SETUP) x RATE))
 steps() { awk -v s="$1" -v setup="$2" -v r="$3" 'BEGIN { n = int((s - setup) * r + 0.5); print (n < 1 ? 1 : n) }'; }
@@ -108,6 +159,7 @@ timing() {
 [ $# -ge 1 ] || usage
 if [ "$1" = list ]; then printf '%s\n' "${APPS[@]}"; exit 0; fi
 if [ $# -eq 3 ] && [ "$2" = timing ]; then timing "$1" "$3"; exit 0; fi
+if [ $# -eq 2 ] && [ "$1" = calibrate ]; then calibrate "$2"; exit; fi
 [ $# -eq 3 ] || [ $# -eq 4 ] || usage
 name=$1 dir=$2 np=$3 secs=${4:-60}
 [[ $np =~ ^[1-9][0-9]*$ ]] || usage

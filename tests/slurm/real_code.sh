@@ -14,8 +14,14 @@ inject=(export "LD_PRELOAD=$INSTALL/libjobsentry-inject.so" 'JOBSENTRY_INJECT_MA
 [ "$KIND" = none ] || inject+=("JOBSENTRY_INJECT=$KIND:$RANK:$AT")
 case $TARGET in
   app:*)
-    # 15 s of work when hang-free: LAMMPS's 40 s took 120 s in the test job.
-    run="bash ./launch.sh ${TARGET#app:} \$PWD/app.\$SLURM_JOB_ID $NP $([ "$KIND" = none ] && echo 15 || echo 600)" ;;
+    # 15 s of work when hang-free, at this machine's rates where the fixture
+    # apps_calibrate measured them (tests/apps/launch.sh calibrate).
+    rates=
+    if [ -r "${JOBSENTRY_APP_RATES:-}" ]; then
+      install -o "$TEST_USER" -m 0644 "$JOBSENTRY_APP_RATES" "$WORK/app-rates.env"
+      rates="JOBSENTRY_APP_RATES=\$PWD/app-rates.env "
+    fi
+    run="${rates}bash ./launch.sh ${TARGET#app:} \$PWD/app.\$SLURM_JOB_ID $NP $([ "$KIND" = none ] && echo 15 || echo 600)" ;;
   *)
     install -o "$TEST_USER" -m 0755 "$INSTALL/$TARGET" "$WORK/$TARGET"
     run="mpirun -np $NP -x LD_PRELOAD -x JOBSENTRY_INJECT_MARK $([ "$KIND" = none ] || echo -x JOBSENTRY_INJECT) ./$TARGET --seconds $([ "$KIND" = none ] && echo 40 || echo 600)" ;;
