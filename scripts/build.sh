@@ -4,5 +4,7 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 bash "$top/scripts/install-deps.sh"
-bash "$top/scripts/configure.sh" "$top/build" -DJOBSENTRY_BUILD_TESTS=ON >/dev/null
+# The test build: the C++ code without -g (JOBSENTRY_CXX_DEBUG_INFO=ON for gdb).
+JOBSENTRY_CXX_DEBUG_INFO=${JOBSENTRY_CXX_DEBUG_INFO:-OFF} \
+  bash "$top/scripts/configure.sh" "$top/build" -DJOBSENTRY_BUILD_TESTS=ON >/dev/null
 cmake --build "$top/build" -j "$(nproc)"

@@ -11,5 +11,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 out=$1
 shift
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+# JOBSENTRY_CXX_DEBUG_INFO=OFF (environment): the C++ code without -g (the
+# test builds: CMakeLists.txt); unset, a build tree keeps what it had.
 cmake -S "$top" -B "$out" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  ${JOBSENTRY_CXX_DEBUG_INFO:+-DJOBSENTRY_CXX_DEBUG_INFO=$JOBSENTRY_CXX_DEBUG_INFO} \
   -DCMAKE_INSTALL_PREFIX=/usr -DJOBSENTRY_SLURM_PLUGIN_DIR="/usr/lib/$multiarch/slurm-wlm" "$@"

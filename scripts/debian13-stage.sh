@@ -25,7 +25,7 @@ grep -E '^(PRETTY_NAME)=' /etc/os-release
 echo "Slurm $(dpkg-query -W -f='${Version}' libslurm-dev), Open MPI $(dpkg-query -W -f='${Version}' libopenmpi-dev)," \
   "MPICH $(dpkg-query -W -f='${Version}' libmpich-dev), GCC $(gcc -dumpversion)"
 step "build and package test"
-JOBSENTRY_BUILD_TESTS=ON PACKAGE_BUILD=/root/build HANGPROG=/root/build/tests/programs/hangprog \
+JOBSENTRY_BUILD_TESTS=ON JOBSENTRY_CXX_DEBUG_INFO=OFF PACKAGE_BUILD=/root/build HANGPROG=/root/build/tests/programs/hangprog \
   bash /src/tests/package/deb.sh
 cd /root/build
 deb=$(ls /root/build/jobsentry_*.deb)

@@ -27,6 +27,7 @@ install -m 0755 "$HANGPROG_MPICH" /opt/jobsentry-test/hangprog_mpich
 install -m 0755 "$RMA_PUT_PUT" /opt/jobsentry-test/rma_put_put
 [ -z "${INJECT_LIB:-}" ] || install -m 0755 "$INJECT_LIB" /opt/jobsentry-test/libjobsentry-inject.so
 [ -z "${RANDOM_ACCESS:-}" ] || install -m 0755 "$RANDOM_ACCESS" /opt/jobsentry-test/random_access
+[ -z "${HALO_WAITALL:-}" ] || install -m 0755 "$HALO_WAITALL" /opt/jobsentry-test/halo_waitall
 # The checkpointing example (ckpt_requeue.sh) and its library, found through
 # LD_LIBRARY_PATH: the build tree need not be readable by the test user.
 [ -z "${CKPT_APP:-}" ] || install -m 0755 "$CKPT_APP" /opt/jobsentry-test/ckpt_app

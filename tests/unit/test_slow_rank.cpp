@@ -164,6 +164,43 @@ TEST_CASE("a node of 4 slowed ranks is named as the node", "[slow]") {
     CHECK_THAT(slow_summary(v), Catch::StartsWith("slow: node n2 (ranks 8-11) ~1."));
 }
 
+TEST_CASE("a node whose ranks are all slowed is named as the node once they are", "[slow]") {
+    // As slurm_slow_drain's multi-node job: 2 ranks on each of 3 nodes, node
+    // n1's both ranks stopped 60 % of the time, a 64-round baseline. The first
+    // slow look names what is significant so far (one of its ranks, or both);
+    // once both ranks are named, the node is named, even where the node's own
+    // test (waited for when either rank is, so often waited for at baseline
+    // too) has not decided.
+    for (unsigned seed = 1; seed <= 8; ++seed) {
+        Job spec = slowed_job(6, {2, 3}, 2.5);
+        spec.by_stopping = true;
+        spec.seed = seed;
+        JobStream job(spec);
+        SlowRankConfig config;
+        config.baseline_rounds = 64;
+        SlowRankModel model(config, nodes_of(6, 2));
+        SlowVerdict first;
+        int both = 0, both_as_node = 0;  // looks naming ranks 2 and 3; of those, naming node n1
+        for (int i = 0; i < 1400; ++i) {
+            if (!model.observe(job.next())) continue;
+            const SlowVerdict& look = model.last_look();
+            if (first.status != SlowStatus::slow) first = look;
+            if (look.slow_ranks != std::vector<int>{2, 3}) continue;
+            ++both;
+            both_as_node += look.slow_nodes == std::vector<std::string>{"n1"} && look.units.size() == 1;
+        }
+        INFO("seed " << seed << ": first " << slow_summary(first) << "; last " << slow_summary(model.verdict()));
+        REQUIRE(first.status == SlowStatus::slow);
+        for (int r : first.slow_ranks) CHECK((r == 2 || r == 3));
+        CHECK(both > 0);
+        CHECK(both_as_node == both);
+        const SlowVerdict last = model.verdict();
+        CHECK(last.slow_nodes == std::vector<std::string>{"n1"});
+        CHECK(last.slow_ranks == std::vector<int>{2, 3});
+        CHECK_THAT(slow_summary(last), Catch::StartsWith("slow: node n1 (ranks 2-3) ~"));
+    }
+}
+
 TEST_CASE("one slow rank among healthy ones on its node is named alone, with its node", "[slow]") {
     JobStream job(slowed_job(8, {5}, 1.4));
     const SlowVerdict v = verdict_after_1400_rounds(job, nodes_of(8, 4));

@@ -283,14 +283,43 @@ SlowVerdict SlowRankModel::look() const {
     }
     // A node is named when more than half of its ranks are slow themselves;
     // one slow rank among healthy ones is named alone.
-    for (SlowUnit& node : nodes) {
+    const auto ranks_on = [&](const std::string& n) {
         int on_node = 0;
-        for (const auto& [rank, share] : base.rank) on_node += node_of(rank) == node.node;
+        for (const auto& [rank, share] : base.rank) on_node += node_of(rank) == n;
+        return on_node;
+    };
+    for (SlowUnit& node : nodes) {
         for (const SlowUnit& r : ranks)
             if (r.node == node.node) node.ranks.push_back(r.ranks.front());
-        if (2 * static_cast<int>(node.ranks.size()) <= on_node) continue;
+        if (2 * static_cast<int>(node.ranks.size()) <= ranks_on(node.node)) continue;
         v.units.push_back(node);
         v.slow_nodes.push_back(node.node);
+    }
+    // The node's own test is weaker than its ranks' (it is waited for when any
+    // of its ranks is, slow or not): when more than half of a node's ranks are
+    // named but the node's test has not yet decided, the node is named through
+    // them, with its strongest rank's evidence (on several nodes only).
+    if (base.node.size() >= 2) {
+        for (const SlowUnit& r : ranks) {
+            if (r.node.empty() || std::count(v.slow_nodes.begin(), v.slow_nodes.end(), r.node)) continue;
+            SlowUnit node = r;
+            node.is_node = true;
+            node.ranks.clear();
+            for (const SlowUnit& other : ranks) {
+                if (other.node != r.node) continue;
+                node.ranks.push_back(other.ranks.front());
+                node.since = std::min(node.since, other.since);
+                node.compute_factor = std::min(node.compute_factor, other.compute_factor);
+                if (other.p_value < node.p_value) {
+                    node.p_value = other.p_value, node.window = other.window;
+                    node.baseline_share = other.baseline_share, node.recent_share = other.recent_share;
+                }
+            }
+            if (2 * static_cast<int>(node.ranks.size()) <= ranks_on(r.node)) continue;
+            std::sort(node.ranks.begin(), node.ranks.end());
+            v.units.insert(v.units.begin() + static_cast<long>(v.slow_nodes.size()), node);  // nodes first
+            v.slow_nodes.push_back(node.node);
+        }
     }
     for (const SlowUnit& r : ranks)
         if (!std::count(v.slow_nodes.begin(), v.slow_nodes.end(), r.node)) v.units.push_back(r);
