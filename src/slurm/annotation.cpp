@@ -131,6 +131,22 @@ std::string drain_reason(uint32_t job_id, const SlowVerdict& v) {
     return "jobsentry job " + std::to_string(job_id) + ": " + clause;
 }
 
+std::string noisy_drain_reason(uint32_t job_id, const std::string& noise_clause) {
+    std::string text = "jobsentry job " + std::to_string(job_id) + ": NOISY at job start: " + noise_clause;
+    if (text.size() > kMaxSlowClause) text = text.substr(0, kMaxSlowClause - 3) + "...";
+    return one_line(text);
+}
+
+std::string this_slurm_node(const std::vector<std::string>& job_nodes, const std::string& slurmd_nodename,
+                            const std::string& hostname) {
+    const auto in_job = [&](const std::string& n) {
+        return !n.empty() && std::find(job_nodes.begin(), job_nodes.end(), n) != job_nodes.end();
+    };
+    if (in_job(slurmd_nodename)) return slurmd_nodename;
+    if (in_job(hostname)) return hostname;
+    return job_nodes.size() == 1 ? job_nodes.front() : std::string();
+}
+
 std::string format_period(double seconds) {
     char buf[64];
     if (!(seconds >= 0) || seconds > 1e9) return "?";

@@ -51,6 +51,16 @@ std::string slow_clause(const SlowVerdict& verdict);
 std::vector<std::string> nodes_to_drain(const SlowVerdict& verdict, const std::vector<std::string>& job_nodes);
 std::string drain_reason(uint32_t job_id, const SlowVerdict& verdict);
 
+// slow_action=drain at job start: a node the noise probe judged NOISY against
+// the site's baseline is drained before the job's work starts, with the reason
+// "jobsentry job 42: NOISY at job start: worst PU 1 31.2%, ...; NOISY 31x the
+// site baseline 1%" (at most kMaxSlowClause characters). Which Slurm node this
+// is: slurmd's name for it when it is one of the job's nodes, else the host
+// name when it is, else the job's only node; "" when none fits (not drained).
+std::string noisy_drain_reason(uint32_t job_id, const std::string& noise_clause);
+std::string this_slurm_node(const std::vector<std::string>& job_nodes, const std::string& slurmd_nodename,
+                            const std::string& hostname);
+
 // 400ms, 4.0s, 12m05s, 1h02m: periods as the annotation shows them.
 std::string format_period(double seconds);
 

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <iomanip>
 #include <iostream>
@@ -111,6 +112,20 @@ NodeHealthCheck check_node_health(const ProbeResult& result, const std::string& 
     return out;
 }
 
+// slow_action=drain: the node takes no new jobs until an administrator looks;
+// this job runs on (its tasks start once the probe is done).
+void drain_this_node(const Logger& log, const SlurmJobInfo& info, unsigned job_id, const std::string& clause) {
+    const char* slurmd_name = std::getenv("SLURMD_NODENAME");
+    const std::string node = this_slurm_node(info.nodes, slurmd_name ? slurmd_name : "", hostname());
+    if (node.empty()) {
+        log.error("NOISY node not drained: which of the job's nodes this is is not known");
+        return;
+    }
+    const std::string reason = noisy_drain_reason(job_id, clause);
+    const std::string err = slurm_drain_node(node, reason);
+    log.info(err.empty() ? "node " + node + " set DRAIN: " + reason : "could not drain node " + node + ": " + err);
+}
+
 }  // namespace
 
 int run_noise_job(const std::vector<std::string>& args) {
@@ -118,13 +133,15 @@ int run_noise_job(const std::vector<std::string>& args) {
     int duration_ms = kNoiseDefaultMs;
     std::string cpus_arg, cgroup_root = "/sys/fs/cgroup", baseline_path;
     double noise_factor = kNoiseFactorDefault;
+    bool drain_noisy = false;
     po::options_description desc("Options of jobsentry noise-job (started by jobsentry.so at job start)");
     const std::string range = std::to_string(kNoiseMinMs) + ".." + std::to_string(kNoiseMaxMs);
     desc.add_options()("duration-ms", po::value(&duration_ms)->default_value(duration_ms), ("how long to probe, " + range).c_str())(
         "cpus", po::value(&cpus_arg), "PUs to probe (default: the job's cpuset on this node, else all allowed)")(
         "cgroup-root", po::value(&cgroup_root)->default_value(cgroup_root), "where cgroups are mounted")(
         "baseline", po::value(&baseline_path), "a healthy node's `jobsentry noise --json` (site's noise_baseline)")(
-        "noise-factor", po::value(&noise_factor)->default_value(noise_factor), "that many times the baseline is NOISY");
+        "noise-factor", po::value(&noise_factor)->default_value(noise_factor), "that many times the baseline is NOISY")(
+        "drain-noisy", po::bool_switch(&drain_noisy), "set this node DRAIN when it is NOISY (site's slow_action=drain)");
     if (auto status = parse_job_command(args, "noise-job", desc, &job)) return *status;
     if (duration_ms < kNoiseMinMs || duration_ms > kNoiseMaxMs) {
         std::cerr << "jobsentry noise-job: --duration-ms " << duration_ms << ": accepted values are " << range << "\n";
@@ -163,6 +180,8 @@ int run_noise_job(const std::vector<std::string>& args) {
         clause += health.clause_tail;
         if (!health.error.empty()) log.error("node health not judged: " + health.error);
         else if (health.noisy) log.warning("node " + node + " is NOISY" + health.clause_tail);
+        // The reason says the figures; "jobsentry noise NODE: " is the comment's key, not news there.
+        if (health.noisy && drain_noisy) drain_this_node(log, *info, job_id, clause.substr(clause.find(": ") + 2));
     }
     const std::string dir = job.report_dir.empty() ? info->work_dir : job.report_dir;
     const std::string base = dir + "/jobsentry-noise-" + std::to_string(job_id) + "." + node;

@@ -45,6 +45,7 @@ std::optional<SlurmJobInfo> slurm_job_info(uint32_t job_id, std::string* error) 
         if (j.work_dir) info.work_dir = j.work_dir;
         info.batch = j.batch_flag != 0;
         if (j.admin_comment) info.admin_comment = j.admin_comment;
+        if (j.exc_nodes) info.excluded_nodes = j.exc_nodes;
         info.restart_count = j.restart_cnt;
         info.num_nodes = j.num_nodes;
         if (j.nodes) {
@@ -106,6 +107,33 @@ std::string slurm_cancel(uint32_t job_id) {
 std::string slurm_requeue_job(uint32_t job_id) {
     if (slurm_requeue(job_id, 0) != SLURM_SUCCESS) return last_error("slurm_requeue");
     return {};
+}
+
+std::string slurm_requeue_excluding(uint32_t job_id, const std::string& nodes) {
+    std::string error;
+    const auto now = slurm_job_info(job_id, &error);
+    if (!now) return error;
+    const std::string all = now->excluded_nodes.empty() ? nodes : now->excluded_nodes + "," + nodes;
+    // Slurm changes ExcNodeList of pending jobs only: requeue held (so that it
+    // is not started again meanwhile), exclude, release. The release is tried
+    // whatever the update did: a user's job is never left held.
+    if (slurm_requeue(job_id, JOB_REQUEUE_HOLD) != SLURM_SUCCESS) return last_error("slurm_requeue(held)");
+    job_desc_msg_t desc;
+    slurm_init_job_desc_msg(&desc);
+    desc.job_id = job_id;
+    std::vector<char> exc(all.begin(), all.end());
+    exc.push_back('\0');
+    desc.exc_nodes = exc.data();
+    if (slurm_update_job(&desc) != SLURM_SUCCESS) error = last_error("slurm_update_job(ExcNodeList)") + " (" + all + ")";
+    job_desc_msg_t release;
+    slurm_init_job_desc_msg(&release);
+    release.job_id = job_id;
+    release.priority = INFINITE;  // what `scontrol release` sends
+    if (slurm_update_job(&release) != SLURM_SUCCESS) {
+        const std::string e = last_error("slurm_update_job(release)");
+        error = error.empty() ? e : error + "; " + e;
+    }
+    return error.empty() ? std::string() : "requeued, but: " + error;
 }
 
 std::string slurm_drain_node(const std::string& node, const std::string& reason) {

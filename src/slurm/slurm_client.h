@@ -23,6 +23,7 @@ struct SlurmJobInfo {
     uint32_t restart_count = 0;
     uint32_t num_nodes = 0;
     std::vector<std::string> nodes;  // the job's nodes in order; the first runs the leader
+    std::string excluded_nodes;      // its ExcNodeList, as Slurm writes it ("" when none)
     bool finished = false;  // completed, cancelled, failed, ...
     std::string admin_comment;
 };
@@ -40,6 +41,11 @@ std::string slurm_set_comment_clause(uint32_t job_id, const std::string& key, co
 std::string slurm_node_address(const std::string& node, std::string* error);
 std::string slurm_cancel(uint32_t job_id);
 std::string slurm_requeue_job(uint32_t job_id);
+// The job is requeued and `nodes` (comma-separated) are added to its excluded
+// nodes (those it excluded already stay excluded): it runs again elsewhere.
+// Requeued held, changed, released (Slurm changes pending jobs only). An
+// error after the requeue starts "requeued, but:" (the job was released).
+std::string slurm_requeue_excluding(uint32_t job_id, const std::string& nodes);
 // Sets the node DRAIN (it takes no new jobs; its jobs run on) with reason.
 std::string slurm_drain_node(const std::string& node, const std::string& reason);
 // Signals the batch shell (batch jobs) or prints message on srun/salloc's

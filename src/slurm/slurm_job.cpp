@@ -162,7 +162,7 @@ void SlurmJob::timer(double now) {
     std::string err = slurm_notify(opt_.job_id, true, opt_.ckpt_signal, "");
     // A failed send is not retried at once: the next try is a period later.
     schedule_->signal_sent(now);
-    if (err.empty()) ++signals_sent_;
+    if (err.empty() && ++signals_sent_ == 1) first_signal_ = now;
     log_.info(err.empty() ? "checkpoint signal SIG" + signal_name_ + " sent (" + std::to_string(signals_sent_) + ")"
                     : "could not send the checkpoint signal: " + err);
 }
@@ -355,16 +355,54 @@ void SlurmJob::slow(const SlowVerdict& verdict, const std::string& line) {
     std::string comment;
     const std::string err = slurm_set_comment_clause(opt_.job_id, kSlowClauseKey, slow_clause(verdict), &comment);
     log_.info(err.empty() ? "AdminComment set: " + comment : "could not set the slow verdict in the AdminComment: " + err);
-    if (opt_.slow_action != SlowAction::drain) return;
+    if (opt_.slow_action == SlowAction::notify && !slow_notified_) {
+        // Once per job: the user's trap decides (checkpoint and end, resubmit elsewhere, or go on).
+        const std::string e = slurm_notify(opt_.job_id, info_.batch, opt_.notify_signal, "jobsentry: " + line);
+        slow_notified_ = e.empty();
+        log_.info(e.empty() ? "slow_action notify: signal " + std::to_string(opt_.notify_signal) + " sent to the batch shell"
+                            : "slow_action notify failed: " + e);
+    }
+    if (!drains(opt_.slow_action)) return;
     // slow_action=drain (site policy): the node takes no new jobs until an
     // administrator looks; this job runs on. Once per node and job.
-    for (const std::string& node : nodes_to_drain(verdict, info_.nodes)) {
+    const std::vector<std::string> nodes = nodes_to_drain(verdict, info_.nodes);
+    for (const std::string& node : nodes) {
         if (!drained_.insert(node).second) continue;
         const std::string reason = drain_reason(opt_.job_id, verdict);
         const std::string e = slurm_drain_node(node, reason);
         log_.info(e.empty() ? "node " + node + " set DRAIN: " + reason : "could not drain node " + node + ": " + e);
         if (!e.empty()) drained_.erase(node);  // the next change of the verdict tries again
     }
+    if (opt_.slow_action == SlowAction::requeue_exclude) requeue_without(nodes);
+}
+
+// The checkpoint coordination has told the job to checkpoint (its signal was
+// sent) and the checkpoint's cost has passed since: a requeued run resumes
+// from that checkpoint rather than from the start. What the application did
+// with the signal is its own; this is what the supervisor knows.
+bool SlurmJob::told_to_checkpoint() const {
+    return schedule_ && signals_sent_ > 0 && monotonic_now() - first_signal_ >= schedule_->checkpoint_cost();
+}
+
+// slow_action=requeue_exclude: the job runs again without the slow node(s),
+// where it asked for it and has a checkpoint to resume from; else it runs on.
+void SlurmJob::requeue_without(const std::vector<std::string>& nodes) {
+    if (ended_ || nodes.empty()) return;
+    const std::string why_not = !opt_.slow_requeue ? "the job did not ask for it (--hang-detect=slow_requeue=yes)"
+                                : !told_to_checkpoint() ? "no checkpoint yet (the job has not been told to checkpoint: --checkpoint)"
+                                                        : "";
+    std::string list;
+    for (const std::string& n : nodes) list += (list.empty() ? "" : ",") + n;
+    if (!why_not.empty()) {
+        if (!requeue_refused_) log_.info("slow_action requeue_exclude: job not requeued without " + list + ": " + why_not);
+        requeue_refused_ = true;
+        return;
+    }
+    const std::string e = slurm_requeue_excluding(opt_.job_id, list);
+    log_.info(e.empty() ? "slow_action requeue_exclude: job requeued without " + list
+                        : "slow_action requeue_exclude: could not requeue the job without " + list + ": " + e);
+    // A requeued job comes back with the same id and a supervisor of its own.
+    if (e.empty() || e.rfind("requeued, but:", 0) == 0) ended_ = true;
 }
 
 bool SlurmJob::retry_slurm(double budget_s, const std::string& what, const std::function<bool()>& attempt,

@@ -48,6 +48,8 @@ private:
     void tell_user(const std::string& line);
     void start_checkpoint_schedule();
     std::string checkpoint_clause();
+    bool told_to_checkpoint() const;
+    void requeue_without(const std::vector<std::string>& nodes);
     std::string start_multi_node(const std::string& own_node);
     void take_agent_events();
     std::string agents_note() const;
@@ -67,12 +69,15 @@ private:
     bool ended_ = false;
     bool annotated_ = false;
     std::set<std::string> drained_;  // slow_action=drain: nodes already set DRAIN
+    bool slow_notified_ = false;     // slow_action=notify: the batch shell has had its signal
+    bool requeue_refused_ = false;   // slow_action=requeue_exclude: why not was logged once
     // Checkpoint coordination (--mtbf, --ckpt-signal): the Young/Daly
     // schedule of this run of the job (a requeued job starts a new one).
     std::optional<ckpt::SignalSchedule> schedule_;
     double job_mtbf_s_ = 0;
     std::string signal_name_;  // "USR1"; empty: no signal is sent
     int signals_sent_ = 0;
+    double first_signal_ = 0;  // monotonic time of the first checkpoint signal sent
 };
 
 }  // namespace jobsentry

@@ -34,8 +34,11 @@ po::options_description describe(SuperviseOptions& o, std::string& action, std::
         ("nodes", po::value(&o.nodes)->default_value(o.nodes), "nodes of the job for λ; 0: the job's own count")
         ("ckpt-cost", po::value(&cost)->default_value(format_ms(static_cast<int>(o.ckpt_cost_s * 1000))), "C, the time one checkpoint takes (a guess)")
         ("slow-action", po::value(&slow_action)->default_value("report"),
-            "on a slow verdict: report (report, log and AdminComment) or drain (also set the node(s) it names "
-            "DRAIN, the reason naming the job; the job runs on)")
+            "on a slow verdict: report (report, log and AdminComment), notify (also the notify signal to the batch "
+            "shell, once), drain (also set the node(s) it names DRAIN, the reason naming the job; the job runs on) or "
+            "requeue_exclude (drain, and requeue the job without them where --slow-requeue and a checkpoint signal was sent)")
+        ("slow-requeue", po::bool_switch(&o.slow_requeue),
+            "the job consents to being requeued without a slow node (--hang-detect=slow_requeue=yes)")
         ("no-hang-detect", po::bool_switch(&no_detect),
             "no hang detection: run only for the checkpoint signal (the job asked for --checkpoint alone)");
     // clang-format on
@@ -58,7 +61,7 @@ SuperviseParse parse_supervise_options(const std::vector<std::string>& args) {
     if (!detection.empty()) e << detection;
     else if (!known) e << "--action " << action << ": accepted values are cancel, requeue, notify, report";
     else if (!parse_slow_action(slow_action, &out.options.slow_action))
-        e << "--slow-action " << slow_action << ": accepted values are report, drain";
+        e << "--slow-action " << slow_action << ": accepted values are " << slow_action_names();
     else if (out.options.job_id == 0) e << "--job-id 0: accepted values are Slurm job ids (> 0)";
     else if (!out.options.report_dir.empty() && out.options.report_dir[0] != '/')
         e << "--report-dir " << out.options.report_dir << ": accepted values are absolute paths";

@@ -27,6 +27,7 @@ struct SuperviseOptions : DetectionSettings {
     double ckpt_cost_s = ckpt::kCheckpointCostGuessS;  // C guess
     PortRange leader_ports;   // multi-node jobs: where node agents reach us
     SlowAction slow_action = SlowAction::report;  // drain: the slow verdict's nodes are drained too
+    bool slow_requeue = false;  // the job consents to slow_action=requeue_exclude (--hang-detect=slow_requeue=yes)
 };
 
 struct SuperviseParse {

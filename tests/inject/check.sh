@@ -155,6 +155,8 @@ check_slow() {
   [ "$status" -eq 0 ] || fail "slow: the job exited $status"
   grep -q '^OK ' "$WORK/out.slow" || fail "slow: no OK line"
   grep -q " $RANK [0-9]* slow\$" "$mark" || fail "slow: mark line '$(cat "$mark")'"
+  grep -q "^SLOW-INJECTED [0-9.]* slow rank $RANK" "$WORK/err.slow" || fail "slow: no SLOW-INJECTED line"
+  grep -q "HANG-INJECTED" "$WORK/err.slow" && fail "slow: a slowdown announced as a hang"
   pass "slow: rank $RANK slowed from 1 s on, never stopped, the job completed"
 }
 mkdir -p "$WORK/pids.slow"

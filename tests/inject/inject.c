@@ -101,7 +101,8 @@ static void write_all(int fd, const char* buf, size_t len) {
 }
 
 /* "<unix seconds>.<6 digits> <rank> <pid> <kind>\n" to the mark file, and
- * "HANG-INJECTED <unix seconds>.<3 digits> <kind> rank <r>\n" to stderr. */
+ * "HANG-INJECTED <unix seconds>.<3 digits> <kind> rank <r>\n" to stderr
+ * ("SLOW-INJECTED ..." for the slow kind). */
 static void announce(void) {
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
@@ -124,7 +125,9 @@ static void announce(void) {
             close(fd);
         }
     }
-    n = put_str(line, 0, sizeof line, "HANG-INJECTED ");
+    /* A slowdown is not a hang: its line says so (SLOW-INJECTED), so that
+     * nothing that waits for a hang's line mistakes it for one. */
+    n = put_str(line, 0, sizeof line, inject_kind == KIND_SLOW ? "SLOW-INJECTED " : "HANG-INJECTED ");
     n = put_uint(line, n, sizeof line, (unsigned long long)now.tv_sec, 1);
     n = put_str(line, n, sizeof line, ".");
     n = put_uint(line, n, sizeof line, (unsigned long long)(now.tv_nsec / 1000000), 3);

@@ -3,7 +3,7 @@
 # leader samples ranks on all three nodes and claims nothing; every agent ends
 # with the job, saying goodbye (no "lost" agent); nothing is left running.
 . "$(dirname "$0")/lib.sh"
-multi_job_script job.sh "srun --mpi=pmix $INSTALL/hangprog --seconds 45 --long-phases"
+multi_job_script job.sh "srun --mpi=pmix $INSTALL/hangprog --seconds 30 --long-phases"
 id=$(submit --hang-detect "${MULTI_NODE[@]}" job.sh)
 wait_state "$id" 60 RUNNING
 wait_log "$id" 60 "found 6 ranks .*2/n2:.*4/n3:"

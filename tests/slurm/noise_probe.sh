@@ -5,7 +5,8 @@
 # detector's verdict. Bad durations are refused at submission. With the
 # site's noise_baseline (a healthy node's `jobsentry noise --json`), a node
 # whose PUs are shared with a CPU hog is named NOISY; the same node without
-# the hog is not.
+# the hog is not; under the site's slow_action=drain the NOISY node is also
+# set DRAIN (the reason naming the job) and resumed here after.
 . "$(dirname "$0")/lib.sh"
 install -o "$TEST_USER" -m 0755 "$INSTALL/hangprog" "$WORK/hangprog"
 node=$(hostname -s)
@@ -54,7 +55,10 @@ echo "job $id: AdminComment: $comment"
 [ ! -e "/run/jobsentry-test/job_$id.noise" ] || fail "the probe's mark of job $id is left behind"
 [ "$(jq -r .health.noisy "$result")" = false ] || fail "$result: a quiet node judged NOISY: $(jq -c .health "$result")"
 
-# A real fault: a CPU hog on every PU of the node while the job starts.
+# A real fault: a CPU hog on every PU of the node while the job starts; the
+# site drains NOISY nodes (slow_action=drain).
+use_plugin "noise_baseline=$WORK/baseline.json" noise_factor=10 slow_action=drain
+trap 'scontrol update NodeName="$node" State=RESUME 2>/dev/null || true; cleanup' EXIT
 hogs=()
 for cpu in $(seq 0 $(($(nproc) - 1))); do taskset -c "$cpu" bash -c 'while :; do :; done' & hogs+=($!); done
 job_script short.sh "true"
@@ -67,6 +71,14 @@ echo "job $noisy (CPU hogs on every PU): AdminComment: $noisy_comment"
   fail "job $noisy ran beside CPU hogs but its node is not named NOISY: '$noisy_comment'"
 jq -e '.health.noisy == true and .health.factor >= 10' "$WORK/jobsentry-noise-$noisy.$node.json" >/dev/null ||
   fail "the noisy node's result lacks its verdict: $(jq -c .health "$WORK/jobsentry-noise-$noisy.$node.json")"
+show=$(scontrol show node "$node")
+[[ "$(sed -n 's/.*State=\([A-Z_+]*\).*/\1/p' <<<"$show" | head -1)" == *DRAIN* ]] ||
+  fail "the NOISY node $node was not drained under slow_action=drain: $(grep -E 'State=|Reason=' <<<"$show")"
+drain_reason=$(sed -n 's/.*Reason=\(.*\)/\1/p' <<<"$show" | head -1)
+[[ "$drain_reason" == "jobsentry job $noisy: NOISY at job start: worst PU "* ]] ||
+  fail "the drain reason of $node does not name job $noisy and its noise: '$drain_reason'"
+scontrol update NodeName="$node" State=RESUME
+use_plugin "noise_baseline=$WORK/baseline.json" noise_factor=10
 # A baseline that is not a probe result: said in the clause, the job unharmed.
 echo '{"pus": "many"}' >"$WORK/bad-baseline.json"
 use_plugin "noise_baseline=$WORK/bad-baseline.json"
@@ -76,5 +88,5 @@ wait_state "$bad" 60 COMPLETED
   fail "job $bad: an unreadable baseline is not said: '$(sacct_field "$bad" AdminComment)'"
 grep -q "node health not judged: $WORK/bad-baseline.json: not a JSON object with a 'pus' list" \
   "$SUPERVISOR_LOGS/job_$bad.noise.log" || fail "job $bad: the log does not say why the baseline was refused"
-pass "job $noisy beside CPU hogs: node named NOISY; job $bad: unreadable baseline said"
+pass "job $noisy beside CPU hogs: node named NOISY and drained ('$drain_reason'); job $bad: unreadable baseline said"
 pass "job $id probed for 1.5 s on $pus PU(s) before its script, result $result, AdminComment '$comment'"

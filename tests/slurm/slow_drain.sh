@@ -1,38 +1,63 @@
 #!/usr/bin/env bash
-# slow_action=drain (issue 29), a real fault on a real job: ranks of a
-# halo-exchange job (the stripped polling program halo_waitall) are stopped
-# STOP_MS of every 100 ms from outside (SIGSTOP/SIGCONT, as a throttled or
-# failing CPU would hold them) once the job's slow baseline is complete. The
-# supervisor must name them slow in its log and the AdminComment, set their
-# node DRAIN with a reason naming the job, claim no hang, and leave the job
-# running. The node is resumed at the end, whatever happened.
-#   slow_drain.sh one [STOP_MS]     4 ranks on the one node, rank 2 slowed
-#   slow_drain.sh multi [STOP_MS]   6 ranks on n1..n3 (docs/multi-node.md), node n2's ranks 2 and 3 slowed
+# The slow verdict acted on by site policy (issue 29), a real fault on a real
+# job: ranks of a halo-exchange job (the stripped polling program halo_waitall)
+# are stopped STOP_MS of every 100 ms from outside (SIGSTOP/SIGCONT, as a
+# throttled or failing CPU would hold them) once the job's slow baseline is
+# complete. The supervisor must name them slow in its log and the AdminComment,
+# act as slow_action says, claim no hang, and leave the job running. A drained
+# node is resumed at the end, whatever happened.
+#   slow_drain.sh one [STOP_MS]     slow_action=drain; 4 ranks on the one node, rank 2 slowed
+#   slow_drain.sh multi [STOP_MS]   slow_action=drain; 6 ranks on n1..n3 (docs/multi-node.md),
+#                                   node n2's ranks 2 and 3 slowed: n2 drained
+#   slow_drain.sh notify [STOP_MS]  slow_action=notify; as one: the batch shell gets SIGUSR1
+#                                   once (its trap says so and the job goes on), no node drained
+#   slow_drain.sh requeue [STOP_MS] slow_action=requeue_exclude; as multi, the job asking for it
+#                                   (slow_requeue=yes, --requeue) and told to checkpoint (--checkpoint):
+#                                   n2 drained, the job requeued and running again without n2
 . "$(dirname "$0")/lib.sh"
 SHAPE=${1:-one}
 STOP_MS=${2:-60}
-LIMIT=120   # seconds from the fault to the drained node
+LIMIT=120   # seconds from the fault to the action
 install -o "$TEST_USER" -m 0755 "$INSTALL/halo_waitall" "$WORK/halo_waitall"
 as_user mkdir "$WORK/pids"
-use_plugin slow_action=drain
+run="mpirun -np 4 ./halo_waitall --seconds 400 --pid-dir $WORK/pids"
 # A baseline of 64 rounds (the default is 300): the job's first ~30 s.
 case $SHAPE in
-  one)
-    job_script job.sh "mpirun -np 4 ./halo_waitall --seconds 400 --pid-dir $WORK/pids"
+  one | notify)
+    if [ "$SHAPE" = one ]; then use_plugin slow_action=drain; job_script job.sh "$run"
+    else
+      use_plugin slow_action=notify
+      # The trap runs when the shell is back from a wait: the app runs in the background.
+      job_script job.sh 'trap "echo JOB-NOTIFIED-SLOW >&2" USR1' "$run &" 'app=$!' \
+        'while kill -0 $app 2>/dev/null; do wait $app; done'
+    fi
     id=$(submit --hang-detect=slow_baseline_rounds=64 -n 4 job.sh)
     ranks=(2) unit="rank 2 \\(node [^)]*\\)" ;;
   multi)
+    use_plugin slow_action=drain
     multi_job_script job.sh "srun --mpi=pmix ./halo_waitall --seconds 400 --pid-dir $WORK/pids"
     id=$(submit --hang-detect=slow_baseline_rounds=64 "${MULTI_NODE[@]}" job.sh)
     ranks=(2 3)
     # The first verdict may name one of n2's ranks before both (decision-rule.md §5): either names n2.
     unit="(node n2 \\(ranks 2-3\\)|rank [23] \\(node n2\\))" ;;
-  *) fail "usage: slow_drain.sh one|multi [STOP_MS] (not '$SHAPE')" ;;
+  requeue)
+    # Checkpoint signals (USR2) every ~2.3 s (3 nodes, MTBF 20 s each, C 400 ms), trapped.
+    use_plugin slow_action=requeue_exclude mtbf=20s
+    multi_job_script job.sh 'echo "RUN restart=${SLURM_RESTART_COUNT:-0} nodes=$SLURM_JOB_NODELIST" >&2' \
+      "trap 'echo CHECKPOINT-SIGNAL >&2' USR2" \
+      "srun --mpi=pmix ./halo_waitall --seconds 400 --pid-dir $WORK/pids &" 'app=$!' \
+      'while kill -0 $app 2>/dev/null; do wait $app; done'
+    id=$(submit --requeue --open-mode=append --checkpoint=signal:USR2,cost=400ms \
+      --hang-detect=slow_baseline_rounds=64,slow_requeue=yes "${MULTI_NODE[@]}" job.sh)
+    ranks=(2 3)
+    # The first verdict may name one of n2's ranks before both (decision-rule.md §5): either names n2.
+    unit="(node n2 \\(ranks 2-3\\)|rank [23] \\(node n2\\))" ;;
+  *) fail "usage: slow_drain.sh one|multi|notify|requeue [STOP_MS] (not '$SHAPE')" ;;
 esac
 node="" throttler=""
 finish() {
   [ -z "$throttler" ] || kill "$throttler" 2>/dev/null || true
-  [ -z "$node" ] || scontrol update NodeName="$node" State=RESUME 2>/dev/null || true
+  [ -z "$node" ] || [ "$SHAPE" = notify ] || scontrol update NodeName="$node" State=RESUME 2>/dev/null || true
   cleanup
 }
 trap finish EXIT
@@ -43,24 +68,56 @@ for r in "${ranks[@]}"; do
   for _ in $(seq 50); do [ -s "$WORK/pids/rank.$r" ] && break; sleep 0.2; done
   pids+=("$(cat "$WORK/pids/rank.$r")")
 done
-if [ "$SHAPE" = one ]; then node=$(squeue -h -j "$id" -o %N)
-else node=n2; grep -q slurm_n2 "/proc/${pids[0]}/cgroup" || fail "rank ${ranks[0]} does not run on n2"; fi
+if [ "$SHAPE" = multi ] || [ "$SHAPE" = requeue ]; then node=n2; grep -q slurm_n2 "/proc/${pids[0]}/cgroup" || fail "rank ${ranks[0]} does not run on n2"
+else node=$(squeue -h -j "$id" -o %N); fi
 faulted=$(date +%s)
 ( stop_s=$(awk -v m="$STOP_MS" 'BEGIN { print m / 1000 }') run_s=$(awk -v m="$STOP_MS" 'BEGIN { print (100 - m) / 1000 }')
   trap 'kill -CONT "${pids[@]}" 2>/dev/null; exit 0' TERM
   while kill -STOP "${pids[@]}" 2>/dev/null; do sleep "$stop_s"; kill -CONT "${pids[@]}" 2>/dev/null || break; sleep "$run_s"; done ) &
 throttler=$!
-wait_log "$id" "$LIMIT" "node $node set DRAIN: "
-drained=$(date +%s)
+case $SHAPE in
+  notify) wait_log "$id" "$LIMIT" "slow_action notify: signal 10 sent to the batch shell" ;;
+  requeue) wait_log "$id" "$LIMIT" "slow_action requeue_exclude: job requeued without n2" ;;
+  *) wait_log "$id" "$LIMIT" "node $node set DRAIN: " ;;
+esac
+acted=$(date +%s)
 kill "$throttler" 2>/dev/null || true
 wait "$throttler" 2>/dev/null || true
 throttler=""
 show=$(scontrol show node "$node")
 state=$(sed -n 's/.*State=\([A-Z_+]*\).*/\1/p' <<<"$show" | head -1)
 reason=$(sed -n 's/.*Reason=\(.*\)/\1/p' <<<"$show" | head -1)
-[[ "$state" == *DRAIN* ]] || fail "node $node is $state after the supervisor said it drained it"
-[[ "$reason" =~ ^"jobsentry job $id: slow: "$unit ]] || fail "the drain reason of $node does not name job $id and $unit: '$reason'"
-[ "$(state "$id")" = RUNNING ] || fail "job $id is $(state "$id") after the slow verdict: it must run on"
+if [ "$SHAPE" = notify ]; then
+  for _ in $(seq 20); do grep -q JOB-NOTIFIED-SLOW "$WORK/out.$id" && break; sleep 0.5; done
+  grep -q JOB-NOTIFIED-SLOW "$WORK/out.$id" || fail "the batch shell of job $id never got SIGUSR1"
+  [ "$(grep -c JOB-NOTIFIED-SLOW "$WORK/out.$id")" = 1 ] || fail "the batch shell of job $id was signalled more than once"
+  [[ "$state" != *DRAIN* ]] || fail "node $node was drained under slow_action=notify"
+  action="batch shell signalled once, node $node left $state"
+else
+  [[ "$state" == *DRAIN* ]] || fail "node $node is $state after the supervisor said it drained it"
+  [[ "$reason" =~ ^"jobsentry job $id: slow: "$unit ]] || fail "the drain reason of $node does not name job $id and $unit: '$reason'"
+  action="node $node DRAINED, reason '$reason'"
+fi
+if [ "$SHAPE" = requeue ]; then
+  # The job's second run: excluded from n2 (and n2 drained anyway), on three other nodes.
+  # A requeued job waits for its BeginTime (about 2 min in 22.05); made eligible now.
+  wait_state "$id" 30 PENDING RUNNING
+  scontrol update jobid="$id" StartTime=now 2>/dev/null || true
+  for _ in $(seq 120); do
+    [ "$(scontrol show job "$id" | sed -n 's/.*Restarts=\([0-9]*\).*/\1/p')" = 1 ] && [ "$(state "$id")" = RUNNING ] && break
+    sleep 0.5
+  done
+  record=$(scontrol show job "$id")
+  [ "$(state "$id")" = RUNNING ] && grep -q "Restarts=1" <<<"$record" || fail "job $id did not run again after its requeue: $(grep -E 'JobState|Restarts' <<<"$record")"
+  excluded=$(sed -n 's/.* ExcNodeList=\([^ ]*\).*/\1/p' <<<"$record")
+  ran_on=$(sed -n 's/^ *NodeList=\([^ ]*\).*/\1/p' <<<"$record")
+  [[ ",$excluded," == *",n2,"* ]] || fail "job $id does not exclude n2 after its requeue: ExcNodeList=$excluded"
+  [[ "$(scontrol show hostnames "$ran_on" | paste -sd,)" != *n2* ]] || fail "job $id runs on n2 again: $ran_on"
+  grep -q "^RUN restart=1 " "$WORK/out.$id" || fail "the batch script of job $id did not start again"
+  action="$action; job requeued, running again on $ran_on (ExcNodeList=$excluded)"
+else
+  [ "$(state "$id")" = RUNNING ] || fail "job $id is $(state "$id") after the slow verdict: it must run on"
+fi
 supervisor_log "$id" | contains "HANG detected" && fail "a hang was claimed for a rank that was only slowed"
 # The live job record now (accounting gets it when the job ends), sacct after the end.
 live=$(scontrol show job "$id" | sed -n 's/^ *AdminComment=//p')
@@ -69,4 +126,4 @@ scancel "$id"
 wait_state "$id" 60 CANCELLED COMPLETED
 comment=$(sacct_field "$id" AdminComment)
 [[ "$comment" =~ "jobsentry slow: "$unit ]] || fail "sacct's AdminComment of job $id does not name $unit slow: '$comment'"
-pass "job $id ($SHAPE): rank(s) ${ranks[*]} stopped $STOP_MS ms of every 100 ms; node $node DRAINED $((drained - faulted)) s after the fault began, reason '$reason'; AdminComment '$comment'; the job ran on"
+pass "job $id ($SHAPE): rank(s) ${ranks[*]} stopped $STOP_MS ms of every 100 ms; $((acted - faulted)) s after the fault began: $action; AdminComment '$comment'; no hang claimed"

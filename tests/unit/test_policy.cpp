@@ -90,6 +90,29 @@ TEST_CASE("bad user values are refused with the key and what is accepted") {
     CHECK_FALSE(error(std::string(600, 'a').c_str()).empty());
 }
 
+TEST_CASE("slow_requeue: the job's consent, only where the site requeues on a slow verdict") {
+    SitePolicy requeue = site({"supervisor=/opt/js/bin/jobsentry", "slow_action=requeue_exclude"});
+    OptionParse yes = parse_hang_detect("slow_requeue=yes", requeue);
+    REQUIRE(yes.error.empty());
+    CHECK(yes.settings.slow_requeue);
+    const auto argv = supervisor_argv(requeue, yes.settings, 42);
+    CHECK(std::find(argv.begin(), argv.end(), "--slow-requeue") != argv.end());
+    CHECK(std::find(argv.begin(), argv.end(), "requeue_exclude") != argv.end());
+    OptionParse no = parse_hang_detect("slow_requeue=no", requeue);
+    REQUIRE(no.error.empty());
+    const auto quiet = supervisor_argv(requeue, no.settings, 42);
+    CHECK(std::find(quiet.begin(), quiet.end(), "--slow-requeue") == quiet.end());
+    CHECK_THAT(parse_hang_detect("slow_requeue=maybe", requeue).error,
+               Catch::Contains("slow_requeue=maybe: accepted values are yes, no"));
+    // Users choose only among what the site allows.
+    CHECK_THAT(parse_hang_detect("slow_requeue=yes", site({"slow_action=drain"})).error,
+               Catch::Contains("slow_requeue=yes: this site does not requeue jobs on a slow verdict (its slow_action is drain)"));
+    CHECK(parse_hang_detect("slow_requeue=no", site({})).error.empty());
+    CHECK_THAT(parse_hang_detect("colour=red", requeue).error, Catch::Contains("slow_requeue="));
+    CHECK_THAT(option_usage(requeue), Catch::Contains("slow_requeue=yes|no"));
+    CHECK_THAT(option_usage(site({})), !Catch::Contains("slow_requeue"));
+}
+
 TEST_CASE("site limits bind users") {
     SitePolicy p = site({"min_interval=1s", "max_ranks=4", "max_alpha=0.001", "actions=cancel,report"});
     CHECK_THAT(parse_hang_detect("interval=500ms", p).error, Catch::Contains("from 1s"));
@@ -199,6 +222,10 @@ TEST_CASE("the supervisor's command line carries the settings, without a shell")
     CHECK(std::vector<std::string>(d.end() - 2, d.end()) == std::vector<std::string>{"--slow-action", "drain"});
     CHECK(std::find(argv.begin(), argv.end(), "--slow-action") == argv.end());
     CHECK(site({}).slow_action == SlowAction::report);
+    SitePolicy notify = site({"supervisor=/opt/js/bin/jobsentry", "slow_action=notify"});
+    CHECK(notify.slow_action == SlowAction::notify);
+    const auto n = supervisor_argv(notify, o.settings, 42);
+    CHECK(std::vector<std::string>(n.end() - 2, n.end()) == std::vector<std::string>{"--slow-action", "notify"});
     // A job whose steady state starts early asks for a shorter slow baseline.
     OptionParse early = parse_hang_detect("slow_baseline_rounds=64", p);
     REQUIRE(early.error.empty());
@@ -209,7 +236,7 @@ TEST_CASE("the supervisor's command line carries the settings, without a shell")
     CHECK_THAT(parse_hang_detect("slow_baseline_rounds=8", p).error,
                Catch::Contains("slow_baseline_rounds=8: accepted values are whole numbers from 32 to 100000"));
     CHECK_THAT(parse_site_policy({"slow_action=requeue"}, "/usr/bin/jobsentry").error,
-               Catch::Contains("slow_action=requeue: accepted values are report, drain"));
+               Catch::Contains("slow_action=requeue: accepted values are report, notify, drain"));
 }
 
 TEST_CASE("the option's help names the keys and the site's values") {
@@ -245,6 +272,12 @@ TEST_CASE("--noise-probe: off, a duration within the site's maximum, or the site
     auto argv = noise_probe_argv(site({"report_dir=/srv/r"}), 7, 1500);
     CHECK(argv == std::vector<std::string>{"/usr/bin/jobsentry", "noise-job", "--job-id", "7", "--duration-ms", "1500",
                                            "--report-dir", "/srv/r"});
+    // slow_action=drain drains a NOISY node too: only where there is a baseline to judge it by.
+    argv = noise_probe_argv(site({"noise_baseline=/etc/b.json", "slow_action=drain"}), 7, 1500);
+    CHECK(argv.back() == "--drain-noisy");
+    CHECK(noise_probe_argv(site({"noise_baseline=/etc/b.json"}), 7, 1500).back() != "--drain-noisy");
+    argv = noise_probe_argv(site({"slow_action=drain"}), 7, 1500);
+    CHECK(std::find(argv.begin(), argv.end(), "--drain-noisy") == argv.end());
 }
 
 TEST_CASE("--rma-check: modes, the task's environment, the trace directory") {

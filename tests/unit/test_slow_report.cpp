@@ -104,6 +104,17 @@ TEST_CASE("slow_action=drain: the nodes a slow verdict names, and the DRAIN reas
     CHECK_THAT(reason, Catch::Contains(", p "));
 }
 
+TEST_CASE("slow_action=drain at job start: which node is this, and the NOISY reason", "[slow]") {
+    CHECK(this_slurm_node({"n1", "n2"}, "n2", "host") == "n2");  // slurmd's name first
+    CHECK(this_slurm_node({"n1", "n2"}, "", "n1") == "n1");      // else the host name
+    CHECK(this_slurm_node({"vm"}, "other", "host") == "vm");     // else the job's only node
+    CHECK(this_slurm_node({"n1", "n2"}, "n9", "host").empty());  // never a guess among several
+    CHECK(this_slurm_node({}, "", "").empty());
+    const std::string reason = noisy_drain_reason(42, "worst PU 1 31.2%, max detour 2.1ms (2 PUs, 1.0s); NOISY 31x the site baseline 1%");
+    CHECK(reason == "jobsentry job 42: NOISY at job start: worst PU 1 31.2%, max detour 2.1ms (2 PUs, 1.0s); NOISY 31x the site baseline 1%");
+    CHECK(noisy_drain_reason(42, std::string(1000, 'x') + "\nline").size() <= kMaxSlowClause);
+}
+
 TEST_CASE("the AdminComment's slow clause is bounded and outlives the verdicts after it", "[slow]") {
     const SlowVerdict v = slow_verdict();
     const std::string clause = slow_clause(v);

@@ -32,6 +32,7 @@ std::vector<std::string> noise_probe_argv(const SitePolicy& policy, unsigned job
     }
     if (!policy.noise_baseline.empty()) {
         argv.insert(argv.end(), {"--baseline", policy.noise_baseline, "--noise-factor", format_number(policy.noise_factor)});
+        if (policy.slow_action == SlowAction::drain) argv.push_back("--drain-noisy");
     }
     return argv;
 }

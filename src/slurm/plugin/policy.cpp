@@ -24,7 +24,7 @@ std::string option_keys() {
     std::string keys = "off, on";
     for (const OptionSpec& o : kDetectionOptions)
         if (o.user_key[0]) keys += std::string(", ") + o.user_key + "=";
-    return keys + ", action=";
+    return keys + ", action=, " + kSlowRequeueKey + "=";
 }
 
 std::string action_list(const std::vector<SlurmAction>& actions) {
@@ -66,6 +66,12 @@ std::string apply_setting(const std::string& key, const std::string& value, cons
             return std::string(kSlowBaselineSpec.user_key) + "=" + value + ": accepted values are whole numbers from " +
                    format_number(kSlowBaselineSpec.min) + " to " + format_number(kSlowBaselineSpec.max) +
                    " (sampling rounds of the job's slow baseline)";
+    } else if (key == kSlowRequeueKey) {
+        if (!on_off(value, "yes", "no", &s->slow_requeue))
+            return std::string(kSlowRequeueKey) + "=" + value + ": accepted values are yes, no";
+        if (s->slow_requeue && limits.slow_action != SlowAction::requeue_exclude)
+            return std::string(kSlowRequeueKey) + "=yes: this site does not requeue jobs on a slow verdict (its slow_action is " +
+                   to_string(limits.slow_action) + ")";
     } else if (key == kSiteKeys[kAction].key) {
         SlurmAction a;
         if (!parse_action(value, &a) || std::find(limits.actions.begin(), limits.actions.end(), a) == limits.actions.end())
@@ -88,15 +94,34 @@ bool parse_action(const std::string& text, SlurmAction* out) {
     return false;
 }
 
-const char* to_string(SlowAction action) { return action == SlowAction::drain ? "drain" : "report"; }
+constexpr SlowAction kSlowActions[] = {SlowAction::report, SlowAction::notify, SlowAction::drain,
+                                       SlowAction::requeue_exclude};
+
+const char* to_string(SlowAction action) {
+    switch (action) {
+        case SlowAction::report: return "report";
+        case SlowAction::notify: return "notify";
+        case SlowAction::drain: return "drain";
+        case SlowAction::requeue_exclude: return "requeue_exclude";
+    }
+    return "report";
+}
+
+bool drains(SlowAction action) { return action == SlowAction::drain || action == SlowAction::requeue_exclude; }
 
 bool parse_slow_action(const std::string& text, SlowAction* out) {
-    for (SlowAction a : {SlowAction::report, SlowAction::drain})
+    for (SlowAction a : kSlowActions)
         if (text == to_string(a)) {
             *out = a;
             return true;
         }
     return false;
+}
+
+std::string slow_action_names() {
+    std::string names;
+    for (SlowAction a : kSlowActions) names += (names.empty() ? "" : ", ") + std::string(to_string(a));
+    return names;
 }
 
 const char* to_string(SlurmAction action) {
@@ -349,6 +374,7 @@ std::vector<std::string> supervisor_argv(const SitePolicy& policy, const HangDet
         argv.insert(argv.end(), {flag(kSlowBaseline), std::to_string(s.slow_baseline_rounds)});
     if (policy.log_samples) argv.push_back(flag(kVerbose));
     if (policy.slow_action != SlowAction::report) argv.insert(argv.end(), {"--slow-action", to_string(policy.slow_action)});
+    if (s.slow_requeue) argv.push_back("--slow-requeue");
     return argv;
 }
 
@@ -362,7 +388,10 @@ std::string option_usage(const SitePolicy& policy) {
            "=N (default " + std::to_string(d.ranks) + ", at most " +
            std::to_string(policy.max_ranks) + "), " + kSlowBaselineSpec.user_key + "=N (default " +
            std::to_string(d.slow_baseline_rounds) + "), action=" + action_list(policy.actions) + " (default " +
-           to_string(d.action) + ")";
+           to_string(d.action) + ")" +
+           (policy.slow_action == SlowAction::requeue_exclude
+                ? std::string(", ") + kSlowRequeueKey + "=yes|no (requeue without a slow node, once told to checkpoint)"
+                : std::string());
 }
 
 }  // namespace jobsentry

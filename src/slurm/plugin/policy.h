@@ -21,10 +21,18 @@ const char* to_string(SlurmAction action);
 // "cancel" -> SlurmAction::cancel; false for anything else.
 bool parse_action(const std::string& text, SlurmAction* out);
 
+// --hang-detect=slow_requeue=yes|no: the job's consent to slow_action=requeue_exclude.
+constexpr const char* kSlowRequeueKey = "slow_requeue";
+
 // What the supervisor does beyond reporting a slow verdict (site key slow_action).
-enum class SlowAction { report, drain };
+// requeue_exclude: drain, and requeue the job without the slow node(s) where
+// the job asked (--hang-detect=slow_requeue=yes) and has been told to
+// checkpoint (docs/decision-rule.md §5, "What follows, by site policy").
+enum class SlowAction { report, notify, drain, requeue_exclude };
 const char* to_string(SlowAction action);
 bool parse_slow_action(const std::string& text, SlowAction* out);
+std::string slow_action_names();  // "report, notify, drain, requeue_exclude": what error messages accept
+bool drains(SlowAction action);    // drain and requeue_exclude set the slow node(s) DRAIN
 
 // Defaults, ranges and help of alpha, interval, ranks and the site's limits:
 // hang/watch/detection_spec.h.
@@ -35,6 +43,7 @@ struct HangDetectSettings {
     int ranks = static_cast<int>(kDetectionOptions[kRanks].default_value);
     int slow_baseline_rounds = static_cast<int>(kDetectionOptions[kSlowBaseline].default_value);
     SlurmAction action = SlurmAction::cancel;
+    bool slow_requeue = false;  // slow_requeue=yes: this job may be requeued without a slow node
 };
 
 struct SitePolicy {

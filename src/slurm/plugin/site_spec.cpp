@@ -2,6 +2,7 @@
 
 #include "base/duration.h"
 #include "base/text.h"
+#include "slurm/plugin/policy.h"
 
 namespace jobsentry {
 
@@ -12,7 +13,7 @@ std::string accepted_values(const SiteKeySpec& spec) {
         case SiteValue::path: return "an absolute path";
         case SiteValue::action: return "cancel, requeue, notify, report";
         case SiteValue::action_list: return "a comma-separated list of cancel, requeue, notify, report";
-        case SiteValue::slow_action: return "report, drain";
+        case SiteValue::slow_action: return slow_action_names();
         case SiteValue::port_range: return "a port range FIRST-LAST within 1024-65535, e.g. 7100-7199";
         case SiteValue::number: return "numbers from " + format_number(spec.min_s) + " to " + format_number(spec.max_s);
         case SiteValue::duration:

@@ -20,7 +20,7 @@ enum class SiteValue {
     action,       // one of cancel, requeue, notify, report
     action_list,  // a comma-separated list of those
     port_range,   // FIRST-LAST
-    slow_action,  // report | drain
+    slow_action,  // report | notify | drain | requeue_exclude
 };
 
 struct SiteKeySpec {
@@ -83,11 +83,16 @@ inline constexpr SiteKeySpec kSiteKeys[kSiteKeyCount] = {
     {"ckpt_cost", "DURATION", SiteValue::duration, 0, 1e9, "`60s` (not set)",
      "the guess of one checkpoint's cost C until the application measures it; when set, also `JOBSENTRY_CKPT_COST` "
      "in every job's environment"},
-    {"slow_action", "report\\|drain", SiteValue::slow_action, 0, 0, "`report`",
+    {"slow_action", "report\\|notify\\|drain\\|requeue_exclude", SiteValue::slow_action, 0, 0, "`report`",
      "on a slow verdict (a rank or node its peers wait for more and more, [decision-rule.md](decision-rule.md#5-the-slow-verdict-srchangmodelslow_rankhcpp)): "
-     "`report` says it in the report, the log and the AdminComment; `drain` also sets the node(s) it names DRAIN, "
-     "with a reason naming the job and the evidence, so that they take no new jobs until an administrator looks. "
-     "The job itself runs on either way"},
+     "`report` says it in the report, the log and the AdminComment; `notify` also sends the job's batch shell "
+     "the notify signal (SIGUSR1) once, so that a script that traps it may checkpoint and end or resubmit "
+     "itself elsewhere; `drain` also sets the node(s) it names DRAIN, "
+     "with a reason naming the job and the evidence, so that they take no new jobs until an administrator looks, "
+     "and (with `noise_baseline`) a node the noise probe judges NOISY at job start, before the job's tasks start; "
+     "`requeue_exclude` drains and also requeues the job without those nodes where the job asked for it "
+     "(`--hang-detect=slow_requeue=yes`, with `--requeue`) and the checkpoint coordination has sent it its "
+     "checkpoint signal (`--checkpoint`). Otherwise the job runs on"},
 };
 // clang-format on
 
