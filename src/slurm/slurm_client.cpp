@@ -109,7 +109,8 @@ std::string slurm_requeue_job(uint32_t job_id) {
     return {};
 }
 
-std::string slurm_requeue_excluding(uint32_t job_id, const std::string& nodes) {
+std::string slurm_requeue_excluding(uint32_t job_id, const std::string& nodes, bool* requeued) {
+    *requeued = false;
     std::string error;
     const auto now = slurm_job_info(job_id, &error);
     if (!now) return error;
@@ -118,6 +119,7 @@ std::string slurm_requeue_excluding(uint32_t job_id, const std::string& nodes) {
     // is not started again meanwhile), exclude, release. The release is tried
     // whatever the update did: a user's job is never left held.
     if (slurm_requeue(job_id, JOB_REQUEUE_HOLD) != SLURM_SUCCESS) return last_error("slurm_requeue(held)");
+    *requeued = true;
     job_desc_msg_t desc;
     slurm_init_job_desc_msg(&desc);
     desc.job_id = job_id;
@@ -133,7 +135,7 @@ std::string slurm_requeue_excluding(uint32_t job_id, const std::string& nodes) {
         const std::string e = last_error("slurm_update_job(release)");
         error = error.empty() ? e : error + "; " + e;
     }
-    return error.empty() ? std::string() : "requeued, but: " + error;
+    return error;
 }
 
 std::string slurm_drain_node(const std::string& node, const std::string& reason) {

@@ -43,9 +43,9 @@ std::string slurm_cancel(uint32_t job_id);
 std::string slurm_requeue_job(uint32_t job_id);
 // The job is requeued and `nodes` (comma-separated) are added to its excluded
 // nodes (those it excluded already stay excluded): it runs again elsewhere.
-// Requeued held, changed, released (Slurm changes pending jobs only). An
-// error after the requeue starts "requeued, but:" (the job was released).
-std::string slurm_requeue_excluding(uint32_t job_id, const std::string& nodes);
+// Requeued held, changed, released (Slurm changes pending jobs only).
+// *requeued says whether the requeue happened, also when a later step failed.
+std::string slurm_requeue_excluding(uint32_t job_id, const std::string& nodes, bool* requeued);
 // Sets the node DRAIN (it takes no new jobs; its jobs run on) with reason.
 std::string slurm_drain_node(const std::string& node, const std::string& reason);
 // Signals the batch shell (batch jobs) or prints message on srun/salloc's

@@ -398,11 +398,13 @@ void SlurmJob::requeue_without(const std::vector<std::string>& nodes) {
         requeue_refused_ = true;
         return;
     }
-    const std::string e = slurm_requeue_excluding(opt_.job_id, list);
-    log_.info(e.empty() ? "slow_action requeue_exclude: job requeued without " + list
-                        : "slow_action requeue_exclude: could not requeue the job without " + list + ": " + e);
+    bool requeued = false;
+    const std::string e = slurm_requeue_excluding(opt_.job_id, list, &requeued);
+    log_.info(e.empty()    ? "slow_action requeue_exclude: job requeued without " + list
+              : requeued ? "slow_action requeue_exclude: job requeued, but " + list + " may not be excluded: " + e
+                         : "slow_action requeue_exclude: could not requeue the job without " + list + ": " + e);
     // A requeued job comes back with the same id and a supervisor of its own.
-    if (e.empty() || e.rfind("requeued, but:", 0) == 0) ended_ = true;
+    if (requeued) ended_ = true;
 }
 
 bool SlurmJob::retry_slurm(double budget_s, const std::string& what, const std::function<bool()>& attempt,

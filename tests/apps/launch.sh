@@ -75,7 +75,7 @@ usage() {
 # and CP2K) or faster (NWChem), and a hang-free test's SECONDS would then mean
 # three times the run asked for. `launch.sh calibrate FILE` measures LAMMPS's,
 # CP2K's and NWChem's rates on this machine (a small fixed run each, NP=4,
-# about 25 s in all) and writes them to FILE with this boot's id; a launch with
+# 20-50 s in all, the most with cold caches) and writes them to FILE with this boot's id; a launch with
 # JOBSENTRY_APP_RATES=FILE uses them instead of the built-in ones when FILE is
 # of this boot (else it says so and keeps the built-in ones). The tests' CTest
 # fixture apps_calibrate does this once per boot (tests/mpi/CMakeLists.txt).
@@ -103,11 +103,13 @@ calibrate() {
     env -u JOBSENTRY_APP_RATES bash "$0" "$name" "$dir/$name" 4 "$secs" >/dev/null 2>"$dir/$name.err" ||
       { tail -5 "$dir/$name.err" >&2; echo "launch.sh: calibrating $name failed (above)" >&2; return 1; }
     steps=$(sed -nE "s/^launch.sh: $name, ([0-9]+) steps .*/\1/p" "$dir/$name.err")
-    took=$(bash "$0" "$name" timing "$dir/$name")
-    if [ "$name" = cp2k ]; then
+    case $name in
       # CP2K's own mean time per MD step (its start-up varies from 0.3 to 4 s between machines).
-      took=$(awk '/CPU time per MD step/ { t = $NF } END { print t * n }' n="$steps" "$dir/$name/app.out") setup=0
-    fi
+      cp2k) took=$(awk '/CPU time per MD step/ { t = $NF } END { if (t != "") print t * n }' n="$steps" "$dir/$name/app.out") setup=0 ;;
+      *) took=$(bash "$0" "$name" timing "$dir/$name") || took= ;;
+    esac
+    [[ $steps =~ ^[1-9][0-9]*$ && $took =~ ^[0-9]+([.][0-9]+)?$ ]] ||
+      { echo "launch.sh: calibrating $name: no step count or run time in $dir/$name (steps '$steps', time '$took')" >&2; return 1; }
     # LAMMPS's loop time has no start-up in it; NWChem's total has SETUP seconds of it.
     rate=$(awk -v n="$steps" -v t="$took" -v s="$setup" 'BEGIN { d = t - s; if (d < 0.5) d = 0.5; printf "%.3g", n / d }')
     echo "launch.sh: $name: $steps steps in $took s (start-up $setup s): $rate steps/s" >&2
