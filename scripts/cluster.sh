@@ -145,10 +145,11 @@ wait_daemon() {
   done
 }
 
-# SIGTERM the process, wait until it is gone, SIGKILL after $3 seconds
+# SIGTERM the process, wait until it is gone, SIGKILL after $3 seconds;
+# $4 = quiet: the caller has already said it stops it
 stop_pid() {
   local name=$1 pid=$2 secs=${3:-30}
-  say "stopping $name (pid $pid)"
+  [ "${4:-}" = quiet ] || say "stopping $name (pid $pid)"
   kill -TERM "$pid" 2>/dev/null || return 0
   local end=$((SECONDS + secs))
   while kill -0 "$pid" 2>/dev/null; do
@@ -472,10 +473,17 @@ cmd_down() {
       wait_for 30 steps_gone || true
     fi
   fi
-  local n
+  # every slurmd is told at once (each takes about 2 s to stop), then waited for
+  local n pids=() names=()
   for n in "${ALL_NODES[@]}"; do
-    if pid=$(pid_of "$RUNDIR/slurmd-$n.pid" slurmd slurmd-wlm); then stop_pid "slurmd ($n)" "$pid"; fi
+    if pid=$(pid_of "$RUNDIR/slurmd-$n.pid" slurmd slurmd-wlm); then
+      say "stopping slurmd ($n) (pid $pid)"
+      kill -TERM "$pid" 2>/dev/null || true
+      pids+=("$pid") names+=("slurmd ($n)")
+    fi
   done
+  local i
+  for i in "${!pids[@]}"; do stop_pid "${names[$i]}" "${pids[$i]}" 30 quiet; done
   # steps of jobs that did not end in time (their slurmstepd were started by our slurmd)
   local steps
   steps=$(pids_named slurmstepd slurmstepd-wlm)

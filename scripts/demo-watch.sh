@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The demo without Slurm: installs, builds, then runs a 4-rank MPI program in which
-# rank 2 falls asleep forever after 20 s, under `jobsentry watch`. jobsentry
+# rank 2 falls asleep forever after 12 s, under `jobsentry watch`. jobsentry
 # detects the hang, names rank 2, prints and writes the report, and ends the
 # job (exit status 3).
 #   bash scripts/demo-watch.sh               install, build into build/, run
@@ -18,11 +18,11 @@ if [ "$(id -u)" -eq 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_
 export OMPI_MCA_btl=self,vader
 out=${DEMO_DIR:-$top/demo-output}
 mkdir -p "$out"
-echo "== jobsentry watch -- mpirun -np 4 hangprog --hang sleep --hang-rank 2 --hang-after 20"
+echo "== jobsentry watch -- mpirun -np 4 hangprog --hang sleep --hang-rank 2 --hang-after 12"
 status=0
 "$build/bin/jobsentry" watch --report "$out/report.json" -- \
   mpirun --oversubscribe -np 4 "$build/tests/programs/hangprog" \
-  --seconds 300 --hang sleep --hang-rank 2 --hang-after 20 || status=$?
+  --seconds 300 --hang sleep --hang-rank 2 --hang-after 12 || status=$?
 echo "== jobsentry exited with status $status (3: hang detected and the job ended)"
 echo "== report: $out/report.json and $out/report.txt"
 [ "$status" -eq 3 ]

@@ -2,7 +2,7 @@
 # The main job: installs and builds, brings up the project's one-node Slurm
 # cluster (scripts/cluster.sh: munge, MariaDB, slurmdbd, slurmctld, slurmd)
 # with jobsentry.so enabled, and submits, as the unprivileged user jsuser, a
-# 4-rank MPI job whose rank 2 falls asleep forever after 20 s:
+# 4-rank MPI job whose rank 2 falls asleep forever after 12 s:
 #     sbatch --hang-detect job.sh
 # jobsentry cancels it within seconds; the demo shows sacct with the
 # AdminComment verdict and the report written into the job's directory.
@@ -30,11 +30,11 @@ cat >"$dir/job.sh" <<'JOB'
 #!/bin/bash
 #SBATCH -n 4
 export OMPI_MCA_btl=self,vader
-mpirun --oversubscribe -np 4 ./hangprog --seconds 600 --hang sleep --hang-rank 2 --hang-after 20
+mpirun --oversubscribe -np 4 ./hangprog --seconds 600 --hang sleep --hang-rank 2 --hang-after 12
 JOB
 chown "$user:" "$dir/job.sh"
 
-echo "== as $user in $dir: sbatch --hang-detect job.sh   (rank 2 will hang 20 s after start)"
+echo "== as $user in $dir: sbatch --hang-detect job.sh   (rank 2 will hang 12 s after start)"
 id=$(runuser -u "$user" -- sbatch --parsable --hang-detect --chdir="$dir" --output="$dir/slurm-%j.out" "$dir/job.sh")
 echo "== job $id submitted; waiting for jobsentry to act"
 for _ in $(seq 240); do

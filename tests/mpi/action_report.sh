@@ -5,7 +5,7 @@
 # the report as report.dot and report.svg.
 . "$(dirname "$0")/lib.sh"
 "$JOBSENTRY" watch --action report --report "$WORK/report.json" -- \
-  mpirun --oversubscribe -np "$NP" "$HANGPROG" --seconds 300 --hang sleep --hang-rank 0 --hang-after 20 \
+  mpirun --oversubscribe -np "$NP" "$HANGPROG" --seconds 300 --hang sleep --hang-rank 0 --hang-after 10 \
   >"$WORK/watch.out" 2>"$WORK/watch.err" &
 watch=$!
 for _ in $(seq 120); do

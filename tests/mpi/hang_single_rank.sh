@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 KIND=${1:?sleep or loop}
 RANK=${2:-2}
-run_watch 3 -- --seconds 120 --hang "$KIND" --hang-rank "$RANK" --hang-after 15
+run_watch 3 -- --seconds 120 --hang "$KIND" --hang-rank "$RANK" --hang-after 9
 expect_json .verdict hang
 expect_json '.suspect_ranks | join(",")' "$RANK"
 expect_json '.ranks | length' "$NP"

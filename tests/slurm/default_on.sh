@@ -6,7 +6,7 @@
 use_plugin default=on
 install -o "$TEST_USER" -m 0755 "$INSTALL/hangprog" "$WORK/hangprog"
 as_user mkdir "$WORK/pids"
-job_script hang.sh "mpirun -np 4 ./hangprog --seconds 600 --hang sleep --hang-rank 1 --hang-after 20"
+job_script hang.sh "mpirun -np 4 ./hangprog --seconds 600 --hang sleep --hang-rank 1 --hang-after $HANG_AFTER"
 job_script fine.sh "mpirun -np 4 ./hangprog --seconds 20"
 watched=$(submit -n 4 hang.sh)
 optout=$(submit -n 4 --hang-detect=off fine.sh)

@@ -7,9 +7,9 @@
 # that n3's agent never connected. (The test claims n3's agent pid file with a
 # live placeholder before the job starts, so the plugin starts none there.)
 . "$(dirname "$0")/lib.sh"
-# The step is ended after 45 s by timeout (the batch script goes on and exits 0),
+# The step is ended after 38 s by timeout (the batch script goes on and exits 0),
 # so that the job ends by itself and gets its end annotation.
-multi_job_script job.sh "timeout 45 srun --mpi=pmix $INSTALL/hangprog --seconds 300 --hang sleep --hang-rank 5 --hang-after 15" "exit 0"
+multi_job_script job.sh "timeout 38 srun --mpi=pmix $INSTALL/hangprog --seconds 300 --hang sleep --hang-rank 5 --hang-after $HANG_AFTER" "exit 0"
 id=$(submit --hold --hang-detect "${MULTI_NODE[@]}" job.sh)
 sleep 600 &
 placeholder=$!

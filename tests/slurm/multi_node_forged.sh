@@ -8,8 +8,8 @@
 . "$(dirname "$0")/lib.sh"
 install -o "$TEST_USER" -m 0755 "$INSTALL/hangprog" "$WORK/hangprog"
 as_user mkdir "$WORK/pids"
-# 45 s: the refusals, 5 samples and 20 connections held for 20 s all happen while it runs.
-multi_job_script job.sh "srun --mpi=pmix ./hangprog --seconds 45 --pid-dir $WORK/pids"
+# 32 s: the refusals, 5 samples and 20 connections held for 9 s (dropped after 5) all happen while it runs.
+multi_job_script job.sh "srun --mpi=pmix ./hangprog --seconds 32 --pid-dir $WORK/pids"
 id=$(submit --hang-detect "${MULTI_NODE[@]}" job.sh)
 wait_state "$id" 60 RUNNING
 for _ in $(seq 100); do [ -s "$WORK/pids/rank.3" ] && break; sleep 0.2; done
@@ -34,7 +34,7 @@ before=$(samples_now)
 runuser -u "$OTHER_USER" -- python3 -c '
 import socket, sys, time
 held = [socket.create_connection(("10.77.0.11", int(sys.argv[1])), timeout=5) for _ in range(20)]
-time.sleep(20)' "$port" &
+time.sleep(9)' "$port" &
 silent=$!
 # Blocking handshakes would take 2 s each, one after the other: 40 s, and no
 # sample meanwhile. They are dropped together after 5 s, sampling going on.

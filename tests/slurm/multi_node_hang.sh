@@ -4,7 +4,7 @@
 # cancels the job within 60 s of the injection and names rank 3 on n2; the
 # report's stack tree spans the three nodes and is drawn as DOT and SVG.
 . "$(dirname "$0")/lib.sh"
-multi_job_script job.sh "srun --mpi=pmix $INSTALL/hangprog --seconds 300 --hang sleep --hang-rank 3 --hang-after 20"
+multi_job_script job.sh "srun --mpi=pmix $INSTALL/hangprog --seconds 300 --hang sleep --hang-rank 3 --hang-after $HANG_AFTER"
 id=$(submit --hang-detect "${MULTI_NODE[@]}" job.sh)
 wait_state "$id" 60 RUNNING
 wait_log "$id" 60 "found 6 ranks .*2/n2:.*3/n2:.*4/n3:"

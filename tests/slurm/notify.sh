@@ -6,7 +6,7 @@
 install -o "$TEST_USER" -m 0755 "$INSTALL/hangprog" "$WORK/hangprog"
 job_script job.sh \
   'trap "echo JOB-NOTIFIED >&2; kill \$app; exit 3" USR1' \
-  "mpirun -np 4 ./hangprog --seconds 600 --hang sleep --hang-rank 1 --hang-after 20 &" \
+  "mpirun -np 4 ./hangprog --seconds 600 --hang sleep --hang-rank 1 --hang-after $HANG_AFTER &" \
   'app=$!' \
   'wait $app'
 id=$(submit --hang-detect=action=notify -n 4 job.sh)

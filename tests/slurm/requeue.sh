@@ -3,7 +3,7 @@
 # its report), not cancelled.
 . "$(dirname "$0")/lib.sh"
 install -o "$TEST_USER" -m 0755 "$INSTALL/hangprog" "$WORK/hangprog"
-job_script job.sh "mpirun -np 4 ./hangprog --seconds 600 --hang sleep --hang-rank 3 --hang-after 20"
+job_script job.sh "mpirun -np 4 ./hangprog --seconds 600 --hang sleep --hang-rank 3 --hang-after $HANG_AFTER"
 id=$(submit --hang-detect=action=requeue --requeue -n 4 job.sh)
 wait_state "$id" 60 RUNNING
 restarts() { scontrol show job "$id" | sed -n 's/.*Restarts=\([0-9]*\).*/\1/p'; }
