@@ -32,10 +32,13 @@ po::options_description check_spec(RmaCheckOptions* o) {
     desc.add_options()("help,h", "print this help")(
         "precise", po::bool_switch(&o->precise),
         "precise mode: the program was compiled with jobsentry-mpicc, so every load and store of window memory "
-        "and origin buffers is seen (default: mode 1, page protection of origin buffers, no recompiling)")(
+        "and origin buffers is seen (default: mode 1, page protection of origin buffers and of allocated windows at "
+        "the target, no recompiling)")(
         "check-all", po::bool_switch(&o->check_all),
-        ("mode 1: watch the origin buffers of every RMA operation (default: " + rmacheck::sampling_rule() +
-         ", which the report states; conflicts between RMA operations are always checked in full)")
+        ("mode 1: watch the origin buffers of every RMA operation and the window memory at the target in every "
+         "span between synchronisations (default: " + rmacheck::sampling_rule() +
+         ", and each window in its first 64 spans, then fewer and fewer, which the report states; conflicts "
+         "between RMA operations are always checked in full)")
             .c_str())(
         "report", po::value(&o->report), "also write the findings as JSON to this file")(
         "trace-dir", po::value(&o->trace_dir)->default_value(o->trace_dir),
@@ -85,7 +88,7 @@ RmaCheckParse parse_rma_check_options(const std::vector<std::string>& args) {
     else if (out.options.mpi != "auto" && !parse_mpi_flavor(out.options.mpi))
         out.error = "--mpi '" + out.options.mpi + "': accepted are auto, openmpi and mpich";
     else if (out.options.precise && out.options.check_all)
-        out.error = "--check-all is mode 1's (it turns off sampling of origin buffers); --precise (mode 2) "
+        out.error = "--check-all is mode 1's (it turns off sampling of origin buffers and of spans at the target); --precise (mode 2) "
                     "checks every access already: give one of them";
     else if (out.options.trace_dir.empty())
         out.error = "--trace-dir must not be empty";

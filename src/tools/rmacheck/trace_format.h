@@ -52,6 +52,19 @@ enum class Rec : uint8_t {
                      // the SIGTERM/SIGINT flush of a killed rank
 };
 
+// Records the happens-before analysis orders processes or threads by (synchronisations, messages,
+// collectives, window creation and freeing): mode 1 watches a window page at the target again from
+// each one on (preload/protect.h, "span").
+inline bool synchronises(Rec type) {
+    switch (type) {
+    case Rec::win_create: case Rec::win_free: case Rec::sync: case Rec::coll: case Rec::send: case Rec::recv:
+    case Rec::req_done: case Rec::finalize: case Rec::omp:
+        return true;
+    default:
+        return false;
+    }
+}
+
 // The window's accumulate_ordering info (MPI-3.1 11.7.2): which pairs of accumulate-family operations
 // from one origin to the same target location MPI applies in the order they were issued ("raw": a read
 // after a write). MPI's default is all four; "none" is none.

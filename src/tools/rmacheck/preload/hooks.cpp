@@ -176,6 +176,7 @@ void start_tracing() {
     const char* sampling = std::getenv("JOBSENTRY_RMA_SAMPLING");
     g_sampler = Sampler(0x9E3779B97F4A7C15ULL * static_cast<uint64_t>(g_rank + 1), {},
                         !(sampling && std::strcmp(sampling, "off") == 0));
+    protect::sample_spans(!(sampling && std::strcmp(sampling, "off") == 0));
     if (g_mode == trace::mode_protect && !protect::install()) {
         std::fprintf(stderr, "jobsentry[rma-check rank %d]: warning: cannot install the SIGSEGV handler; loads and stores "
                              "are not observed\n", g_rank);
@@ -183,8 +184,10 @@ void start_tracing() {
     }
     Encoder note;
     if (g_mode == trace::mode_protect)
-        note.put_str("mode 1 (page protection and watchpoints): loads and stores of window memory at the target are not observed; "
-                     "run with --precise to check them");
+        note.put_str("mode 1 (page protection and watchpoints): at the target, the first 8 loads and stores of each page of "
+                     "an allocated window between two synchronisations of the rank are observed (each at its first "
+                     "byte), later ones to the same page before the next synchronisation are not observed; run with "
+                     "--precise to check every one");
     else if (g_mode == trace::mode_calls_only)
         note.put_str("loads and stores are not observed (MPI calls only)");
     else
@@ -295,6 +298,17 @@ int on_MPI_Finalize(const void* site) {
         if (std::string omp = openmp::runtime_note(); !omp.empty()) {
             Encoder n;
             n.put_str(omp);
+            writer().add(Rec::note, n);
+        }
+        if (uint64_t watched = 0, spans = 0; (protect::window_spans(&watched, &spans), watched < spans)) {
+            char text[320];
+            std::snprintf(text, sizeof text,
+                          "rank %d: mode 1 watched its window memory at the target in %llu of %llu spans between "
+                          "synchronisations (each window in its first 64, then fewer and fewer); run with --check-all "
+                          "to watch every one", g_rank, static_cast<unsigned long long>(watched),
+                          static_cast<unsigned long long>(spans));
+            Encoder n;
+            n.put_str(text);
             writer().add(Rec::note, n);
         }
         {

@@ -153,6 +153,22 @@ uint8_t accumulate_ordering(MPI_Info info) {
     return trace::accumulate_ordering_bits(value);
 }
 
+// Mode 1 says, once per reason, which windows it does not watch at the target.
+void note_unwatched(bool allocated) {
+    static bool said_user_memory = false, said_too_large = false;
+    bool& said = allocated ? said_too_large : said_user_memory;
+    if (said) return;
+    said = true;
+    Encoder n;
+    n.put_str(allocated
+                  ? "mode 1: loads and stores at the target of allocated windows beyond 16 MiB per rank are not observed; "
+                    "run with --precise to check them"
+                  : "mode 1: loads and stores at the target of windows over the program's own memory (MPI_Win_create, "
+                    "MPI_Win_create_dynamic) are not observed: Open MPI's shared-memory transport writes them with "
+                    "process_vm_writev, which fails on protected pages; run with --precise to check them");
+    writer().add(Rec::note, n);
+}
+
 void win_created(const void* site, MPI_Win win, MPI_Comm comm, void* base, MPI_Aint size, int disp_unit,
                  uint8_t flavor, MPI_Info info) {
     std::vector<int32_t> members;
@@ -169,7 +185,12 @@ void win_created(const void* site, MPI_Win win, MPI_Comm comm, void* base, MPI_A
     e.put<uint64_t>(static_cast<uint64_t>(size)), e.put<int32_t>(disp_unit), e.put<uint8_t>(flavor);
     e.put<uint64_t>(u64(site)), e.put<uint8_t>(accumulate_ordering(info));
     writer().add(Rec::win_create, e);
-    if (base && size > 0) protect::add_window_memory(u64(base), u64(base) + static_cast<uint64_t>(size));
+    // Allocated windows are watched at the target: MPI placed them, and its transports write them
+    // through their own mappings or inside MPI calls, never with process_vm_writev (protect.h).
+    const bool allocated = flavor == 1 || flavor == 2;
+    bool watched = base && size > 0 &&
+                   protect::add_window_memory(u64(base), u64(base) + static_cast<uint64_t>(size), id, allocated);
+    if (mode() == trace::mode_protect && !watched && (size > 0 || flavor == 3)) note_unwatched(allocated);
 }
 
 }  // namespace state
@@ -211,7 +232,7 @@ int on_MPI_Win_attach(const void*, MPI_Win win, void* base, MPI_Aint size) {
         Encoder e;
         e.put<uint32_t>(w->id), e.put<uint64_t>(u64(base)), e.put<uint64_t>(static_cast<uint64_t>(size));
         writer().add(Rec::attach, e);
-        protect::add_window_memory(u64(base), u64(base) + static_cast<uint64_t>(size));
+        protect::add_window_memory(u64(base), u64(base) + static_cast<uint64_t>(size), w->id, false);
     }
     return rc;
 }
@@ -232,6 +253,7 @@ int on_MPI_Win_free(const void* site, MPI_Win* win) {
         e.put<uint32_t>(id), e.put<uint64_t>(u64(site));
         writer().add(Rec::win_free, e);
         protect::release_win(id);
+        protect::remove_window(id);  // MPI has freed an allocated window's memory
         completion();
         std::lock_guard<std::recursive_mutex> lock(g_state);
         wins().erase(handle);

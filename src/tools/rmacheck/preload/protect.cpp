@@ -23,6 +23,10 @@ namespace rmacheck::protect {
 
 namespace {
 constexpr int kMaxPending = 512, kMaxPages = 1024, kMaxWindows = 64, kMaxHits = 8192;
+constexpr int kMaxWindowPages = 4096;  // 16 MiB of allocated window memory watched at the target
+// Faults a watched window page takes per span: the first accesses of a span are each recorded (a
+// small window's elements, touched by one loop, are all seen), then the page stays open.
+constexpr uint8_t kFaultsPerSpan = 8;
 constexpr uint64_t kTrapFlag = 0x100;
 
 constexpr uint64_t kMaxWatched = 32;  // 4 debug registers of 8 bytes
@@ -44,6 +48,15 @@ struct Page {
 };
 struct WinMem {
     uint64_t lo, hi;
+    uint32_t win;
+    bool watched;         // protected at the target
+    uint64_t first_span;  // the span it was created in
+};
+// A page of watched window memory. faults: taken in the current span; open: left open until the span
+// ends (after kFaultsPerSpan). Read and written by the handler, hence the atomic builtins.
+struct WinPage {
+    uint64_t addr;
+    uint8_t open, faults;
 };
 
 Pending g_pending[kMaxPending];
@@ -52,6 +65,17 @@ Page g_pages[kMaxPages];
 std::atomic<int> g_npages{0};
 WinMem g_windows[kMaxWindows];
 int g_nwindows = 0;
+WinPage g_wpages[kMaxWindowPages];  // sorted by address
+std::atomic<int> g_nwpages{0};
+std::atomic<uint64_t> g_span{0};  // synchronisations recorded so far
+uint64_t g_armed_span = 0;        // the span the window pages were last closed for
+// Spans sampled (tools/rmacheck/sampling.h does the same for origin buffers by call site): a
+// window is watched in its first kSpansAlways spans, then in about kSpansAlways / age of them, so
+// a code that synchronises a million times pays for a few hundred watched spans; a race is
+// recorded in a watched span only, and the report says how many were watched.
+constexpr uint64_t kSpansAlways = 64;
+bool g_sample_spans = true;
+uint64_t g_spans_total = 0, g_spans_watched = 0;
 Hit g_hits[kMaxHits];
 std::atomic<int> g_nhits{0};
 std::atomic<uint64_t> g_dropped{0};
@@ -80,6 +104,68 @@ int find_page(uint64_t page) {
     int n = g_npages.load(std::memory_order_acquire);
     int i = lower_page(page, n);
     return i < n && g_pages[i].addr == page ? i : -1;
+}
+
+int find_wpage(uint64_t page) {
+    int lo = 0, hi = g_nwpages.load(std::memory_order_acquire);
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (g_wpages[mid].addr < page) lo = mid + 1;
+        else if (g_wpages[mid].addr > page) hi = mid;
+        else return mid;
+    }
+    return -1;
+}
+
+bool page_open(int i) { return __atomic_load_n(&g_wpages[i].open, __ATOMIC_RELAXED) != 0; }
+
+bool in_watched_window(uint64_t addr) {
+    for (int i = 0; i < g_nwindows; ++i)
+        if (g_windows[i].watched && addr >= g_windows[i].lo && addr < g_windows[i].hi) return true;
+    return false;
+}
+
+bool watch_in_span(const WinMem& w, uint64_t span) {
+    const uint64_t age = span - w.first_span;
+    if (!g_sample_spans || age < kSpansAlways) return true;
+    uint64_t h = (span ^ (static_cast<uint64_t>(w.win) << 40)) * 0x9E3779B97F4A7C15ULL;  // a fixed hash:
+    h ^= h >> 29;                                                                            // runs repeat
+    return h % age < kSpansAlways;
+}
+
+// A new span: the pages of the windows watched in it are closed (their next access is one of the
+// span's first), the others left open.
+void arm_windows(uint64_t span) {
+    const int nw = g_nwpages.load(std::memory_order_relaxed);
+    for (int i = 0; i < nw; ++i) {
+        __atomic_store_n(&g_wpages[i].open, 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&g_wpages[i].faults, 0, __ATOMIC_RELAXED);
+    }
+    bool any = false;
+    for (int k = 0; k < g_nwindows; ++k) {
+        const WinMem& w = g_windows[k];
+        if (!w.watched || !watch_in_span(w, span)) continue;
+        any = true;
+        for (int i = find_wpage(page_of(w.lo)); i >= 0 && i < nw && g_wpages[i].addr < w.hi; ++i)
+            __atomic_store_n(&g_wpages[i].open, 0, __ATOMIC_RELAXED);
+    }
+    ++g_spans_total;
+    g_spans_watched += any;
+}
+
+// The window pages not yet touched in this span get `prot`, one mprotect per run of neighbours.
+void protect_window_runs(int prot) {
+    const int n = g_nwpages.load(std::memory_order_acquire);
+    for (int i = 0; i < n;) {
+        if (page_open(i)) {
+            ++i;
+            continue;
+        }
+        int j = i + 1;
+        while (j < n && !page_open(j) && g_wpages[j].addr == g_wpages[j - 1].addr + g_page) ++j;
+        mprotect(reinterpret_cast<void*>(g_wpages[i].addr), (j - i) * g_page, prot);
+        i = j;
+    }
 }
 
 // Calls mprotect once per run of adjacent pages that get the same protection: a batch of Gets into
@@ -112,13 +198,30 @@ void on_segv(int sig, siginfo_t* si, void* ctx) {
     auto* uc = static_cast<ucontext_t*>(ctx);
     uint64_t addr = reinterpret_cast<uint64_t>(si->si_addr);
     int idx = find_page(page_of(addr));
+    bool write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
     if (idx < 0) {
+        int w = find_wpage(page_of(addr));
+        // One of the first accesses to a watched window page in this span: recorded when it is the
+        // program's (not MPI's own, inside a wrapper) and lies in the window's bytes (the page may
+        // hold other data). The page is closed again after the instruction, until its budget of
+        // faults is spent; then it stays open until the span ends.
+        if (w >= 0 && mprotect(reinterpret_cast<void*>(page_of(addr)), g_page, PROT_READ | PROT_WRITE) == 0) {
+            if (t_depth == 0 && in_watched_window(addr))
+                record_hit(static_cast<uint64_t>(uc->uc_mcontext.gregs[REG_RIP]), addr, write);
+            if (__atomic_add_fetch(&g_wpages[w].faults, 1, __ATOMIC_RELAXED) >= kFaultsPerSpan || !g_protected ||
+                t_nstep >= 4) {
+                __atomic_store_n(&g_wpages[w].open, 1, __ATOMIC_RELAXED);
+                return;
+            }
+            t_step_pages[t_nstep++] = page_of(addr);
+            uc->uc_mcontext.gregs[REG_EFL] |= kTrapFlag;
+            return;
+        }
         // Not our protection: let the fault happen as it would without us.
         sigaction(SIGSEGV, &g_old_segv, nullptr);
         (void)sig;
         return;
     }
-    bool write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
     if (t_depth == 0) {  // inside a wrapper it is MPI's own copy
         for (int i = 0; i < g_npending; ++i) {
             const Pending& p = g_pending[i];
@@ -181,6 +284,8 @@ void on_trap(int sig, siginfo_t* si, void* ctx) {
         int idx = find_page(t_step_pages[i]);
         if (idx >= 0 && g_protected)
             mprotect(reinterpret_cast<void*>(g_pages[idx].addr), g_page, g_pages[idx].prot);
+        else if (int w = find_wpage(t_step_pages[i]); w >= 0 && g_protected && !page_open(w))
+            mprotect(reinterpret_cast<void*>(t_step_pages[i]), g_page, PROT_NONE);
     }
     t_nstep = 0;
     uc->uc_mcontext.gregs[REG_EFL] &= ~static_cast<greg_t>(kTrapFlag);
@@ -259,7 +364,73 @@ template <class Pred> void release_if(Pred pred) {
     rebuild_pages();
     if (was) reprotect_all();
 }
+// Adds the pages of [lo, hi) to the window page table, closed (called inside a wrapper, with every
+// page lifted); false, and nothing added, when they do not all fit.
+bool add_window_pages(uint64_t lo, uint64_t hi) {
+    int n = g_nwpages.load(std::memory_order_relaxed);
+    const uint64_t first = page_of(lo), last = page_of(hi - 1);
+    if (static_cast<uint64_t>(n) + (last - first) / g_page + 1 > static_cast<uint64_t>(kMaxWindowPages)) return false;
+    for (uint64_t pg = first; pg <= last; pg += g_page) {
+        int j = 0;
+        while (j < n && g_wpages[j].addr < pg) ++j;
+        if (j < n && g_wpages[j].addr == pg) continue;  // shared with another watched window
+        std::memmove(&g_wpages[j + 1], &g_wpages[j], (n - j) * sizeof(WinPage));
+        g_wpages[j] = {pg, 0, 0};
+        ++n;
+    }
+    g_nwpages.store(n, std::memory_order_release);
+    return true;
+}
+
+// Window memory left the table: the page table again from the windows still watched (inside a
+// wrapper: the pages that leave are lifted, and stay so).
+template <class Gone> void remove_windows(Gone gone) {
+    int k = 0;
+    bool watched_gone = false;
+    for (int i = 0; i < g_nwindows; ++i) {
+        if (!gone(g_windows[i])) {
+            g_windows[k++] = g_windows[i];
+            continue;
+        }
+        shadow::unmark(g_windows[i].lo, g_windows[i].hi);
+        watched_gone = watched_gone || g_windows[i].watched;
+    }
+    g_nwindows = k;
+    if (!watched_gone) return;
+    bool was = g_protected;
+    if (was) unprotect_all();
+    g_nwpages.store(0, std::memory_order_release);
+    for (int i = 0; i < g_nwindows; ++i)
+        if (g_windows[i].watched) add_window_pages(g_windows[i].lo, g_windows[i].hi);
+    if (was) reprotect_all();
+}
 }  // namespace
+
+bool add_window_memory(uint64_t lo, uint64_t hi, uint32_t win, bool watch_target) {
+    bool watched = false;
+    if (hi > lo && g_nwindows < kMaxWindows) {
+        watched = watch_target && !g_track_only && add_window_pages(lo, hi);
+        g_windows[g_nwindows++] = {lo, hi, win, watched, g_span.load(std::memory_order_relaxed)};
+        shadow::mark(lo, hi);
+    }
+    // A buffer already tracked on these pages must not stay protected.
+    release_if([&](const Pending& p) { return touches_window(p.lo, p.hi); });
+    return watched;
+}
+
+void remove_window_memory(uint64_t lo) {
+    remove_windows([lo](const WinMem& w) { return w.lo == lo; });
+}
+
+void remove_window(uint32_t win) {
+    remove_windows([win](const WinMem& w) { return w.win == win; });
+}
+
+void next_span() { g_span.fetch_add(1, std::memory_order_relaxed); }
+
+void sample_spans(bool on) { g_sample_spans = on; }
+
+void window_spans(uint64_t* watched, uint64_t* total) { *watched = g_spans_watched, *total = g_spans_total; }
 
 bool install() {
     g_page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
@@ -276,20 +447,6 @@ bool install() {
     return sigaction(SIGTRAP, &sa, &g_old_trap) == 0;
 }
 
-void add_window_memory(uint64_t lo, uint64_t hi) {
-    if (hi > lo && g_nwindows < kMaxWindows) g_windows[g_nwindows++] = {lo, hi}, shadow::mark(lo, hi);
-    // A buffer already tracked on these pages must not stay protected.
-    release_if([&](const Pending& p) { return touches_window(p.lo, p.hi); });
-}
-
-void remove_window_memory(uint64_t lo) {
-    int k = 0;
-    for (int i = 0; i < g_nwindows; ++i) {
-        if (g_windows[i].lo != lo) g_windows[k++] = g_windows[i];
-        else shadow::unmark(g_windows[i].lo, g_windows[i].hi);
-    }
-    g_nwindows = k;
-}
 
 bool track(uint64_t lo, uint64_t hi, bool block_reads, uint32_t win, int target, uint64_t request) {
     if (hi <= lo || g_npending >= kMaxPending) return false;
@@ -336,14 +493,20 @@ void unprotect_all() {
     if (!g_protected) return;
     g_protected = false;
     protect_runs(g_npages.load(std::memory_order_acquire), [](const Page&) { return PROT_READ | PROT_WRITE; });
+    protect_window_runs(PROT_READ | PROT_WRITE);  // the open ones are already
 }
 
 void reprotect_all() {
     if (g_track_only) return;
-    int n = g_npages.load(std::memory_order_acquire);
-    if (n == 0) return;
+    int n = g_npages.load(std::memory_order_acquire), nw = g_nwpages.load(std::memory_order_acquire);
+    if (n == 0 && nw == 0) return;
+    if (uint64_t span = g_span.load(std::memory_order_relaxed); span != g_armed_span && nw > 0) {
+        arm_windows(span);
+        g_armed_span = span;
+    }
     g_protected = true;
-    protect_runs(n, [](const Page& p) { return p.prot; });
+    if (n) protect_runs(n, [](const Page& p) { return p.prot; });
+    protect_window_runs(PROT_NONE);
 }
 
 void set_track_only() { g_track_only = true; }

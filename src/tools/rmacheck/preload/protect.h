@@ -1,13 +1,23 @@
-// Mode 1: loads and stores of RMA origin buffers seen without recompiling.
-// The origin buffer of a Get (any access conflicts) or Put/Accumulate (stores
-// conflict) is protected with mprotect until its epoch completes. The SIGSEGV
-// handler runs on an alternate stack, is async-signal-safe (fixed tables, no
-// allocation, no locks), records a hit only when the faulting address lies in
-// the exact byte range of a pending buffer and the thread is not inside an MPI
-// wrapper, lifts the page, and single-steps the instruction (trap flag) so the
-// SIGTRAP handler can protect the page again. Window memory is never
-// protected: Open MPI's shared-memory transport writes it with
-// process_vm_writev, which fails on protected pages and retries forever.
+// Mode 1: loads and stores of RMA origin buffers and of window memory at the
+// target, seen without recompiling.
+// Origin side: the origin buffer of a Get (any access conflicts) or
+// Put/Accumulate (stores conflict) is protected with mprotect until its epoch
+// completes. The SIGSEGV handler runs on an alternate stack, is
+// async-signal-safe (fixed tables, no allocation, no locks), records a hit only
+// when the faulting address lies in the exact byte range of a pending buffer
+// and the thread is not inside an MPI wrapper, lifts the page, and
+// single-steps the instruction (trap flag) so the SIGTRAP handler can protect
+// the page again.
+// Target side: the pages of windows MPI allocated (Win_allocate,
+// Win_allocate_shared) are protected while the rank runs outside MPI; the
+// first accesses to each page within a span (from one synchronisation of the
+// rank to the next: the records the happens-before analysis orders by) are
+// recorded when they lie in the window's bytes (each at its faulting address,
+// one byte: the access's width is not decoded), and after 8 faults the page
+// stays open until the span ends: a page costs at most 8 faults per span. Windows
+// over the user's memory (Win_create, Win_create_dynamic) are not protected:
+// Open MPI's shared-memory transport writes them with process_vm_writev, which
+// fails with EFAULT on a protected page and is retried until the page opens.
 #pragma once
 
 #include <cstdint>
@@ -21,8 +31,19 @@ struct Hit {
 };
 
 bool install();  // handlers + this thread's alternate stack; false if sigaltstack/sigaction fails
-void add_window_memory(uint64_t lo, uint64_t hi);
-void remove_window_memory(uint64_t lo);
+// Window memory [lo, hi) of window `win` (origin buffers never share its pages). watch_target:
+// protect it at the target (allocated windows); returns whether it is watched (false also when its
+// pages do not fit the table, or in precise mode).
+bool add_window_memory(uint64_t lo, uint64_t hi, uint32_t win, bool watch_target);
+void remove_window_memory(uint64_t lo);  // one attached range (Win_detach)
+void remove_window(uint32_t win);        // all of a window's memory (Win_free: MPI frees allocated memory)
+// A synchronisation was recorded: every watched window page is protected again at the next
+// outermost exit (the next access is one of a new span).
+void next_span();
+// Whether spans are sampled (the default; JOBSENTRY_RMA_SAMPLING=off watches every one), and how
+// many spans had a window watched, of all the spans that began with a window to watch.
+void sample_spans(bool on);
+void window_spans(uint64_t* watched, uint64_t* total);
 
 // Track an origin buffer range of an operation until released. Returns false
 // when it is not protected (shares a page with window memory, or tables full).

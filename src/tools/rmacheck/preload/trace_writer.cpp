@@ -1,5 +1,6 @@
 // Buffered per-rank trace file (see trace_writer.h).
 #include "tools/rmacheck/preload/trace_writer.h"
+#include "tools/rmacheck/preload/protect.h"
 #include "tools/rmacheck/preload/thread_id.h"
 
 #include <fcntl.h>
@@ -50,6 +51,7 @@ void TraceWriter::add(trace::Rec type, const trace::Encoder& payload) { add(type
 
 void TraceWriter::add(trace::Rec type, const trace::Encoder& payload, uint32_t thread) {
     if (fd_ < 0) return;
+    if (trace::synchronises(type)) protect::next_span();  // the accesses after it are of a new span
     std::lock_guard<std::mutex> lock(mutex_);
     if (thread != last_thread_) {
         trace::Encoder t;
