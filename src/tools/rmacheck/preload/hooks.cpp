@@ -184,10 +184,10 @@ void start_tracing() {
     }
     Encoder note;
     if (g_mode == trace::mode_protect)
-        note.put_str("mode 1 (page protection and watchpoints): at the target, the first 8 loads and stores of each page of "
-                     "an allocated window between two synchronisations of the rank are observed (each at its first "
-                     "byte), later ones to the same page before the next synchronisation are not observed; run with "
-                     "--precise to check every one");
+        note.put_str("mode 1 (page protection and watchpoints): at the target, the first loads and stores of an allocated "
+                     "window between two synchronisations of the rank are observed (up to 8 per page and 32 per "
+                     "window, each at its first byte), later ones before the next synchronisation are not observed; "
+                     "run with --precise to check every one");
     else if (g_mode == trace::mode_calls_only)
         note.put_str("loads and stores are not observed (MPI calls only)");
     else

@@ -13,8 +13,8 @@
 // first accesses to each page within a span (from one synchronisation of the
 // rank to the next: the records the happens-before analysis orders by) are
 // recorded when they lie in the window's bytes (each at its faulting address,
-// one byte: the access's width is not decoded), and after 8 faults the page
-// stays open until the span ends: a page costs at most 8 faults per span. Windows
+// one byte: the access's width is not decoded); after 8 faults a page, and
+// after 32 a whole window, stays open until the span ends. Windows
 // over the user's memory (Win_create, Win_create_dynamic) are not protected:
 // Open MPI's shared-memory transport writes them with process_vm_writev, which
 // fails with EFAULT on a protected page and is retried until the page opens.
