@@ -5,6 +5,7 @@
 // messages, requests and collectives: hooks_p2p.cpp.
 #include "tools/rmacheck/preload/hooks.h"
 
+#include <dlfcn.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -94,6 +95,20 @@ void completion() {
     g_sampler.interval_ended();
 }
 
+// Whether an instruction lies in the MPI library or a library it brings (transports, PMIx): its
+// accesses outside our wrappers (an MPI call we do not wrap making progress, an MPI progress thread)
+// are MPI's, never the program's, and are not recorded.
+bool mpi_code(uint64_t pc) {
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void*>(pc), &info) == 0 || !info.dli_fname) return false;
+    const char* base = std::strrchr(info.dli_fname, '/');
+    base = base ? base + 1 : info.dli_fname;
+    for (const char* prefix : {"libmpi", "mca_", "libopen-pal", "libopen-rte", "libpmix", "libucp", "libucs",
+                               "libuct", "libfabric", "libpsm", "libhcoll"})
+        if (std::strncmp(base, prefix, std::strlen(prefix)) == 0) return true;
+    return false;
+}
+
 void write_local_hits() {
     // Called on every outermost MPI entry: nothing to do is the common case, and costs one load.
     if (protect::hits_waiting()) {
@@ -101,6 +116,7 @@ void write_local_hits() {
         int n;
         while ((n = protect::drain(hits, 512)) > 0) {
             for (int i = 0; i < n; ++i) {
+                if (mpi_code(hits[i].pc)) continue;
                 Encoder e;
                 e.put<uint64_t>(hits[i].pc), e.put<uint64_t>(hits[i].addr), e.put<uint32_t>(1);
                 e.put<uint8_t>(hits[i].write);

@@ -161,8 +161,9 @@ void note_unwatched(bool allocated) {
     said = true;
     Encoder n;
     n.put_str(allocated
-                  ? "mode 1: loads and stores at the target of allocated windows beyond 16 MiB per rank are not observed; "
-                    "run with --precise to check them"
+                  ? "mode 1: loads and stores at the target of allocated windows beyond what it watches (16 MiB of pages "
+                    "and 64 windows per rank, pages it can protect one at a time) are not observed; run with "
+                    "--precise to check them"
                   : "mode 1: loads and stores at the target of windows over the program's own memory (MPI_Win_create, "
                     "MPI_Win_create_dynamic) are not observed: Open MPI's shared-memory transport writes them with "
                     "process_vm_writev, which fails on protected pages; run with --precise to check them");

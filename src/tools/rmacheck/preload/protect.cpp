@@ -5,6 +5,7 @@
 
 #include "tools/rmacheck/preload/shadow.h"
 
+#include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
@@ -72,6 +73,13 @@ int g_nwindows = 0;
 WinPage g_wpages[kMaxWindowPages];  // sorted by address
 std::atomic<int> g_nwpages{0};
 std::atomic<uint64_t> g_span{0};  // synchronisations recorded so far
+// Odd while a page table is being changed (inside a wrapper, pages lifted): a fault that began before
+// and misses the table then retries its instruction instead of giving the fault back.
+std::atomic<uint32_t> g_table_change{0};
+struct TableChange {
+    TableChange() { g_table_change.fetch_add(1, std::memory_order_acq_rel); }
+    ~TableChange() { g_table_change.fetch_add(1, std::memory_order_acq_rel); }
+};
 uint64_t g_armed_span = 0;        // the span the window pages were last closed for
 // Spans sampled (tools/rmacheck/sampling.h does the same for origin buffers by call site): a
 // window is watched in its first kSpansAlways spans, then in about kSpansAlways / age of them, so
@@ -177,16 +185,17 @@ bool window_budget_spent(uint64_t page) {
     return spent;
 }
 
-// The window pages not yet touched in this span get `prot`, one mprotect per run of neighbours.
-void protect_window_runs(int prot) {
+// The window pages not yet touched in this span (all: every one) get `prot`, one mprotect per run of
+// neighbours.
+void protect_window_runs(int prot, bool all = false) {
     const int n = g_nwpages.load(std::memory_order_acquire);
     for (int i = 0; i < n;) {
-        if (page_open(i)) {
+        if (!all && page_open(i)) {
             ++i;
             continue;
         }
         int j = i + 1;
-        while (j < n && !page_open(j) && g_wpages[j].addr == g_wpages[j - 1].addr + g_page) ++j;
+        while (j < n && (all || !page_open(j)) && g_wpages[j].addr == g_wpages[j - 1].addr + g_page) ++j;
         mprotect(reinterpret_cast<void*>(g_wpages[i].addr), (j - i) * g_page, prot);
         i = j;
     }
@@ -203,7 +212,18 @@ template <class ProtOf> void protect_runs(int n, ProtOf prot_of) {
     }
 }
 
+// Handlers of several threads, and drain(), share the hit table: a flag taken without waiting (a
+// handler that finds it held drops its hit, counted, rather than spin on a thread it interrupted).
+std::atomic_flag g_hits_busy = ATOMIC_FLAG_INIT;
+
 void record_hit(uint64_t pc, uint64_t addr, bool write) {
+    if (g_hits_busy.test_and_set(std::memory_order_acquire)) {
+        g_dropped.fetch_add(1, std::memory_order_relaxed);
+        return;
+    }
+    struct Release {
+        ~Release() { g_hits_busy.clear(std::memory_order_release); }
+    } release;
     int n = g_nhits.load(std::memory_order_relaxed);
     // A loop touching the same byte from the same instruction is one hit.
     for (int i = n - 1; i >= 0 && i >= n - 16; --i)
@@ -219,6 +239,7 @@ void record_hit(uint64_t pc, uint64_t addr, bool write) {
 }
 
 void on_segv(int sig, siginfo_t* si, void* ctx) {
+    const uint32_t change = g_table_change.load(std::memory_order_acquire);
     auto* uc = static_cast<ucontext_t*>(ctx);
     uint64_t addr = reinterpret_cast<uint64_t>(si->si_addr);
     int idx = find_page(page_of(addr));
@@ -245,6 +266,8 @@ void on_segv(int sig, siginfo_t* si, void* ctx) {
             uc->uc_mcontext.gregs[REG_EFL] |= kTrapFlag;
             return;
         }
+        // A table changing meanwhile: the page may have been ours and be open now; try again.
+        if ((change & 1) || g_table_change.load(std::memory_order_acquire) != change) return;
         // Not our protection: let the fault happen as it would without us.
         sigaction(SIGSEGV, &g_old_segv, nullptr);
         (void)sig;
@@ -363,6 +386,7 @@ void mark_runs(const Page* pages, int n, int advice) {
 
 // Rebuilds the page table from the pending ranges (called with pages unprotected).
 void rebuild_pages() {
+    TableChange changing;
     static Page old[kMaxPages], gone[kMaxPages];
     int before = g_npages.load(std::memory_order_relaxed);
     std::memcpy(old, g_pages, before * sizeof(Page));
@@ -398,6 +422,9 @@ bool add_window_pages(uint64_t lo, uint64_t hi) {
     int n = g_nwpages.load(std::memory_order_relaxed);
     const uint64_t first = page_of(lo), last = page_of(hi - 1);
     if (static_cast<uint64_t>(n) + (last - first) / g_page + 1 > static_cast<uint64_t>(kMaxWindowPages)) return false;
+    // Memory whose pages cannot be changed one at a time (huge pages: EINVAL) is not watched.
+    if (mprotect(reinterpret_cast<void*>(first), g_page, PROT_READ | PROT_WRITE) != 0) return false;
+    TableChange changing;
     for (uint64_t pg = first; pg <= last; pg += g_page) {
         int j = 0;
         while (j < n && g_wpages[j].addr < pg) ++j;
@@ -427,6 +454,7 @@ template <class Gone> void remove_windows(Gone gone) {
     if (!watched_gone) return;
     bool was = g_protected;
     if (was) unprotect_all();
+    TableChange changing;
     g_nwpages.store(0, std::memory_order_release);
     for (int i = 0; i < g_nwindows; ++i)
         if (g_windows[i].watched) add_window_pages(g_windows[i].lo, g_windows[i].hi);
@@ -521,7 +549,9 @@ void unprotect_all() {
     if (!g_protected) return;
     g_protected = false;
     protect_runs(g_npages.load(std::memory_order_acquire), [](const Page&) { return PROT_READ | PROT_WRITE; });
-    protect_window_runs(PROT_READ | PROT_WRITE);  // the open ones are already
+    // All of them: a page another thread's single step closed again just after it was opened may be
+    // marked open and still be protected, and MPI must never meet one.
+    protect_window_runs(PROT_READ | PROT_WRITE, true);
 }
 
 void reprotect_all() {
@@ -549,10 +579,13 @@ bool interesting(uint64_t addr, uint64_t size) {
 }
 
 int drain(Hit* out, int max) {
+    while (g_hits_busy.test_and_set(std::memory_order_acquire)) sched_yield();
     int n = g_nhits.load(std::memory_order_acquire);
     int k = n < max ? n : max;
     for (int i = 0; i < k; ++i) out[i] = g_hits[i];
-    g_nhits.store(0, std::memory_order_release);
+    std::memmove(g_hits, g_hits + k, (n - k) * sizeof(Hit));  // the rest for the next call
+    g_nhits.store(n - k, std::memory_order_release);
+    g_hits_busy.clear(std::memory_order_release);
     return k;
 }
 

@@ -45,6 +45,15 @@ void* with_alt_stack(void* p) {
     }
     return result;
 }
+
+// A thread MPI starts inside one of its calls (a progress thread) is MPI's for its whole life: it
+// runs as if inside a wrapper, so mode 1 never takes its accesses for the program's.
+void* as_mpi_thread(void* p) {
+    Start s = *static_cast<Start*>(p);
+    delete static_cast<Start*>(p);
+    t_depth = 1;
+    return s.start(s.arg);
+}
 }  // namespace
 
 int program_threads() noexcept { return g_started.load(std::memory_order_relaxed); }
@@ -55,7 +64,14 @@ extern "C" __attribute__((visibility("default"))) int pthread_create(pthread_t* 
                                                                     void* (*start)(void*), void* arg) {
     static const auto next = reinterpret_cast<rmacheck::CreateFn>(dlsym(RTLD_NEXT, "pthread_create"));
     if (!next) return EAGAIN;
-    if (rmacheck::t_depth != 0 || !rmacheck::g_enabled) return next(thread, attr, start, arg);
+    if (!rmacheck::g_enabled) return next(thread, attr, start, arg);
+    if (rmacheck::t_depth != 0) {  // MPI's own thread (rmacheck::as_mpi_thread)
+        auto* s = new (std::nothrow) rmacheck::Start{start, arg};
+        if (!s) return next(thread, attr, start, arg);
+        int rc = next(thread, attr, rmacheck::as_mpi_thread, s);
+        if (rc != 0) delete s;
+        return rc;
+    }
     rmacheck::g_started.fetch_add(1, std::memory_order_relaxed);
     auto* s = new (std::nothrow) rmacheck::Start{start, arg};
     if (!s) return next(thread, attr, start, arg);
