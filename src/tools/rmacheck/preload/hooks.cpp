@@ -190,9 +190,9 @@ void start_tracing() {
     write_modules();
     if (g_mode == trace::mode_precise) protect::set_track_only(), enable_precise();
     const char* sampling = std::getenv("JOBSENTRY_RMA_SAMPLING");
-    g_sampler = Sampler(0x9E3779B97F4A7C15ULL * static_cast<uint64_t>(g_rank + 1), {},
-                        !(sampling && std::strcmp(sampling, "off") == 0));
-    protect::sample_spans(!(sampling && std::strcmp(sampling, "off") == 0));
+    const bool sample = !(sampling && std::strcmp(sampling, "off") == 0);  // --check-all: off
+    g_sampler = Sampler(0x9E3779B97F4A7C15ULL * static_cast<uint64_t>(g_rank + 1), {}, sample);
+    protect::sample_spans(sample);
     if (g_mode == trace::mode_protect && !protect::install()) {
         std::fprintf(stderr, "jobsentry[rma-check rank %d]: warning: cannot install the SIGSEGV handler; loads and stores "
                              "are not observed\n", g_rank);

@@ -88,6 +88,7 @@ uint64_t g_armed_span = 0;        // the span the window pages were last closed 
 constexpr uint64_t kSpansAlways = 64;
 bool g_sample_spans = true;
 uint64_t g_spans_total = 0, g_spans_watched = 0;
+bool g_windows_armed = false;  // some window is watched in the current span (its pages may be protected)
 Hit g_hits[kMaxHits];
 std::atomic<int> g_nhits{0};
 std::atomic<uint64_t> g_dropped{0};
@@ -164,6 +165,7 @@ void arm_windows(uint64_t span) {
     }
     ++g_spans_total;
     g_spans_watched += any;
+    g_windows_armed = any;
 }
 
 // Counts a fault against the watched windows on `page`; when one has spent its budget for the span,
@@ -550,8 +552,9 @@ void unprotect_all() {
     g_protected = false;
     protect_runs(g_npages.load(std::memory_order_acquire), [](const Page&) { return PROT_READ | PROT_WRITE; });
     // All of them: a page another thread's single step closed again just after it was opened may be
-    // marked open and still be protected, and MPI must never meet one.
-    protect_window_runs(PROT_READ | PROT_WRITE, true);
+    // marked open and still be protected, and MPI must never meet one. In a span that watches no
+    // window every page is open already: nothing to do on this path, taken by every MPI call.
+    if (g_windows_armed) protect_window_runs(PROT_READ | PROT_WRITE, true);
 }
 
 void reprotect_all() {
@@ -564,7 +567,7 @@ void reprotect_all() {
     }
     g_protected = true;
     if (n) protect_runs(n, [](const Page& p) { return p.prot; });
-    protect_window_runs(PROT_NONE);
+    if (g_windows_armed) protect_window_runs(PROT_NONE);
 }
 
 void set_track_only() { g_track_only = true; }
