@@ -4,8 +4,9 @@
 // Measures what docs/multi-node.md's "On paper" section estimated: the
 // leader's CPU time (getrusage), peak RSS, open files, the time until every
 // agent is authenticated, refresh_ranks over all agents, and the rounds of a
-// verification (every rank: compact, then full in the last round), with the
-// time from the last agent's answer to the hub's result. Then a second
+// verification (every rank, compact rounds; then, as after a hang's verdict,
+// the frames of a suspect and of one rank per call chain: report_stacks.h),
+// with the time from the last agent's answer to the hub's result. Then a second
 // verification in which LOSE agents are lost mid-round (all but one exit
 // unanswered, one falls silent): checks that their ranks come back
 // unreachable, the others' samples are all there, and the hub names exactly
@@ -33,6 +34,7 @@
 
 #include "base/clock.h"
 #include "bench/leader_scale_fleet.h"
+#include "hang/model/report_stacks.h"
 #include "hang/multinode/agent_hub.h"
 
 namespace {
@@ -102,8 +104,8 @@ public:
 
 private:
     bool connect_all();
-    Round round(bool full);
-    void print_cost(const Round& compact, const Round& full, double verification_cpu) const;
+    Round round(const std::vector<RankProcess>& ranks, bool full);
+    void print_cost(const Round& compact, const Round& fetch, size_t twins, double verification_cpu) const;
     void check_losses();
 
     Options o_;
@@ -176,12 +178,12 @@ bool Bench::connect_all() {
     return missing == 0;
 }
 
-Round Bench::round(bool full) {
+Round Bench::round(const std::vector<RankProcess>& ranks, bool full) {
     Round r;
     fleet_->clear_answers();
     const uint64_t bytes0 = hub_->bytes_sent() + hub_->bytes_received();
     r.span = Span();
-    r.samples = hub_->sample(ranks_, full);
+    r.samples = hub_->sample(ranks, full);
     r.span.end();
     const double last = fleet_->last_answer();
     r.lag = last > 0 ? r.span.wall0 + r.span.wall - last : 0;
@@ -194,7 +196,7 @@ Round Bench::round(bool full) {
     return r;
 }
 
-void Bench::print_cost(const Round& compact, const Round& full, double verification_cpu) const {
+void Bench::print_cost(const Round& compact, const Round& fetch, size_t twins, double verification_cpu) const {
     auto ms = [](double s) { return std::to_string(static_cast<long>(s * 1000 + 0.5)); };
     char rss[32];
     std::snprintf(rss, sizeof rss, "%.1f", status_mib("VmHWM"));
@@ -206,14 +208,15 @@ void Bench::print_cost(const Round& compact, const Round& full, double verificat
               << " | " << ms(connect_.wall) << " (spawn " << ms(spawn_seconds_) << ") | " << ms(connect_.cpu) << " | "
               << ms(refresh_full_.wall) << " / " << ms(refresh_full_.cpu) << " | " << ms(refresh_unchanged_.wall) << " / "
               << ms(refresh_unchanged_.cpu) << " | " << ms(compact.span.wall) << " / " << ms(compact.span.cpu) << " | "
-              << compact.bytes / 1024 << " | " << ms(full.span.wall) << " / " << ms(full.span.cpu) << " | "
-              << full.bytes / 1024 << " | " << vcpu << " | " << ms(compact.lag) << " / " << ms(full.lag) << " |\n";
+              << compact.bytes / 1024 << " | " << fetch.samples.size() << " (" << twins << " by a twin) | "
+              << ms(fetch.span.wall) << " / " << ms(fetch.span.cpu) << " | " << fetch.bytes / 1024 << " | " << vcpu
+              << " | " << ms(compact.lag) << " / " << ms(fetch.lag) << " |\n";
 }
 
 void Bench::check_losses() {
     // The second verification: agents are lost at its second round.
     std::vector<Round> rounds;
-    for (int k = 0; k < o_.rounds; ++k) rounds.push_back(round(k == o_.rounds - 1));
+    for (int k = 0; k < o_.rounds; ++k) rounds.push_back(round(ranks_, false));
     const auto unseen = hub_->unseen_nodes();
     std::set<std::string> unseen_set;
     for (const auto& [node, why] : unseen) unseen_set.insert(node);
@@ -260,11 +263,11 @@ int Bench::run() {
         std::cerr << "leader_scale: " << ranks_.size() << " ranks known, expected " << o_.agents * o_.ranks_per_node << "\n";
         return 1;
     }
-    // A verification: every rank, compact rounds then one full round.
+    // A verification: every rank, compact rounds; then, as after a hang's verdict, the report's stacks.
     std::vector<Round> rounds;
     double verification_cpu = 0;
     for (int k = 0; k < o_.rounds; ++k) {
-        rounds.push_back(round(k == o_.rounds - 1));
+        rounds.push_back(round(ranks_, false));
         verification_cpu += rounds.back().span.cpu;
         if (rounds.back().ok != ranks_.size()) {
             std::cerr << "leader_scale: round " << k + 1 << ": " << rounds.back().ok << " of " << ranks_.size()
@@ -272,11 +275,29 @@ int Bench::run() {
             return 1;
         }
     }
+    std::map<int, StackSample> latest = rounds.back().samples;
+    // A suspect on the first node, which is never among the lost ones: the fetch asks only that
+    // agent, so every agent still counts the same sample requests (die_on_sample).
+    const std::vector<int> suspects{ranks_[std::min<size_t>(5, ranks_.size() - 1)].rank};
+    std::vector<RankProcess> fetch;
+    for (int rank : report_stack_fetches(latest, suspects))
+        for (const auto& r : ranks_)
+            if (r.rank == rank) fetch.push_back(r);
+    Round fetched = round(fetch, true);
+    verification_cpu += fetched.span.cpu;
+    for (auto& [rank, s] : fetched.samples)
+        if (s.status == SampleStatus::ok && !s.digest_only) latest[rank] = s;
+    const size_t twins = report_stack_twins(latest).size();
+    if (fetched.ok != fetch.size() || twins + fetch.size() != ranks_.size()) {
+        std::cerr << "leader_scale: report stacks: " << fetched.ok << " of " << fetch.size() << " fetched, " << twins
+                  << " twins of " << ranks_.size() << " ranks\n";
+        return 1;
+    }
     // The median compact round stands for them all.
     std::vector<Round*> compact;
-    for (size_t k = 0; k + 1 < rounds.size(); ++k) compact.push_back(&rounds[k]);
+    for (auto& r : rounds) compact.push_back(&r);
     std::sort(compact.begin(), compact.end(), [](Round* a, Round* b) { return a->span.wall < b->span.wall; });
-    print_cost(*compact[compact.size() / 2], rounds.back(), verification_cpu);
+    print_cost(*compact[compact.size() / 2], fetched, twins, verification_cpu);
     if (o_.lose > 0) check_losses();
     hub_.reset();  // the agents see the leader close and end
     fleet_->end();
@@ -313,9 +334,10 @@ bool parse(int argc, char** argv, Options* o) {
 void print_header() {
     std::cout << "cost: | agents | ranks | leader CPU, whole run (s) | leader peak RSS (MiB) | open files | all authenticated "
                  "(ms) | leader CPU to authenticate (ms) | refresh_ranks, full lists: wall / CPU (ms) | refresh_ranks, "
-                 "unchanged: wall / CPU (ms) | compact round: wall / CPU (ms) | compact round (KiB) | full round: wall / "
-                 "CPU (ms) | full round (KiB) | leader CPU per verification (s) | last answer → result, compact / full (ms) |\n"
-                 "cost: |---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+                 "unchanged: wall / CPU (ms) | compact round: wall / CPU (ms) | compact round (KiB) | report stacks: "
+                 "ranks fetched | report stacks: wall / CPU (ms) | report stacks (KiB) | leader CPU per verification (s) | "
+                 "last answer → result, compact round / report stacks (ms) |\n"
+                 "cost: |---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
                  "loss: | agents | lost mid-verification | unreachable ranks | others answered | round with the loss (s) "
                  "| exactly the lost ranks unreachable, all others ok | hub names exactly the lost nodes | hang "
                  "possible |\n"

@@ -31,7 +31,7 @@ for n in $AGENTS; do
   "$LEADER" --agents "$n" --ranks-per-node "$RANKS" 2>"$SCRATCH/leader.$n.log" >>"$SCRATCH/rows" ||
     { echo "leader_scale --agents $n failed:" >&2; tail -20 "$SCRATCH/leader.$n.log" >&2; }
 done
-echo "### The leader's cost ($RANKS ranks per agent; a verification: 4 compact rounds and a full one)"
+echo "### The leader's cost ($RANKS ranks per agent; a verification: 5 compact rounds, then the report's stacks)"
 echo
 sed -n 's/^cost: //p' "$SCRATCH/header" "$SCRATCH/rows"
 echo

@@ -64,6 +64,8 @@ uint64_t progress_signature(const StackSample& s) {
 
 uint64_t exact_signature(const StackSample& s) { return s.digest_only ? s.exact_digest : exact_signature(s.frames); }
 
+uint64_t chain_signature(const StackSample& s) { return s.digest_only ? s.chain_digest : chain_signature(s.frames); }
+
 std::string outermost_mpi_call(const StackSample& s) {
     return s.digest_only ? s.mpi_call : outermost_mpi_call(s.frames);
 }
@@ -72,6 +74,7 @@ StackSample compact_sample(StackSample full) {
     if (full.digest_only) return full;
     full.exact_digest = exact_signature(full.frames);
     full.progress_digest = progress_signature(full.frames);
+    full.chain_digest = chain_signature(full.frames);
     full.mpi_call = outermost_mpi_call(full.frames);
     full.frames.clear();
     full.digest_only = true;
@@ -82,6 +85,12 @@ uint64_t exact_signature(const std::vector<Frame>& frames) {
     uint64_t hash = kFnvOffset;
     for (const Frame& f : frames)
         for (int shift = 0; shift < 64; shift += 8) hash = (hash ^ ((f.pc >> shift) & 0xff)) * kFnvPrime;
+    return hash;
+}
+
+uint64_t chain_signature(const std::vector<Frame>& frames) {
+    uint64_t hash = kFnvOffset;
+    for (const Frame& f : frames) hash = fnv1a(hash, f.function.empty() ? f.module : f.function);
     return hash;
 }
 

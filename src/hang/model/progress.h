@@ -28,6 +28,9 @@ namespace jobsentry {
 
 uint64_t progress_signature(const std::vector<Frame>& frames);
 uint64_t exact_signature(const std::vector<Frame>& frames);
+// Every frame's function (its module when unnamed), innermost to outermost: equal for two ranks of
+// one binary stopped in the same call chain, whatever their load addresses.
+uint64_t chain_signature(const std::vector<Frame>& frames);
 
 // The outermost MPI function a stack is in ("PMPI_Allreduce"), empty outside MPI.
 std::string outermost_mpi_call(const std::vector<Frame>& frames);
@@ -36,6 +39,7 @@ std::string outermost_mpi_call(const std::vector<Frame>& frames);
 // sample (digest_only), from the values the agent computed.
 uint64_t progress_signature(const StackSample& sample);
 uint64_t exact_signature(const StackSample& sample);
+uint64_t chain_signature(const StackSample& sample);  // 0 for a compact sample of an agent that sent none
 std::string outermost_mpi_call(const StackSample& sample);
 // A sample reduced to what the model needs: digests, no frames.
 StackSample compact_sample(StackSample full);

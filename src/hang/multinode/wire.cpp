@@ -129,6 +129,7 @@ nlohmann::json sample_json(int rank, const StackSample& s, bool full) {
                      {"main_user", c.main_user_ticks},
                      {"exact", exact_signature(c)},
                      {"progress", progress_signature(c)},
+                     {"chain", chain_signature(c)},
                      {"mpi_call", bounded(outermost_mpi_call(c))}};
     if (!c.error.empty()) j["error"] = bounded(c.error);
     if (full) {
@@ -164,6 +165,11 @@ std::optional<StackSample> sample_from_json(const nlohmann::json& j, int* rank, 
     // Nor main_user: all of the main thread's time counts as user time then, as before.
     s.main_user_ticks = s.main_cpu_ticks;
     if (j.contains("main_user") && !get_uint<uint64_t>(j, "main_user", UINT64_MAX, &s.main_user_ticks)) {
+        *error = "malformed sample";
+        return std::nullopt;
+    }
+    // Nor chain: its ranks' stacks are then fetched one by one for a hang's report (report_stacks.h).
+    if (j.contains("chain") && !get_uint<uint64_t>(j, "chain", UINT64_MAX, &s.chain_digest)) {
         *error = "malformed sample";
         return std::nullopt;
     }

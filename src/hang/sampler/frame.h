@@ -50,6 +50,8 @@ struct StackSample {
     bool digest_only = false;
     uint64_t exact_digest = 0;
     uint64_t progress_digest = 0;
+    uint64_t chain_digest = 0;  // the function names of every frame: the same in two processes of one
+                                // binary (exact_digest hashes PCs, which ASLR makes differ); 0: not sent
     std::string mpi_call;       // outermost MPI function, with the digests
 };
 

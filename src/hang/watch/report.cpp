@@ -76,10 +76,15 @@ std::string cost_text(const Report& r) {
 
 StackTree stack_tree_of(const Report& report) {
     StackTree tree;
+    std::map<int, const std::vector<Frame>*> frames_of;
+    for (const auto& r : report.ranks) frames_of[r.rank] = &r.frames;
     for (const auto& r : report.ranks) {
-        if (r.frames.empty()) continue;
+        const std::vector<Frame>* frames = &r.frames;
+        if (frames->empty() && r.stack_like_rank >= 0 && frames_of.count(r.stack_like_rank))
+            frames = frames_of[r.stack_like_rank];
+        if (frames->empty()) continue;
         std::vector<std::string> labels;
-        for (const auto& f : r.frames) labels.push_back(frame_label(f));
+        for (const auto& f : *frames) labels.push_back(frame_label(f));
         tree.add(r.rank, labels);
     }
     return tree;
@@ -104,6 +109,7 @@ nlohmann::json report_json(const Report& r) {
                                 {"cpu_seconds", rank.cpu_seconds}, {"frames", frames}};
         if (!rank.sample_error.empty()) entry["sample_error"] = rank.sample_error;
         if (!rank.node.empty()) entry["node"] = rank.node;
+        if (rank.stack_like_rank >= 0) entry["stack_like_rank"] = rank.stack_like_rank;
         ranks.push_back(entry);
     }
     nlohmann::json out = {
@@ -179,6 +185,8 @@ std::string report_text(const Report& r) {
             << std::fixed << std::setprecision(2) << rank.cpu_seconds << " s CPU): " << rank.activity;
         if (!rank.sample_error.empty()) out << " — " << rank.sample_error;
         out << '\n';
+        if (rank.frames.empty() && rank.stack_like_rank >= 0)
+            out << "      the same call chain as rank " << rank.stack_like_rank << '\n';
         for (const auto& f : rank.frames) {
             out << "      0x" << std::hex << f.pc << std::dec << "  " << frame_label(f);
             if (!f.module.empty()) out << "  [" << base_name(f.module) << ']';

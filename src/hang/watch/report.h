@@ -28,6 +28,7 @@ struct RankReport {
     double cpu_seconds = 0;
     std::string sample_error;
     std::vector<Frame> frames;  // innermost first
+    int stack_like_rank = -1;   // no frames of its own: its stack is this rank's (the same call chain)
 };
 
 struct Report {

@@ -74,7 +74,12 @@ private:
     std::string watch_spinning_suspects(const Verdict& verdict, const std::vector<RankVerification>& checks,
                                         std::map<int, StackSample>& latest);
     void stop_monitoring(const std::string& why);
-    void hang_found(const Verdict& verdict, const std::map<int, StackSample>& stacks);
+    // twins: ranks whose stack the report shows as another rank's (report_stacks.h).
+    void hang_found(const Verdict& verdict, const std::map<int, StackSample>& stacks,
+                    const std::map<int, int>& twins = {});
+    // After a hang's verdict: the frames of the suspects and of one rank per call chain not yet
+    // shown, into latest; returns the twins of the ranks left with digests.
+    std::map<int, int> fetch_report_stacks(std::map<int, StackSample>& latest, const std::vector<int>& suspects);
     RankReport rank_report(const RankProcess& proc, const StackSample* sample, const std::string& activity) const;
     void fill_report_common();
     void fill_cost();  // the supervisor's CPU time against the job's (cpu_cost.h)

@@ -79,7 +79,8 @@ void Watcher::fill_report_common() {
     report_.slow = slow_.verdict();
 }
 
-void Watcher::hang_found(const Verdict& verdict, const std::map<int, StackSample>& stacks) {
+void Watcher::hang_found(const Verdict& verdict, const std::map<int, StackSample>& stacks,
+                         const std::map<int, int>& twins) {
     hang_ = true;
     monitoring_ = false;
     report_.verdict = "hang";
@@ -112,6 +113,7 @@ void Watcher::hang_found(const Verdict& verdict, const std::map<int, StackSample
             if (suspect) activity += " (suspect)";
         }
         report_.ranks.push_back(rank_report(proc, it == stacks.end() ? nullptr : &it->second, activity));
+        if (auto twin = twins.find(proc.rank); twin != twins.end()) report_.ranks.back().stack_like_rank = twin->second;
     }
     fill_report_common();
     log("HANG detected: " + verdict.reason);

@@ -9,6 +9,7 @@
 #include "base/clock.h"
 #include "base/proc_files.h"
 #include "hang/model/own_wakeups.h"
+#include "hang/model/report_stacks.h"
 #include "hang/watch/watcher_internal.h"
 
 namespace jobsentry {
@@ -49,14 +50,13 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
             std::uniform_real_distribution<double> pause(model_.interval() / 4, 3 * model_.interval() / 4);
             if (!pause_until(monotonic_now() + pause(rng_))) return;
         }
-        // The verdict needs only the digests; the last round brings the
-        // full stacks for the report (remote ranks: ~120 bytes, not ~3 kB).
-        const bool full = round == rounds - 1;
         // Read here, not in every sample: only verification needs it (own_wakeups.h).
         for (const auto& proc : ranks_)
             if (proc.node.empty())
                 if (auto sleeps = read_voluntary_switches(proc.pid, proc.pid)) wakeups.reading(proc.rank, *sleeps);
-        std::map<int, StackSample> round_samples = take_samples(ranks_, full);
+        // The verdict needs only the digests (remote ranks: ~120 bytes, not ~3 kB); a
+        // hang's report fetches the frames it needs afterwards (fetch_report_stacks).
+        std::map<int, StackSample> round_samples = take_samples(ranks_, false);
         std::ostringstream detail;
         for (const auto& proc : ranks_) {
             StackSample s = std::move(round_samples[proc.rank]);
@@ -179,7 +179,18 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
         for (auto& [rank, s] : latest) last_sample_[rank] = std::move(s);
         return;
     }
-    hang_found(verdict, latest);
+    hang_found(verdict, latest, fetch_report_stacks(latest, verdict.suspects));
+}
+
+std::map<int, int> Watcher::fetch_report_stacks(std::map<int, StackSample>& latest, const std::vector<int>& suspects) {
+    std::vector<RankProcess> fetch;
+    for (int rank : report_stack_fetches(latest, suspects))
+        for (const auto& proc : ranks_)
+            if (proc.rank == rank) fetch.push_back(proc);
+    if (!fetch.empty())
+        for (auto& [rank, s] : take_samples(fetch, true))
+            if (s.status == SampleStatus::ok && !s.digest_only) latest[rank] = std::move(s);
+    return report_stack_twins(latest);
 }
 
 std::string Watcher::watch_spinning_suspects(const Verdict& verdict, const std::vector<RankVerification>& checks,
