@@ -1,6 +1,7 @@
 #include "base/proc_files.h"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -150,6 +151,20 @@ std::optional<uint64_t> read_voluntary_switches(pid_t pid, pid_t tid) {
     auto text = read_bounded("/proc/" + std::to_string(pid) + "/task/" + std::to_string(tid) + "/status", 16384);
     if (!text) return std::nullopt;
     return status_voluntary_switches(*text);
+}
+
+int cpus_allowed_together(const std::vector<pid_t>& pids) {
+    cpu_set_t all;
+    CPU_ZERO(&all);
+    bool any = false;
+    for (pid_t pid : pids) {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        if (sched_getaffinity(pid, sizeof one, &one) != 0) continue;
+        CPU_OR(&all, &all, &one);
+        any = true;
+    }
+    return any ? CPU_COUNT(&all) : 0;
 }
 
 }  // namespace jobsentry

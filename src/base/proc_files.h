@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace jobsentry {
 
@@ -55,5 +56,8 @@ std::optional<bool> status_signal_pending(const std::string& status_text, int si
 // /proc/PID/task/TID/status): how often it went to sleep. Pure parser and reader.
 std::optional<uint64_t> status_voluntary_switches(const std::string& status_text);
 std::optional<uint64_t> read_voluntary_switches(pid_t pid, pid_t tid);
+// How many CPUs these processes may run on together (the union of their affinity masks); 0 when
+// none could be read.
+int cpus_allowed_together(const std::vector<pid_t>& pids);
 
 }  // namespace jobsentry

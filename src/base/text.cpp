@@ -38,8 +38,10 @@ bool parse_int(const std::string& text, long lo, long hi, int* out) {
 }
 
 std::string format_number(double v) {
+    // The shortest of 15 or 17 digits that reads back as v: 0.1, not 0.10000000000000001.
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
+    std::snprintf(buf, sizeof buf, "%.15g", v);
+    if (std::strtod(buf, nullptr) != v) std::snprintf(buf, sizeof buf, "%.17g", v);
     return buf;
 }
 

@@ -50,7 +50,8 @@ std::string plugstack_table() {
     site_row(kSiteKeys[kDefaultOn]);
     site_row(kSiteKeys[kAllowOptout]);
     for (const OptionSpec& o : kDetectionOptions)
-        if (o.site_key[0]) row(o, std::string("the default of --hang-detect's ") + o.user_key + ": " + o.help);
+        if (o.site_key[0] && o.user_key[0]) row(o, std::string("the default of --hang-detect's ") + o.user_key + ": " + o.help);
+        else if (o.site_key[0]) row(o, std::string(o.help) + " (the site's alone: " + accepted_range(o, o.site_key) + ")");
     for (const OptionSpec& o : kSiteLimits) {
         std::string accepted = accepted_range(o, o.site_key);
         if (o.type == OptionType::duration_ms)

@@ -44,6 +44,13 @@ uint64_t JobCpuTally::total_ticks() const {
     return sum;
 }
 
+uint64_t JobCpuTally::local_ticks() const {
+    uint64_t sum = 0;
+    for (const auto& [process, ticks] : ticks_)
+        if (std::get<0>(process).empty()) sum += ticks;
+    return sum;
+}
+
 double cpu_share_percent(double supervisor_s, double job_s) {
     return job_s > 0 && supervisor_s >= 0 ? 100.0 * supervisor_s / job_s : 0;
 }

@@ -52,6 +52,7 @@ class JobCpuTally {
 public:
     void observe(const std::string& node, pid_t pid, uint64_t start_time, uint64_t cpu_ticks);
     uint64_t total_ticks() const;
+    uint64_t local_ticks() const;  // of this node's ranks (node "")
 
 private:
     std::map<std::tuple<std::string, pid_t, uint64_t>, uint64_t> ticks_;

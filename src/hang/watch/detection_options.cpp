@@ -37,7 +37,9 @@ void add_detection_options(po::options_description& d, DetectionSettings& o) {
             described(kSpinVerify).c_str())
         (flag(kSlowBaseline), po::value(&o.slow_baseline_rounds)->default_value(o.slow_baseline_rounds),
             described(kSlowBaseline).c_str())
-        (flag(kSlowAlpha), po::value(&o.slow_alpha)->default_value(o.slow_alpha), described(kSlowAlpha).c_str());
+        (flag(kSlowAlpha), po::value(&o.slow_alpha)->default_value(o.slow_alpha), described(kSlowAlpha).c_str())
+        (flag(kCpuBudget), po::value(&o.cpu_budget_percent)->default_value(o.cpu_budget_percent),
+            described(kCpuBudget).c_str());
     // clang-format on
 }
 
@@ -45,7 +47,7 @@ std::string check_detection_settings(const DetectionSettings& s) {
     const std::pair<DetectionOption, double> values[] = {
         {kAlpha, s.alpha},           {kInterval, s.interval_ms},         {kMaxInterval, s.max_interval_ms},
         {kRanks, s.ranks},           {kVerifyRounds, s.verify_rounds},   {kSpinVerify, s.spin_verify_ms},
-        {kSlowBaseline, s.slow_baseline_rounds}, {kSlowAlpha, s.slow_alpha}};
+        {kSlowBaseline, s.slow_baseline_rounds}, {kSlowAlpha, s.slow_alpha}, {kCpuBudget, s.cpu_budget_percent}};
     for (const auto& [id, v] : values) {
         const OptionSpec& o = kDetectionOptions[id];
         if (in_range(o, v) && !(id == kMaxInterval && v < s.interval_ms)) continue;

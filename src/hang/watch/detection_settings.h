@@ -21,6 +21,8 @@ struct DetectionSettings {
     // the slow verdict (hang/model/slow_rank.h): its baseline and its level per look
     int slow_baseline_rounds = static_cast<int>(kDetectionOptions[kSlowBaseline].default_value);
     double slow_alpha = kDetectionOptions[kSlowAlpha].default_value;
+    // the supervisor's CPU share on a busy node (hang/model/sampling_budget.h); 0: off
+    double cpu_budget_percent = kDetectionOptions[kCpuBudget].default_value;
     bool detect = true;         // false: no sampling at all (a supervisor kept only for its job's timer)
 };
 

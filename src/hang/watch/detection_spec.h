@@ -36,7 +36,7 @@ struct OptionSpec {
 
 // The detection settings, in the order --help and the docs show them.
 enum DetectionOption { kAlpha, kInterval, kMaxInterval, kRanks, kVerifyRounds, kSpinVerify, kSlowBaseline,
-                       kSlowAlpha, kSeed, kVerbose, kDetectionOptionCount };
+                       kSlowAlpha, kCpuBudget, kSeed, kVerbose, kDetectionOptionCount };
 // clang-format off
 inline constexpr OptionSpec kDetectionOptions[kDetectionOptionCount] = {
     {"alpha", "alpha", "alpha", OptionType::real, 0.001, 0, 0.5, true, true, "", "A",
@@ -59,6 +59,10 @@ inline constexpr OptionSpec kDetectionOptions[kDetectionOptionCount] = {
      "often than then is named slow (docs/decision-rule.md §5)"},
     {"slow-alpha", "", "", OptionType::real, 0.0001, 0, 0.5, true, true, "", "P",
      "slow verdict: significance level per look (every 4 rounds), over every rank, node and window tested"},
+    {"cpu-budget", "cpu_budget", "", OptionType::real, 0.1, 0, 10, false, false, "", "C",
+     "where the job's ranks keep their CPUs busy, the supervisor's CPU time as a percentage of the job's: healthy "
+     "phases are sampled up to 4 times less often until it holds (never a run of suspicious samples or a still "
+     "rank); 0: off (docs/watch.md#the-cost-of-watching)"},
     {"seed", "", "", OptionType::integer, 0, 0, 0, false, false, "", "S",  // any value: no range
      "random seed for the rank choice and sampling times; 0 takes one from the clock"},
     {"verbose", "", "", OptionType::flag, 0, 0, 1, false, false, "", "",

@@ -53,15 +53,32 @@ nlohmann::json cost_json(const Report& r) {
                                   {"mean_us", t.mean_s() * 1e6},
                                   {"max_us", t.max_s * 1e6}};
     }
-    return {{"supervisor_cpu_s", r.supervisor_cpu_s},
-            {"job_cpu_s", r.job_cpu_s},
-            {"share_percent", cpu_share_percent(r.supervisor_cpu_s, r.job_cpu_s)},
-            {"steps", steps}};
+    nlohmann::json out = {{"supervisor_cpu_s", r.supervisor_cpu_s},
+                          {"job_cpu_s", r.job_cpu_s},
+                          {"share_percent", cpu_share_percent(r.supervisor_cpu_s, r.job_cpu_s)},
+                          {"steps", steps}};
+    if (r.warm_at > 0)  // from the 20th round on: without the start-up (symbol tables of each binary)
+        out["steady_share_percent"] =
+            cpu_share_percent(r.supervisor_cpu_s - r.warm_cpu_s, r.job_cpu_s - r.warm_job_cpu_s);
+    out["budget"] = {{"percent", r.budget_percent},
+                     {"stretch_max", r.budget_stretch_max},
+                     {"stretch_at_end", r.budget_stretch_at_end},
+                     {"seconds_slowed", r.budget_seconds_slowed},
+                     {"full_node", r.budget_full_node}};
+    return out;
 }
 
 std::string cost_text(const Report& r) {
     std::ostringstream out;
-    out << "\nWatching cost: " << cpu_share_summary(r.supervisor_cpu_s, r.job_cpu_s) << '\n'
+    out << "\nWatching cost: " << cpu_share_summary(r.supervisor_cpu_s, r.job_cpu_s) << '\n';
+    if (r.warm_at > 0)
+        out << "  from the 20th round on: " << std::fixed << std::setprecision(3)
+            << cpu_share_percent(r.supervisor_cpu_s - r.warm_cpu_s, r.job_cpu_s - r.warm_job_cpu_s) << " %\n";
+    if (r.budget_stretch_max > 1)
+        out << "  sampling slowed up to " << std::setprecision(2) << r.budget_stretch_max << "x for "
+            << std::setprecision(0) << r.budget_seconds_slowed << " s: the job kept its CPUs busy, and the budget is "
+            << std::setprecision(3) << r.budget_percent << " % of its CPU (--cpu-budget)\n";
+    out
         << "  step            count     total ms     mean us      max us\n";
     for (CostStep step : kAllSteps) {
         const StepTally& t = r.cpu_cost[step];

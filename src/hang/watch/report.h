@@ -57,6 +57,11 @@ struct Report {
     // taken, to tell its steady cost from its start-up (symbol tables).
     double warm_cpu_s = 0;
     double warm_at = 0;
+    double warm_job_cpu_s = 0;  // the job's, then
+    // The supervisor's CPU budget on a busy node (hang/model/sampling_budget.h).
+    double budget_percent = 0;  // 0: off
+    double budget_stretch_max = 1, budget_stretch_at_end = 1, budget_seconds_slowed = 0;
+    bool budget_full_node = false;  // at its last judgement
     // What watching cost (cpu_cost.h): the supervisor's CPU time
     // (CLOCK_PROCESS_CPUTIME_ID: every thread, start-up included), the
     // ranks' utime + stime as last read, and the supervisor's steps.

@@ -146,6 +146,10 @@ void Watcher::discover() {
     }
     ranks_ = found.ranks;
     ranks_stable_ = true;
+    std::vector<pid_t> local;
+    for (const auto& r : ranks_)
+        if (r.node.empty()) local.push_back(r.pid);
+    local_cpus_ = cpus_allowed_together(local);
     pick_monitored();
     {  // every change of the rank set is logged: it says which processes are touched
         std::ostringstream msg;

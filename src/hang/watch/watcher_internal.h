@@ -17,6 +17,7 @@
 #include "hang/model/parastack.h"
 #include "hang/model/progress.h"
 #include "hang/model/rank_stillness.h"
+#include "hang/model/sampling_budget.h"
 #include "hang/model/unwind_filter.h"
 #include "hang/sampler/stack_walker.h"
 #include "hang/watch/detection_settings.h"
@@ -45,7 +46,8 @@ public:
           stillness_(ModelConfig{o.alpha, o.interval_ms / 1000.0, o.interval_ms / 1000.0, 20}),
           rank_runs_(StillnessConfig{o.alpha, 2.0}),
           slow_(slow_config(o), local_node_name()),
-          rng_(o.seed ? o.seed : static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count())) {}
+          rng_(o.seed ? o.seed : static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count())),
+          budget_(o.cpu_budget_percent) {}
 
     int run();
 
@@ -137,6 +139,9 @@ private:
     double verification_began_ = -1;  // this thread's CPU time at its start; -1: none under way
     CpuCost cost_;                    // model and verification; the sampler's steps are walker_.cost()
     JobCpuTally job_cpu_;
+    SamplingBudget budget_;           // the supervisor's CPU share where the job keeps its CPUs busy
+    int local_cpus_ = 0;              // how many CPUs this node's ranks may use
+    void observe_budget();
     Report report_;
 };
 

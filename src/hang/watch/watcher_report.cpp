@@ -65,6 +65,11 @@ void Watcher::fill_cost() {
     report_.supervisor_cpu_s = process_cpu_now();
     report_.job_cpu_s = static_cast<double>(job_cpu_.total_ticks()) / static_cast<double>(sysconf(_SC_CLK_TCK));
     report_.cpu_cost = walker_.cost();
+    report_.budget_percent = budget_.budget_percent();
+    report_.budget_stretch_max = budget_.max_stretch_seen();
+    report_.budget_stretch_at_end = budget_.stretch();
+    report_.budget_seconds_slowed = budget_.seconds_stretched();
+    report_.budget_full_node = budget_.full_node();
     report_.cpu_cost.merge(cost_);
 }
 

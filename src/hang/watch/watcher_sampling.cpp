@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <iomanip>
 #include <sstream>
 
@@ -117,7 +118,9 @@ void Watcher::sample_round() {
     if (++report_.samples == kWarmSamples) {
         report_.warm_cpu_s = own_cpu_seconds();
         report_.warm_at = unix_now();
+        report_.warm_job_cpu_s = static_cast<double>(job_cpu_.total_ticks()) / static_cast<double>(sysconf(_SC_CLK_TCK));
     }
+    if (report_.samples >= kWarmSamples) observe_budget();
     const double s_out = effective_s_out(activities);
     const double s_move = share_moved(moved);
     last_judgement_ = model_.observe(s_out);
@@ -230,7 +233,29 @@ double Watcher::next_delay() {
         std::uniform_real_distribution<double> jitter(0.0, opt_.interval_ms / 1000.0);
         return jitter(rng_) + opt_.interval_ms / 2000.0;
     }
-    return model_.next_delay(rng_);
+    // Nor during a run of suspicious samples: the budget only slows healthy phases.
+    const double delay = model_.next_delay(rng_);
+    if (last_judgement_.streak > 0 || last_stillness_.streak > 0) return delay;
+    return std::min(delay * budget_.stretch(), 1.5 * opt_.max_interval_ms / 1000.0);
+}
+
+void Watcher::observe_budget() {
+    // From the 20th round on: the start-up (every binary's symbol tables) is no steady cost to budget.
+    const double tick = static_cast<double>(sysconf(_SC_CLK_TCK));
+    const double before = budget_.stretch();
+    budget_.observe(monotonic_now(), own_cpu_seconds() - report_.warm_cpu_s,
+                    static_cast<double>(job_cpu_.total_ticks()) / tick,
+                    static_cast<double>(job_cpu_.local_ticks()) / tick, local_cpus_);
+    if (std::abs(budget_.stretch() - before) < 0.1 * before) return;
+    std::ostringstream msg;
+    msg.precision(3);
+    msg << "sampling " << (budget_.stretch() > before ? "slowed" : "sped up") << " to " << budget_.stretch()
+        << "x the model's interval: the supervisor used " << budget_.window_share_percent()
+        << " % of the job's CPU over the last " << SamplingBudget::kWindowSeconds << " s ("
+        << (budget_.full_node() ? "the job keeps its " + std::to_string(local_cpus_) + " CPUs busy"
+                                : "the job leaves CPUs idle")
+        << "; --cpu-budget " << budget_.budget_percent() << " %)";
+    log(msg.str());
 }
 
 }  // namespace jobsentry

@@ -17,6 +17,7 @@ const OptionSpec& kAlphaSpec = kDetectionOptions[kAlpha];
 const OptionSpec& kIntervalSpec = kDetectionOptions[kInterval];
 const OptionSpec& kRanksSpec = kDetectionOptions[kRanks];
 const OptionSpec& kSlowBaselineSpec = kDetectionOptions[kSlowBaseline];
+const OptionSpec& kCpuBudgetSpec = kDetectionOptions[kCpuBudget];
 const int kMaxIntervalMs = static_cast<int>(kIntervalSpec.max);
 
 // The keys of --hang-detect: the spec's, and action.
@@ -249,6 +250,11 @@ PolicyParse parse_site_policy(const std::vector<std::string>& args, const std::s
             const OptionSpec& o = kSiteLimits[kMaxRanks];
             if (!parse_int(value, static_cast<long>(o.min), static_cast<long>(o.max), &p.max_ranks))
                 bad("whole numbers from " + format_number(o.min) + " to " + format_number(o.max));
+        } else if (key == kCpuBudgetSpec.site_key) {  // the site's alone: not in apply_setting, which users reach
+            double budget = 0;
+            if (!parse_number(value, &budget) || !in_range(kCpuBudgetSpec, budget))
+                bad(accepted_range(kCpuBudgetSpec, kCpuBudgetSpec.site_key));
+            else p.defaults.cpu_budget_percent = budget;
         } else if (key == kSiteLimits[kMaxAlpha].site_key) {
             const OptionSpec& o = kSiteLimits[kMaxAlpha];
             double a = 0;
@@ -372,6 +378,8 @@ std::vector<std::string> supervisor_argv(const SitePolicy& policy, const HangDet
     }
     if (s.slow_baseline_rounds != static_cast<int>(kSlowBaselineSpec.default_value))
         argv.insert(argv.end(), {flag(kSlowBaseline), std::to_string(s.slow_baseline_rounds)});
+    if (s.cpu_budget_percent != kCpuBudgetSpec.default_value)
+        argv.insert(argv.end(), {flag(kCpuBudget), format_number(s.cpu_budget_percent)});
     if (policy.log_samples) argv.push_back(flag(kVerbose));
     if (policy.slow_action != SlowAction::report) argv.insert(argv.end(), {"--slow-action", to_string(policy.slow_action)});
     if (s.slow_requeue) argv.push_back("--slow-requeue");

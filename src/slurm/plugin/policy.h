@@ -42,6 +42,7 @@ struct HangDetectSettings {
     int interval_ms = static_cast<int>(kDetectionOptions[kInterval].default_value);
     int ranks = static_cast<int>(kDetectionOptions[kRanks].default_value);
     int slow_baseline_rounds = static_cast<int>(kDetectionOptions[kSlowBaseline].default_value);
+    double cpu_budget_percent = kDetectionOptions[kCpuBudget].default_value;  // the site's alone (cpu_budget=)
     SlurmAction action = SlurmAction::cancel;
     bool slow_requeue = false;  // slow_requeue=yes: this job may be requeued without a slow node
 };

@@ -1,0 +1,51 @@
+// The supervisor's own sampling rate, held to a share of the job's CPU where that CPU is scarce.
+// On a node whose CPUs the job keeps busy, every CPU-second the supervisor takes is one the job does
+// not get; elsewhere it comes out of idle time. So, where the job's local ranks use at least
+// kFullNode of the CPUs they may run on, the healthy-phase sampling interval is stretched until the
+// supervisor's CPU over the last window is within budget_percent of the job's, at most kMaxStretch
+// times. The rule is the decision's own: ParaStack's statistics count samples, not seconds, so a
+// longer interval delays a verdict but never makes one likelier; and the watcher samples at the
+// unstretched rate as soon as a run of suspicious samples or a still rank begins (watcher_sampling.cpp),
+// so a hang's evidence comes as fast as without a budget. Pure: the clocks are read by the caller.
+#pragma once
+
+#include <deque>
+
+namespace jobsentry {
+
+class SamplingBudget {
+public:
+    static constexpr double kWindowSeconds = 30;  // the share is judged over this much of the past
+    static constexpr double kMaxStretch = 4;
+    static constexpr double kFullNode = 0.8;      // of the CPUs the local ranks may use
+    static constexpr double kAim = 0.9;           // of the budget: a window's share varies by about that much
+
+    explicit SamplingBudget(double budget_percent) : budget_(budget_percent) {}
+
+    // After a sampling round: seconds (monotonic) and CPU seconds so far: the supervisor's, the
+    // job's (every node), the job's local ranks'; cpus: how many CPUs those ranks may run on (0: unknown).
+    void observe(double now, double supervisor_s, double job_s, double local_job_s, int cpus);
+
+    double stretch() const { return stretch_; }  // >= 1: the factor on the healthy-phase interval
+    double budget_percent() const { return budget_; }
+    double max_stretch_seen() const { return max_seen_; }
+    double seconds_stretched() const { return stretched_s_; }
+    bool full_node() const { return full_node_; }      // at the last judgement
+    double window_share_percent() const { return share_; }  // at the last judgement; -1: none yet
+
+private:
+    struct Point {
+        double t, supervisor, job, local;
+    };
+    double budget_;
+    double stretch_ = 1;
+    double max_seen_ = 1;
+    double stretched_s_ = 0;
+    double last_t_ = -1;
+    double judged_at_ = -1;
+    bool full_node_ = false;
+    double share_ = -1;
+    std::deque<Point> past_;
+};
+
+}  // namespace jobsentry
