@@ -10,7 +10,11 @@
 #   FAULT:  quota    the rank's process in a CPU cgroup of its own held to QUOTA_PCT % of a CPU
 #                    (cgroup v1 cpu.cfs_quota_us, v2 cpu.max; root)
 #           stopcont stopped STOP_MS of every 100 ms by SIGSTOP/SIGCONT from a shell loop
+#           hog      the rank's process pinned to one CPU, with a busy loop pinned beside it
 #           none     no fault
+# For bench/slow_detection.sh: FAULT_DELAY (s after the baseline before the fault, default 0),
+# KEEP_FAULT=1 (the fault stays until the job ends: the job's slowdown can be measured),
+# KEEP_DIR (the log, the report, the fault's record and `times`: start, fault, verdict, end).
 # The stopcont rank was once claimed hung: verification's rounds came within
 # a few ms (inside one stop), not spaced as decision-rule.md §3 says. The quota
 # fault gave no clear change on the project's programs on the loaded 2-core
@@ -47,8 +51,19 @@ release_cgroup() {
   rmdir "$CGROUP" 2>/dev/null || true
 }
 # KEEP_DIR: the watcher's log, the report and the fault's record are copied there (for bench/ and failures).
-keep() { [ -z "${KEEP_DIR:-}" ] || { mkdir -p "$KEEP_DIR"; cp "$WORK"/watch.err "$WORK"/report.* "$WORK"/injected "$KEEP_DIR"/ 2>/dev/null || true; }; }
-trap 'touch "$WORK/unthrottle"; release_cgroup; keep; sweep; cleanup' EXIT
+keep() { [ -z "${KEEP_DIR:-}" ] || { mkdir -p "$KEEP_DIR"; cp "$WORK"/watch.err "$WORK"/report.* "$WORK"/injected "$WORK"/times "$KEEP_DIR"/ 2>/dev/null || true; }; }
+HOG=""
+release_hog() { [ -z "$HOG" ] || kill "$HOG" 2>/dev/null || true; }
+trap 'touch "$WORK/unthrottle"; release_cgroup; release_hog; keep; sweep; cleanup' EXIT
+
+# The rank's every thread pinned to the last CPU, and a busy loop pinned there too: a noisy neighbour.
+hog() {
+  local pid=$1 cpu
+  cpu=$(($(nproc) - 1))
+  taskset -a -p -c "$cpu" "$pid" >/dev/null
+  taskset -c "$cpu" bash -c 'while :; do :; done' &
+  HOG=$!
+}
 
 # The rank's whole process (every thread) held to QUOTA_PCT % of one CPU.
 quota() {
@@ -92,13 +107,21 @@ while kill -0 "$watch_pid" 2>/dev/null; do
   now=$(date +%s.%N)
   if [ -z "$faulted" ] && grep -q "slow verdict: baseline of .* complete" "$WORK/watch.err"; then
     baseline_s=$(awk -v a="$started" -v b="$now" 'BEGIN { printf "%.1f", b - a }')
+    if [ "$FAULT" != none ] && [ -z "${fault_at:-}" ]; then
+      fault_at=$(awk -v n="$now" -v d="${FAULT_DELAY:-0}" 'BEGIN { printf "%.3f", n + d }')
+    fi
+    if [ "$FAULT" != none ] && awk -v n="$now" -v a="$fault_at" 'BEGIN { exit !(n < a) }'; then
+      sleep 0.2
+      continue
+    fi
     if [ "$FAULT" != none ]; then
       pid=$(rank_pids "$RANK" | head -1)
       [ -n "$pid" ] || fail "rank $RANK not found"
       case $FAULT in
         stopcont) throttle "$pid" & fault_text="stopped ${STOP_MS} ms of every 100 ms" ;;
         quota) quota "$pid"; fault_text="held to ${QUOTA_PCT} % of a CPU" ;;
-        *) fail "FAULT '$FAULT': accepted are quota, stopcont and none" ;;
+        hog) hog "$pid"; fault_text="pinned to a CPU beside a busy loop" ;;
+        *) fail "FAULT '$FAULT': accepted are quota, stopcont, hog and none" ;;
       esac
       echo "$now $RANK $pid $FAULT" >"$WORK/injected"
     fi
@@ -106,19 +129,25 @@ while kill -0 "$watch_pid" 2>/dev/null; do
   fi
   if [ -n "$faulted" ] && [ -z "$detected" ] && grep -q "]: slow: " "$WORK/watch.err"; then
     detected=$now
-    touch "$WORK/unthrottle"  # found: the rest of the run may go at full speed
-    release_cgroup
+    if [ "${KEEP_FAULT:-0}" != 1 ]; then
+      touch "$WORK/unthrottle"  # found: the rest of the run may go at full speed
+      release_cgroup
+      release_hog
+    fi
   fi
-  if [ -n "$faulted" ] && [ -z "$detected" ] && [ "$FAULT" != none ] &&
+  if [ -n "$faulted" ] && [ -z "$detected" ] && [ "$FAULT" != none ] && [ "${KEEP_FAULT:-0}" != 1 ] &&
     awk -v a="$faulted" -v b="$now" -v l="$LIMIT" 'BEGIN { exit !(b - a > l) }'; then
     touch "$WORK/unthrottle"  # missed: fail below, without waiting for the slowed job
     release_cgroup
+    release_hog
   fi
   sleep 0.2
 done
 wait "$watch_pid" || status=$?
+echo "$started ${faulted:--} ${detected:--} $(date +%s.%N)" >"$WORK/times"
 touch "$WORK/unthrottle"
 release_cgroup
+release_hog
 wait
 [ "$status" -ne 124 ] || fail "jobsentry watch still ran after $((RUN * 4 + 60)) s"
 [ -n "$faulted" ] || fail "the slow baseline never completed ($(json .slow.summary 2>/dev/null || echo no report))"

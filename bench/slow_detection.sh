@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The slow verdict against real faults on real applications (issue: fail-slow). Each injection
+# runs tests/mpi/slow_rank.sh on one of LAMMPS, CP2K and NWChem (fixed work: tests/apps/launch.sh),
+# 4 ranks, and once the job's slow baseline (100 rounds, SLOW_OPTS of that script) is complete
+# and a random 0-20 s more has passed, slows a random rank by a random fault until the job ends:
+#   stopcont  stopped 30-60 ms of every 100 ms (SIGSTOP/SIGCONT)
+#   quota     held to 20-50 % of a CPU (cgroup v1 cpu.cfs_quota_us, v2 cpu.max)
+#   hog       pinned to one CPU beside a busy loop pinned there (a noisy neighbour)
+# Recorded per injection: was a slow verdict given, did it name the slowed rank (or its node),
+# the delay from the fault to the verdict, the verdict's estimated job slowdown, and the measured
+# one: (end - fault) / (the unfaulted run's time - (fault - start)), from one balanced run of each
+# application first (which also counts as a balanced run: a slow verdict there is a false one).
+# Rows are appended to $OUT/results.tsv as they come, so a campaign stopped early keeps them.
+#   bash bench/slow_detection.sh [INJECTIONS=40] [RUN_SECONDS=100] [SEED]
+. "$(dirname "$0")/common.sh"
+N=${1:-40}
+RUN=${2:-100}
+RANDOM=${3:-$$}
+OUT=${OUT:-$TOP/bench-out/slow_detection}
+mkdir -p "$OUT"
+export PROGRAMS=$BUILD/tests/programs JOBSENTRY HANGPROG NP=4
+apps=(lammps cp2k nwchem)
+RESULTS=$OUT/results.tsv
+[ -s "$RESULTS" ] || echo -e "app\tfault\tparam\trank\tdelay_after_baseline\tslow\tnamed\tright\tverdict_delay_s\testimated\tmeasured" >"$RESULTS"
+
+field() { awk -v k="$2" '{ print $k }' "$1/times"; }  # started faulted detected ended
+
+# One balanced run of each application: its time, and a slow verdict there is a false one.
+declare -A ref
+for app in "${apps[@]}"; do
+  dir=$OUT/ref_$app; rm -rf "$dir"
+  KEEP_DIR=$dir bash "$TOP/tests/mpi/slow_rank.sh" "app:$app" none 0 "$RUN" >"$dir.log" 2>&1 || true
+  [ -s "$dir/times" ] || { echo "balanced run of $app failed: $(grep -E '^FAIL' "$dir.log")" >&2; exit 1; }
+  ref[$app]=$(awk '{ printf "%.1f", $4 - $1 }' "$dir/times")
+  false_slow=$(jq -r '.slow.status' "$dir/report.json")
+  echo -e "$app\tnone\t-\t-\t-\t$false_slow\t-\t-\t-\t-\t${ref[$app]}" >>"$RESULTS"
+  echo "balanced $app: ${ref[$app]} s, slow verdict: $false_slow" >&2
+done
+
+for i in $(seq "$N"); do
+  app=${apps[$((RANDOM % ${#apps[@]}))]}
+  rank=$((RANDOM % NP))
+  delay=$((RANDOM % 21))
+  case $((RANDOM % 3)) in
+    0) fault=stopcont param=$((30 + 10 * (RANDOM % 4))); export STOP_MS=$param ;;
+    1) fault=quota param=$((20 + 10 * (RANDOM % 4))); export QUOTA_PCT=$param ;;
+    2) fault=hog param=- ;;
+  esac
+  dir=$OUT/run_$(date +%s)_$i; rm -rf "$dir"
+  FAULT_DELAY=$delay KEEP_FAULT=1 EXPECT_SLOW=0 KEEP_DIR=$dir \
+    bash "$TOP/tests/mpi/slow_rank.sh" "app:$app" "$fault" "$rank" "$RUN" 600 >"$dir.log" 2>&1 || true
+  if [ ! -s "$dir/times" ] || [ ! -s "$dir/report.json" ]; then
+    echo -e "$app\t$fault\t$param\t$rank\t$delay\terror\t-\t-\t-\t-\t-" >>"$RESULTS"
+    echo "run $i ($app $fault $param rank $rank): no result: $(grep -E '^FAIL' "$dir.log" | head -1)" >&2
+    continue
+  fi
+  read -r started faulted detected ended <"$dir/times"
+  slow=$(jq -r '.slow.status' "$dir/report.json")
+  named=$(jq -r '[.slow.ranks[]?] | join(",")' "$dir/report.json")
+  right=no; [[ ",$named," == *",$rank,"* ]] && right=yes
+  vdelay=-; [ "$detected" != - ] && vdelay=$(awk -v a="$faulted" -v b="$detected" 'BEGIN { printf "%.1f", b - a }')
+  est=$(jq -r 'if .slow.status == "slow" then (.slow.job_factor * 100 | round / 100) else "-" end' "$dir/report.json")
+  measured=$(awk -v s="$started" -v f="$faulted" -v e="$ended" -v r="${ref[$app]}" \
+    'BEGIN { left = r - (f - s); if (left > 5) printf "%.2f", (e - f) / left; else print "-" }')
+  echo -e "$app\t$fault\t$param\t$rank\t$delay\t$slow\t${named:--}\t$right\t$vdelay\t$est\t$measured" >>"$RESULTS"
+  echo "run $i: $app $fault $param rank $rank: $slow [$named] after $vdelay s, est $est, measured $measured" >&2
+done
+
+# The table of every injection so far in $RESULTS (this run's and earlier ones').
+awk -F'\t' 'NR > 1 && $2 != "none"' "$RESULTS" >"$SCRATCH/inj"
+total=$(wc -l <"$SCRATCH/inj")
+big=$(awk -F'\t' '$11 != "-" && $11 >= 1.2' "$SCRATCH/inj" | wc -l)
+found=$(awk -F'\t' '$11 != "-" && $11 >= 1.2 && $6 == "slow" && $8 == "yes"' "$SCRATCH/inj" | wc -l)
+awk -F'\t' '$11 != "-" && $11 >= 1.2 && $6 == "slow" && $8 == "yes" { print $9 }' "$SCRATCH/inj" >"$SCRATCH/delays"
+awk -F'\t' '$10 != "-" && $11 != "-" && $11 >= 1.2 && $8 == "yes" { r = $10 / $11; print (r > 1 ? r - 1 : 1 - r) }' \
+  "$SCRATCH/inj" >"$SCRATCH/errors"
+within=$(awk '$1 <= 0.3' "$SCRATCH/errors" | wc -l)
+false_slow=$(awk -F'\t' 'NR > 1 && $2 == "none" && $6 == "slow"' "$RESULTS" | wc -l)
+balanced=$(awk -F'\t' 'NR > 1 && $2 == "none"' "$RESULTS" | wc -l)
+read -r dmed dp90 _ <<<"$(stats "$SCRATCH/delays")"
+echo "| injections | of which slowed the job ≥ 1.2× (measured) | named right | verdict delay, median / p90 (s) | estimate within ±30 % of measured | balanced runs | false slow verdicts |"
+echo "|---|---|---|---|---|---|---|"
+echo "| $total | $big | $found | $dmed / $dp90 | $within of $(wc -l <"$SCRATCH/errors") | $balanced | $false_slow |"
+echo
+echo "Every row: $RESULTS"
