@@ -11,14 +11,17 @@
 # one: (end - fault) / (the unfaulted run's time - (fault - start)), from one balanced run of each
 # application first (which also counts as a balanced run: a slow verdict there is a false one).
 # Rows are appended to $OUT/results.tsv as they come, so a campaign stopped early keeps them.
-#   bash bench/slow_detection.sh [INJECTIONS=40] [RUN_SECONDS=100] [SEED]
+#   bash bench/slow_detection.sh [INJECTIONS=40] [RUN_SECONDS=90] [SEED]
 . "$(dirname "$0")/common.sh"
 N=${1:-40}
-RUN=${2:-100}
+RUN=${2:-90}
 RANDOM=${3:-$$}
 OUT=${OUT:-$TOP/bench-out/slow_detection}
 mkdir -p "$OUT"
 export PROGRAMS=$BUILD/tests/programs JOBSENTRY HANGPROG NP=4
+# The applications' work sized from this machine's rates (as the tests do: tests/apps/launch.sh calibrate).
+export JOBSENTRY_APP_RATES=$BUILD/app-rates.env
+bash "$TOP/tests/apps/launch.sh" calibrate "$JOBSENTRY_APP_RATES" >&2
 apps=(lammps cp2k nwchem)
 RESULTS=$OUT/results.tsv
 [ -s "$RESULTS" ] || echo -e "app\tfault\tparam\trank\tdelay_after_baseline\tslow\tnamed\tright\tverdict_delay_s\testimated\tmeasured" >"$RESULTS"

@@ -26,6 +26,17 @@ TEST_CASE("a launcher's file name names its MPI, a generic name does not") {
     CHECK_FALSE(mpi_of_launcher("srun").has_value());
 }
 
+TEST_CASE("the Fortran bindings of Open MPI and MPICH are named; a C program has none") {
+    using jobsentry::fortran_mpi_of_needed;
+    CHECK(fortran_mpi_of_needed({"libmpi_mpifh.so.40", "libmpi.so.40", "libc.so.6"}) == "libmpi_mpifh.so.40");
+    CHECK(fortran_mpi_of_needed({"libmpi_usempif08.so.40", "libmpi.so.40"}) == "libmpi_usempif08.so.40");
+    CHECK(fortran_mpi_of_needed({"libmpichfort.so.12", "libmpich.so.12"}) == "libmpichfort.so.12");
+    CHECK(fortran_mpi_of_needed({"libmpi.so.40", "libgomp.so.1", "libc.so.6"}).empty());
+    // CP2K names only the bindings (which need libmpi.so.40): still Open MPI's program.
+    CHECK(jobsentry::mpi_of_needed({"libmpi_mpifh.so.40", "libscalapack-openmpi.so.2.2"}) == MpiFlavor::open_mpi);
+    CHECK(jobsentry::mpi_of_needed({"libmpichfort.so.12"}) == MpiFlavor::mpich);
+}
+
 TEST_CASE("--mpi words") {
     CHECK(jobsentry::parse_mpi_flavor("mpich") == MpiFlavor::mpich);
     CHECK(jobsentry::parse_mpi_flavor("openmpi") == MpiFlavor::open_mpi);

@@ -29,6 +29,11 @@ std::optional<MpiFlavor> mpi_of_needed(const std::vector<std::string>& needed) {
         // MPICH's library and its libmpi.so.12 alias; Open MPI 4 and 5 are both libmpi.so.40.
         if (starts_with(lib, "libmpich.so") || starts_with(lib, "libmpi.so.12")) return MpiFlavor::mpich;
         if (starts_with(lib, "libmpi.so.40")) return MpiFlavor::open_mpi;
+        // A Fortran program may name only the bindings (CP2K: libmpi_mpifh.so.40, which needs libmpi.so.40).
+        if (starts_with(lib, "libmpichfort.so") || starts_with(lib, "libmpifort.so.12")) return MpiFlavor::mpich;
+        if (starts_with(lib, "libmpi_mpifh.so.40") || starts_with(lib, "libmpi_usempif08.so.40") ||
+            starts_with(lib, "libmpi_usempi_ignore_tkr.so.40"))
+            return MpiFlavor::open_mpi;
     }
     return std::nullopt;
 }
@@ -88,6 +93,26 @@ ProgramMpi detect_program_mpi(const std::vector<std::string>& command) {
                 }
     }
     return {launcher, launcher_why};
+}
+
+std::string fortran_mpi_of_needed(const std::vector<std::string>& needed) {
+    for (const auto& lib : needed)
+        for (const char* f : {"libmpi_mpifh.so", "libmpi_usempif08.so", "libmpi_usempi_ignore_tkr.so", "libmpifort.so",
+                              "libmpichfort.so"})
+            if (starts_with(lib, f)) return lib;
+    return "";
+}
+
+std::string detect_fortran_mpi(const std::vector<std::string>& command) {
+    for (size_t i = 0; i < command.size(); ++i) {
+        std::string file = command_word_file(command[i], i == 0);
+        if (file.empty()) continue;
+        const std::vector<std::string> needed = needed_of(file);
+        const std::string fortran = fortran_mpi_of_needed(needed);
+        if (!fortran.empty()) return file + " is linked with the MPI library's Fortran bindings (" + fortran + ")";
+        if (mpi_of_needed(needed)) return "";
+    }
+    return "";
 }
 
 }  // namespace jobsentry

@@ -27,6 +27,13 @@ struct ProgramMpi {
 };
 ProgramMpi detect_program_mpi(const std::vector<std::string>& command);
 
+// The MPI library's Fortran bindings among an executable's DT_NEEDED names ("libmpi_mpifh.so.40"), or
+// "". They call PMPI_ directly (Open MPI, MPICH), so a PMPI module's MPI_ wrappers never see the
+// calls a program makes from Fortran: only those its C code makes.
+std::string fortran_mpi_of_needed(const std::vector<std::string>& needed);
+// The same of the command's first file linked with an MPI library: "PROGRAM is linked with LIB", or "".
+std::string detect_fortran_mpi(const std::vector<std::string>& command);
+
 // A word of a command as a regular file: the first word through PATH, the others as paths; "" when none.
 std::string command_word_file(const std::string& word, bool first);
 

@@ -131,6 +131,10 @@ int run_rma_check(const std::vector<std::string>& args) {
     else if (!o.precise)
         swap = rmacheck::openmp::prepare_libgomp_swap(o.command, dir, "jobsentry rma-check");
     environment.insert(environment.end(), swap.environment.begin(), swap.environment.end());
+    const std::string fortran = detect_fortran_mpi(o.command);
+    if (!fortran.empty())
+        std::cerr << "jobsentry rma-check: " << fortran << ", which call PMPI_ directly: the MPI calls it makes "
+                  << "from Fortran are not seen, only those of its C code (docs/rmacheck.md, \"Not covered\")\n";
     const std::optional<int> ran = run_preloaded(o.command, preload, environment, "jobsentry rma-check");
     rmacheck::openmp::remove_libgomp_swap(swap);
     if (!ran) return 127;
@@ -142,7 +146,12 @@ int run_rma_check(const std::vector<std::string>& args) {
     if (!write_report(a, o.report, "jobsentry rma-check")) return status ? status : 1;
     // No rank wrote a trace (a program of another MPI, one that never called
     // MPI_Init, ...): nothing was checked, which must not read as "no race".
-    if (a.traces.empty()) return status ? status : 1;
+    if (a.traces.empty()) {
+        if (!fortran.empty())
+            log.error("no rank wrote a trace: " + fortran + ", and a program that calls MPI_Init from Fortran is not "
+                      "seen at all (Fortran programs are not checked)");
+        return status ? status : 1;
+    }
     if (status == 0 && !a.findings.empty()) return kRacesFound;
     return status;
 }

@@ -46,23 +46,26 @@ std::string find_library(const std::string& name, const std::string& program, co
     return "";
 }
 
-// The first file of the command linked with libgomp.so.1, and what it and its own shared libraries
-// (one level: those it names, found as the loader would) need from it.
+// The first file of the command linked with libgomp.so.1, itself or through one of the shared
+// libraries it names (one level, found as the loader would: LAMMPS's lmp needs liblammps.so.0, which
+// needs libgomp), and what it and those libraries need from libgomp.
 bool find_libgomp_user(const std::vector<std::string>& command, std::string* file, ElfVersions* v) {
     for (size_t i = 0; i < command.size(); ++i) {
         std::string f = jobsentry::command_word_file(command[i], i == 0);
         if (f.empty()) continue;
         ElfVersions e = read_elf_versions(f, kLibgomp);
-        if (!needs_libgomp(e)) continue;
+        bool uses = needs_libgomp(e);
         for (const auto& lib : e.needed) {
             if (lib == kLibgomp) continue;
             std::string path = find_library(lib, f, e.runpath);
             if (path.empty()) continue;
             ElfVersions l = read_elf_versions(path, kLibgomp);
             if (!needs_libgomp(l)) continue;
+            uses = true;
             e.needs.insert(l.needs.begin(), l.needs.end());
             e.need_versions.insert(l.need_versions.begin(), l.need_versions.end());
         }
+        if (!uses) continue;
         *file = f, *v = std::move(e);
         return true;
     }
