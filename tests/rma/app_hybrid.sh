@@ -15,6 +15,14 @@ trap 'rm -rf "$WORK"' EXIT
 if [ "$(id -u)" -eq 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
 export OMPI_MCA_btl=self,vader OMP_NUM_THREADS=2
 fail() { echo "FAIL: rma_app_hybrid: $*" >&2; tail -20 "$WORK/err" >&2 || true; exit 1; }
+# expect STATUS FINISHED_LINE [PATTERN WHY]...: the run's exit status, the application's last words in
+# its output, then each PATTERN in rma-check's stderr, or fail saying WHY.
+expect() {
+  [ "$status" -eq "$1" ] || fail "rma-check exited $status, expected $1"
+  grep -q -- "$2" "$WORK/out" || fail "the application did not finish under rma-check"
+  shift 2
+  while [ $# -gt 0 ]; do grep -q -- "$1" "$WORK/err" || fail "$2"; shift 2; done
+}
 run() {  # run NAME PROGRAM ARGS...: rma-check in $WORK/NAME; sets status
   mkdir -p "$WORK/$1"
   status=0
@@ -26,12 +34,11 @@ run() {  # run NAME PROGRAM ARGS...: rma-check in $WORK/NAME; sets status
 sed -E -e 's/^region([[:space:]]+)box block 0 10 0 10 0 10/region\1box block 0 20 0 20 0 20/' \
   -e 's/^run([[:space:]]+)250$/run\140/' /usr/share/lammps/examples/melt/in.melt >"$WORK/in.melt"
 run lammps "$(command -v lmp)" -in "$WORK/in.melt" -log none
-[ "$status" -eq 0 ] || fail "rma-check of LAMMPS exited $status, expected 0"
-grep -q '^Loop time of ' "$WORK/out" || fail "LAMMPS did not finish its run under rma-check"
-grep -q 'lmp runs GCC.s libgomp, which has no OMPT: its ranks run LLVM libomp' "$WORK/err" ||
-  fail "LAMMPS (libgomp through liblammps.so.0) was not given LLVM libomp"
-grep -q '^NOTE the OpenMP runtime is LLVM libomp .* in place of GCC.s libgomp .* and it offers OMPT' "$WORK/err" ||
-  fail "the report does not name LLVM libomp with OMPT as the runtime LAMMPS ran"
+expect 0 '^Loop time of ' \
+  'lmp runs GCC.s libgomp, which has no OMPT: its ranks run LLVM libomp' \
+  "LAMMPS (libgomp through liblammps.so.0) was not given LLVM libomp" \
+  '^NOTE the OpenMP runtime is LLVM libomp .* in place of GCC.s libgomp .* and it offers OMPT' \
+  "the report does not name LLVM libomp with OMPT as the runtime LAMMPS ran"
 jq -e '(.ranks | length) == 2 and all(.ranks[]; .finalized and .events > 0) and .races == 0 and (.errors | length) == 0' \
   "$WORK/lammps.json" >/dev/null || fail "LAMMPS: not both ranks traced, or a finding: $(jq -c '.ranks, .findings' "$WORK/lammps.json")"
 lammps_events=$(jq -c '[.ranks[] | .events]' "$WORK/lammps.json")
@@ -39,10 +46,9 @@ lammps_events=$(jq -c '[.ranks[] | .events]' "$WORK/lammps.json")
 # CP2K: the H2O example, 2 MD steps.
 sed -E 's/^([[:space:]]*)STEPS 5$/\1STEPS 2/' /usr/share/doc/cp2k/examples/H2O.inp >"$WORK/H2O.inp"
 run cp2k "$(command -v cp2k.psmp)" -i "$WORK/H2O.inp"
-[ "$status" -eq 1 ] || fail "rma-check of CP2K exited $status, expected 1 (nothing checked)"
-grep -q 'PROGRAM ENDED AT' "$WORK/out" || fail "CP2K did not finish its run under rma-check"
-grep -q "cp2k.psmp is linked with the MPI library's Fortran bindings (libmpi_mpifh.so.40), which call PMPI_ directly" "$WORK/err" ||
-  fail "rma-check did not say before the run that CP2K's Fortran MPI calls are not seen"
-grep -q 'error: no rank wrote a trace: .*Fortran programs are not checked' "$WORK/err" ||
-  fail "rma-check did not name the Fortran bindings as why no trace was written"
+expect 1 'PROGRAM ENDED AT' \
+  "cp2k.psmp is linked with the MPI library's Fortran bindings (libmpi_mpifh.so.40), which call PMPI_ directly" \
+  "rma-check did not say before the run that CP2K's Fortran MPI calls are not seen" \
+  'error: no rank wrote a trace: .*Fortran programs are not checked' \
+  "rma-check did not name the Fortran bindings as why no trace was written (nothing checked must not read as no race)"
 echo "PASS: LAMMPS on LLVM libomp in libgomp's place, traced ($lammps_events events a rank), 0 findings; CP2K's Fortran MPI said unchecked, exit 1"
