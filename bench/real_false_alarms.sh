@@ -5,14 +5,25 @@
 # never a hang).
 #   bash bench/real_false_alarms.sh [MINUTES] [RUN_SECONDS] [NP]
 # START=K begins K targets further on (to run several at once over different codes).
+# INTERVAL_MS=50 samples 8 times as often as the default 400 ms (the cap of its doublings scaled
+# alike): each wall hour then holds 8 hours' worth of the rule's decisions, which the results call
+# "equivalent hours" (400 / INTERVAL_MS x the wall time) and never plain hours.
+# A campaign: every run appends one row to $OUT/campaign.tsv (kept across invocations; run it in the
+# background for hours, stop it any time) and the totals over that whole file are printed at the end:
+#   INTERVAL_MS=50 nohup bash bench/real_false_alarms.sh 600 90 4 >/dev/null 2>&1 &
 . "$(dirname "$0")/common.sh"
 MINUTES=${1:-120}
 RUN=${2:-90}
 NP=${3:-4}
 OUT=${OUT:-$TOP/bench-out/real_false_alarms}
+INTERVAL_MS=${INTERVAL_MS:-400}
 mkdir -p "$OUT"
+CAMPAIGN=$OUT/campaign.tsv
+[ -s "$CAMPAIGN" ] || echo -e "started\ttarget\tsuspended\tseconds\tinterval_ms\tequivalent_seconds\tsamples\tverdict\tcleared" >"$CAMPAIGN"
 mapfile -t apps < <(bash "$TOP/tests/apps/launch.sh" list)
-targets=(hpl_like random_access halo_waitall overlap_test master_worker dgemm_phase "${apps[@]/#/app:}")
+# long_phases: hangprog whose rank 0 computes alone for 3-5 s every ~6 s while the others wait in a
+# barrier (a phase that looks like a hang of rank 0).
+targets=(hpl_like random_access halo_waitall overlap_test master_worker dgemm_phase long_phases "${apps[@]/#/app:}")
 total=0 runs=0 alarms=0 cleared=0 samples=0 suspends=0
 echo "| run | target | suspended | seconds | samples | verdict | alarms cleared by verification |"
 echo "|---|---|---|---|---|---|---|"
@@ -22,6 +33,7 @@ while [ "$total" -lt $((MINUTES * 60)) ]; do
   rm -rf "$SCRATCH/run" "$SCRATCH/r.json"; mkdir -p "$SCRATCH/run"
   case $target in
     app:*) cmd=(bash "$TOP/tests/apps/launch.sh" "${target#app:}" "$SCRATCH/run" "$NP" "$RUN") ;;
+    long_phases) cmd=(mpirun -np "$NP" "$HANGPROG" --seconds "$RUN" --long-phases) ;;
     *) cmd=(mpirun -np "$NP" "$BUILD/tests/programs/$target" --seconds "$RUN") ;;
   esac
   suspend=no
@@ -35,7 +47,9 @@ while [ "$total" -lt $((MINUTES * 60)) ]; do
       kill -STOP $pids 2>/dev/null; sleep 5; kill -CONT $pids 2>/dev/null ) &
   fi
   s=$(date +%s)
-  "$JOBSENTRY" watch --verbose --report "$SCRATCH/r.json" -- "${cmd[@]}" >/dev/null 2>"$OUT/run_$runs.log" || true
+  log=$OUT/run_$(date +%s)_$runs.log
+  "$JOBSENTRY" watch --verbose --interval-ms "$INTERVAL_MS" --max-interval-ms $((16 * INTERVAL_MS)) \
+    --report "$SCRATCH/r.json" -- "${cmd[@]}" >/dev/null 2>"$log" || true
   wait
   e=$(date +%s)
   total=$((total + e - s))
@@ -45,8 +59,16 @@ while [ "$total" -lt $((MINUTES * 60)) ]; do
   [ "$verdict" = no_hang ] || alarms=$((alarms + 1))
   cleared=$((cleared + v)); samples=$((samples + n))
   echo "| $runs | $target | $suspend | $((e - s)) | $n | $verdict | $v |"
+  echo -e "$s\t$target\t$suspend\t$((e - s))\t$INTERVAL_MS\t$(((e - s) * 400 / INTERVAL_MS))\t$n\t$verdict\t$v" >>"$CAMPAIGN"
 done
 echo
 echo "| hang-free minutes | runs | of which suspended and resumed | samples | false alarms | candidates cleared by verification |"
 echo "|---|---|---|---|---|---|"
 echo "| $((total / 60)) | $runs | $suspends | $samples | $alarms | $cleared |"
+echo
+echo "The whole campaign so far ($CAMPAIGN):"
+echo
+echo "| runs | wall hours | equivalent hours (400 ms / interval) | samples | false alarms | candidates cleared by verification |"
+echo "|---|---|---|---|---|---|"
+awk -F'\t' 'NR > 1 { n++; wall += $4; eq += $6; samples += $7; if ($8 != "no_hang") bad++; cleared += $9 }
+  END { printf "| %d | %.2f | %.2f | %d | %d | %d |\n", n, wall / 3600, eq / 3600, samples, bad, cleared }' "$CAMPAIGN"
