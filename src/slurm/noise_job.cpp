@@ -103,6 +103,12 @@ NodeHealthCheck check_node_health(const ProbeResult& result, const std::string& 
         out.json = {{"baseline", baseline_path}, {"error", out.error}};
         return out;
     }
+    if (const std::string other = baseline_mismatch(*baseline, result); !other.empty()) {
+        out.error = baseline_path + ": from other hardware (" + other + "): this node is not judged against it";
+        out.clause_tail = "; site baseline from other hardware";
+        out.json = {{"baseline", baseline_path}, {"error", out.error}};
+        return out;
+    }
     const NoiseHealth h = judge_node_noise(result, *baseline, factor);
     out.noisy = h.noisy;
     out.clause_tail = noise_health_text(h);

@@ -88,5 +88,14 @@ wait_state "$bad" 60 COMPLETED
   fail "job $bad: an unreadable baseline is not said: '$(sacct_field "$bad" AdminComment)'"
 grep -q "node health not judged: $WORK/bad-baseline.json: not a JSON object with a 'pus' list" \
   "$SUPERVISOR_LOGS/job_$bad.noise.log" || fail "job $bad: the log does not say why the baseline was refused"
-pass "job $noisy beside CPU hogs: node named NOISY and drained ('$drain_reason'); job $bad: unreadable baseline said"
+# A baseline measured on another processor: not judged against, said so (the job unharmed).
+jq '.cpu_model = "Other CPU 9000"' "$WORK/baseline.json" >"$WORK/other-baseline.json"
+use_plugin "noise_baseline=$WORK/other-baseline.json"
+other=$(submit --noise-probe=200ms short.sh)
+wait_state "$other" 60 COMPLETED
+[[ "$(sacct_field "$other" AdminComment)" == *"; site baseline from other hardware" ]] ||
+  fail "job $other: a baseline of other hardware is not said: '$(sacct_field "$other" AdminComment)'"
+grep -q "node health not judged: $WORK/other-baseline.json: from other hardware (measured on Other CPU 9000, this node is " \
+  "$SUPERVISOR_LOGS/job_$other.noise.log" || fail "job $other: the log does not name the two processors"
+pass "job $noisy beside CPU hogs: node named NOISY and drained ('$drain_reason'); job $bad: unreadable baseline said; job $other: other hardware said"
 pass "job $id probed for 1.5 s on $pus PU(s) before its script, result $result, AdminComment '$comment'"

@@ -53,7 +53,7 @@ TEST_CASE("noise baseline: the median PU of a jobsentry noise --json result", "[
 }
 
 TEST_CASE("node health: NOISY needs the factor and half a point above the baseline", "[noise]") {
-    const NoiseBaseline base{1.0, 4};
+    const NoiseBaseline base{1.0, 4, ""};
     NoiseHealth h = judge_node_noise(node_with({0.9, 4.2}), base, 3);
     CHECK(h.measured);
     CHECK(h.noisy);
@@ -65,11 +65,11 @@ TEST_CASE("node health: NOISY needs the factor and half a point above the baseli
     CHECK_FALSE(h.noisy);
     CHECK(noise_health_text(h) == "; 2.9x the site baseline 1.00%");
     // Ten times a quiet baseline but a tenth of a point: no job feels that.
-    h = judge_node_noise(node_with({0.1}), NoiseBaseline{0.01, 2}, 3);
+    h = judge_node_noise(node_with({0.1}), NoiseBaseline{0.01, 2, ""}, 3);
     CHECK(h.factor == Approx(10));
     CHECK_FALSE(h.noisy);
     // A baseline of exactly zero: any real noise is "above" it, named when it is half a point.
-    h = judge_node_noise(node_with({0.6}), NoiseBaseline{0, 2}, 3);
+    h = judge_node_noise(node_with({0.6}), NoiseBaseline{0, 2, ""}, 3);
     CHECK(std::isinf(h.factor));
     CHECK(h.noisy);
     CHECK(noise_health_text(h) == "; NOISY above the site baseline 0.00%");
@@ -80,4 +80,27 @@ TEST_CASE("node health: NOISY needs the factor and half a point above the baseli
     CHECK_FALSE(h.measured);
     CHECK_FALSE(h.noisy);
     CHECK(noise_health_text(h).empty());
+}
+
+TEST_CASE("a baseline from another processor is not judged against; one that does not say is", "[noise]") {
+    ProbeResult reference = node_with({0.4, 0.2});
+    reference.cpu_model = "Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz";
+    std::string err;
+    auto base = parse_noise_baseline(noise_json(reference).dump(), &err);
+    REQUIRE(base);
+    CHECK(base->cpu_model == reference.cpu_model);
+    ProbeResult node = node_with({5.0});
+    node.cpu_model = "AMD EPYC 7742 64-Core Processor";
+    CHECK(baseline_mismatch(*base, node) ==
+          "measured on Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz, this node is AMD EPYC 7742 64-Core Processor");
+    node.cpu_model = reference.cpu_model;
+    CHECK(baseline_mismatch(*base, node).empty());
+    node.cpu_model.clear();  // this node's processor unknown: judged as before
+    CHECK(baseline_mismatch(*base, node).empty());
+    base->cpu_model.clear();  // an older baseline, without cpu_model
+    node.cpu_model = "AMD EPYC 7742 64-Core Processor";
+    CHECK(baseline_mismatch(*base, node).empty());
+    // A cpu_model that is not a short string is refused, naming what is accepted.
+    CHECK_FALSE(parse_noise_baseline(R"({"pus":[{"cpu":0,"noise_percent":0.1}],"cpu_model":7})", &err));
+    CHECK_THAT(err, Catch::Contains("'cpu_model' is not a string"));
 }

@@ -43,7 +43,19 @@ std::optional<NoiseBaseline> parse_noise_baseline(const std::string& json_text, 
     NoiseBaseline out;
     out.noise_percent = n % 2 ? levels[n / 2] : (levels[n / 2 - 1] + levels[n / 2]) / 2;
     out.pus = static_cast<int>(n);
+    if (auto it = j.find("cpu_model"); it != j.end()) {
+        if (!it->is_string() || it->get<std::string>().size() > 200) {
+            *error = "'cpu_model' is not a string of at most 200 characters; " + accepted;
+            return std::nullopt;
+        }
+        out.cpu_model = it->get<std::string>();
+    }
     return out;
+}
+
+std::string baseline_mismatch(const NoiseBaseline& baseline, const ProbeResult& node) {
+    if (baseline.cpu_model.empty() || node.cpu_model.empty() || baseline.cpu_model == node.cpu_model) return "";
+    return "measured on " + baseline.cpu_model + ", this node is " + node.cpu_model;
 }
 
 NoiseHealth judge_node_noise(const ProbeResult& node, const NoiseBaseline& baseline, double factor_limit) {

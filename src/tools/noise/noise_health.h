@@ -22,7 +22,13 @@ inline constexpr size_t kMaxBaselineBytes = 1 << 20;
 struct NoiseBaseline {
     double noise_percent = 0;  // median PU of the reference node
     int pus = 0;               // how many PUs it was measured on
+    std::string cpu_model;     // its processor; "" in a baseline that does not say (accepted as before)
 };
+
+// Why a baseline cannot stand for this node, or "": it was measured on another processor
+// ("measured on Intel Xeon Gold 6248, this node is AMD EPYC 7742"). Noise levels differ between
+// processors and kernels' timer paths, so a factor against another machine's level means nothing.
+std::string baseline_mismatch(const NoiseBaseline& baseline, const ProbeResult& node);
 
 // Parses a `jobsentry noise --json` result. On failure returns nullopt and
 // says what is wrong in *error (naming what is accepted).

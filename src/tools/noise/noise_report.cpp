@@ -47,7 +47,9 @@ nlohmann::json noise_json(const ProbeResult& result) {
                   {"histogram", histogram}});
         pus.push_back(j);
     }
-    return {{"clock", result.clock}, {"tsc_ghz", result.tsc_ghz}, {"duration_ns", result.duration_ns}, {"pus", pus}};
+    nlohmann::json out{{"clock", result.clock}, {"tsc_ghz", result.tsc_ghz}, {"duration_ns", result.duration_ns}, {"pus", pus}};
+    if (!result.cpu_model.empty()) out["cpu_model"] = result.cpu_model;
+    return out;
 }
 
 std::string noise_table(const ProbeResult& result) {

@@ -6,10 +6,31 @@
 #include <system_error>
 #include <thread>
 
+#include "base/proc_files.h"
 #include "tools/noise/cpu_list.h"
 #include "tools/noise/pu_topology.h"
 
 namespace jobsentry {
+
+// The processor's name, as /proc/cpuinfo's first "model name" says it (bounded); "" when absent.
+std::string cpu_model_name() {
+    const auto text = read_bounded("/proc/cpuinfo", 1 << 20);
+    if (!text) return "";
+    const std::string key = "model name";
+    for (size_t at = 0; at < text->size();) {
+        size_t end = text->find('\n', at);
+        if (end == std::string::npos) end = text->size();
+        const std::string line = text->substr(at, end - at);
+        at = end + 1;
+        if (line.rfind(key, 0) != 0) continue;
+        const size_t colon = line.find(':');
+        if (colon == std::string::npos) continue;
+        std::string name = line.substr(colon + 1);
+        name.erase(0, name.find_first_not_of(" \t"));
+        return name.substr(0, 200);
+    }
+    return "";
+}
 
 namespace {
 
@@ -134,6 +155,7 @@ ProbeResult run_noise_probe(const ProbeSettings& settings) {
     shared.use_tsc = false;
 #endif
     shared.ticks_per_ns = shared.use_tsc ? calibrate_tsc_ticks_per_ns() : 1.0;
+    result.cpu_model = cpu_model_name();
     result.clock = shared.use_tsc ? "tsc" : "clock_gettime";
     result.tsc_ghz = shared.use_tsc ? shared.ticks_per_ns : 0;
     shared.threads = static_cast<int>(settings.cpus.size());

@@ -25,6 +25,7 @@ struct ProbeResult {
     std::string clock;          // "tsc" or "clock_gettime"
     double tsc_ghz = 0;         // TSC rate when clock is "tsc"
     uint64_t duration_ns = 0;   // asked for
+    std::string cpu_model;      // the node's processor ("model name" of /proc/cpuinfo); "" when unknown
     std::vector<PuResult> pus;  // in the order of the cpus asked for
 };
 
