@@ -79,23 +79,25 @@ drain_reason=$(sed -n 's/.*Reason=\(.*\)/\1/p' <<<"$show" | head -1)
   fail "the drain reason of $node does not name job $noisy and its noise: '$drain_reason'"
 scontrol update NodeName="$node" State=RESUME
 use_plugin "noise_baseline=$WORK/baseline.json" noise_factor=10
-# A baseline that is not a probe result: said in the clause, the job unharmed.
+# A baseline the node cannot be judged against: the job completes, its AdminComment ends with
+# CLAUSE, and the noise log says WHY. Prints the job's id.
+#   refused BASELINE CLAUSE WHY
+refused() {
+  local job
+  use_plugin "noise_baseline=$1"
+  job=$(submit --noise-probe=200ms short.sh)
+  wait_state "$job" 60 COMPLETED
+  [[ "$(sacct_field "$job" AdminComment)" == *"; $2" ]] ||
+    fail "job $job: baseline $1 is not said ('$2'): '$(sacct_field "$job" AdminComment)'"
+  grep -qF "node health not judged: $1: $3" "$SUPERVISOR_LOGS/job_$job.noise.log" ||
+    fail "job $job: the log does not say '$3' of baseline $1"
+  echo "$job"
+}
+# Not a probe result; measured on another processor (said, never judged against).
 echo '{"pus": "many"}' >"$WORK/bad-baseline.json"
-use_plugin "noise_baseline=$WORK/bad-baseline.json"
-bad=$(submit --noise-probe=200ms short.sh)
-wait_state "$bad" 60 COMPLETED
-[[ "$(sacct_field "$bad" AdminComment)" == *"; site baseline unreadable" ]] ||
-  fail "job $bad: an unreadable baseline is not said: '$(sacct_field "$bad" AdminComment)'"
-grep -q "node health not judged: $WORK/bad-baseline.json: not a JSON object with a 'pus' list" \
-  "$SUPERVISOR_LOGS/job_$bad.noise.log" || fail "job $bad: the log does not say why the baseline was refused"
-# A baseline measured on another processor: not judged against, said so (the job unharmed).
+bad=$(refused "$WORK/bad-baseline.json" "site baseline unreadable" "not a JSON object with a 'pus' list")
 jq '.cpu_model = "Other CPU 9000"' "$WORK/baseline.json" >"$WORK/other-baseline.json"
-use_plugin "noise_baseline=$WORK/other-baseline.json"
-other=$(submit --noise-probe=200ms short.sh)
-wait_state "$other" 60 COMPLETED
-[[ "$(sacct_field "$other" AdminComment)" == *"; site baseline from other hardware" ]] ||
-  fail "job $other: a baseline of other hardware is not said: '$(sacct_field "$other" AdminComment)'"
-grep -q "node health not judged: $WORK/other-baseline.json: from other hardware (measured on Other CPU 9000, this node is " \
-  "$SUPERVISOR_LOGS/job_$other.noise.log" || fail "job $other: the log does not name the two processors"
+other=$(refused "$WORK/other-baseline.json" "site baseline from other hardware" \
+  "from other hardware (measured on Other CPU 9000, this node is ")
 pass "job $noisy beside CPU hogs: node named NOISY and drained ('$drain_reason'); job $bad: unreadable baseline said; job $other: other hardware said"
 pass "job $id probed for 1.5 s on $pus PU(s) before its script, result $result, AdminComment '$comment'"
