@@ -15,7 +15,8 @@
 namespace jobsentry {
 namespace {
 
-constexpr uint64_t kWarmSamples = 20;  // start-up cost (symbol tables of each rank) is behind us by then
+constexpr uint64_t kWarmSamples = 20;
+constexpr double kSlowHoldP = 0.1;  // the CPU budget waits while the slow verdict's look is below this  // start-up cost (symbol tables of each rank) is behind us by then
 
 double own_cpu_seconds() {
     rusage self{};
@@ -233,9 +234,13 @@ double Watcher::next_delay() {
         std::uniform_real_distribution<double> jitter(0.0, opt_.interval_ms / 1000.0);
         return jitter(rng_) + opt_.interval_ms / 2000.0;
     }
-    // Nor during a run of suspicious samples: the budget only slows healthy phases.
+    // Nor during a run of suspicious samples, nor while the slow verdict's last look came near
+    // (its corrected p below kSlowHoldP: never in the balanced runs of bench/slow_detection.sh, often
+    // under a fault): the budget only slows phases without evidence building.
     const double delay = model_.next_delay(rng_);
     if (last_judgement_.streak > 0 || last_stillness_.streak > 0) return delay;
+    const SlowVerdict& slow = slow_.verdict();
+    if (slow.status == SlowStatus::no_slow && slow.p_value < kSlowHoldP) return delay;
     return std::min(delay * budget_.stretch(), 1.5 * opt_.max_interval_ms / 1000.0);
 }
 
