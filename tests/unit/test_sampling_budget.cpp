@@ -34,7 +34,7 @@ TEST_CASE("on a busy node the interval stretches until the supervisor's share is
     CHECK(r.budget.full_node());
     CHECK(r.budget.stretch() == Approx(2 / SamplingBudget::kAim).epsilon(0.05));
     CHECK(r.budget.window_share_percent() == Approx(0.1 * SamplingBudget::kAim).epsilon(0.05));
-    CHECK(r.budget.seconds_stretched() > 100);
+    CHECK(r.budget.seconds_stretched(r.t) > 100);
     // The job's cost grows tenfold: the stretch stops at its cap.
     r.go(200, 0.04, 2, 2, 2);
     CHECK(r.budget.stretch() == SamplingBudget::kMaxStretch);
@@ -46,7 +46,7 @@ TEST_CASE("where the job leaves CPUs idle, or the budget is off, nothing is slow
     idle.go(200, 0.004, 1, 1, 4);  // 1 CPU-second a second of 4 CPUs
     CHECK_FALSE(idle.budget.full_node());
     CHECK(idle.budget.stretch() == 1);
-    CHECK(idle.budget.seconds_stretched() == 0);
+    CHECK(idle.budget.seconds_stretched(idle.t) == 0);
 
     Run unknown{SamplingBudget(0.1)};
     unknown.go(200, 0.004, 2, 2, 0);  // the ranks' CPUs could not be read

@@ -5,16 +5,14 @@
 namespace jobsentry {
 
 void SamplingBudget::observe(double now, double supervisor_s, double job_s, double local_job_s, int cpus) {
-    if (last_t_ >= 0 && stretch_ > 1) stretched_s_ += now - last_t_;
-    last_t_ = now;
-    if (!(budget_ > 0)) return;
-    past_.push_back({now, supervisor_s, job_s, local_job_s});
-    // Judged once per window, over the window before: a multiplicative step towards the budget.
-    if (past_.front().t > now - kWindowSeconds || (judged_at_ >= 0 && now - judged_at_ < kWindowSeconds)) return;
-    while (past_.size() > 2 && past_[1].t <= now - kWindowSeconds) past_.pop_front();
-    const Point& from = past_.front();
+    if (!due(now)) return;
+    const Point to{now, supervisor_s, job_s, local_job_s};
+    const Point from = from_;
+    from_ = to;
+    if (from.t < 0) return;  // the first point: a window begins
+    // A multiplicative step towards the budget, judged over the window just ended.
     const double span = now - from.t, spent = supervisor_s - from.supervisor, job = job_s - from.job;
-    judged_at_ = now;
+    if (stretch_ > 1) stretched_s_ += span;
     full_node_ = cpus > 0 && span > 0 && (local_job_s - from.local) / span >= kFullNode * cpus;
     share_ = job > 0 ? 100 * spent / job : -1;
     if (!full_node_ || share_ < 0) {

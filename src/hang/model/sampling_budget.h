@@ -9,8 +9,6 @@
 // so a hang's evidence comes as fast as without a budget. Pure: the clocks are read by the caller.
 #pragma once
 
-#include <deque>
-
 namespace jobsentry {
 
 class SamplingBudget {
@@ -22,30 +20,35 @@ public:
 
     explicit SamplingBudget(double budget_percent) : budget_(budget_percent) {}
 
-    // After a sampling round: seconds (monotonic) and CPU seconds so far: the supervisor's, the
-    // job's (every node), the job's local ranks'; cpus: how many CPUs those ranks may run on (0: unknown).
+    // Whether observe() would use a point now: the first, then one per window (the caller's sums of
+    // CPU time over every rank are not taken at every round).
+    bool due(double now) const { return budget_ > 0 && (from_.t < 0 || now - from_.t >= kWindowSeconds); }
+    // Seconds (monotonic) and CPU seconds so far: the supervisor's, the job's (every node), the
+    // job's local ranks'; cpus: how many CPUs those ranks may run on (0: unknown). Judges the window
+    // since the previous point when it is a whole window long; ignored otherwise.
     void observe(double now, double supervisor_s, double job_s, double local_job_s, int cpus);
 
     double stretch() const { return stretch_; }  // >= 1: the factor on the healthy-phase interval
     double budget_percent() const { return budget_; }
     double max_stretch_seen() const { return max_seen_; }
-    double seconds_stretched() const { return stretched_s_; }
+    // Seconds sampled at a stretch, up to now (the window under way included).
+    double seconds_stretched(double now) const {
+        return stretched_s_ + (stretch_ > 1 && from_.t >= 0 && now > from_.t ? now - from_.t : 0);
+    }
     bool full_node() const { return full_node_; }      // at the last judgement
     double window_share_percent() const { return share_; }  // at the last judgement; -1: none yet
 
 private:
     struct Point {
-        double t, supervisor, job, local;
+        double t = -1, supervisor = 0, job = 0, local = 0;
     };
     double budget_;
     double stretch_ = 1;
     double max_seen_ = 1;
     double stretched_s_ = 0;
-    double last_t_ = -1;
-    double judged_at_ = -1;
     bool full_node_ = false;
     double share_ = -1;
-    std::deque<Point> past_;
+    Point from_;  // the start of the window being gathered; t < 0: none yet
 };
 
 }  // namespace jobsentry

@@ -68,7 +68,7 @@ void Watcher::fill_cost() {
     report_.budget_percent = budget_.budget_percent();
     report_.budget_stretch_max = budget_.max_stretch_seen();
     report_.budget_stretch_at_end = budget_.stretch();
-    report_.budget_seconds_slowed = budget_.seconds_stretched();
+    report_.budget_seconds_slowed = budget_.seconds_stretched(monotonic_now());
     report_.budget_full_node = budget_.full_node();
     report_.cpu_cost.merge(cost_);
 }

@@ -15,8 +15,8 @@
 namespace jobsentry {
 namespace {
 
-constexpr uint64_t kWarmSamples = 20;
-constexpr double kSlowHoldP = 0.1;  // the CPU budget waits while the slow verdict's look is below this  // start-up cost (symbol tables of each rank) is behind us by then
+constexpr uint64_t kWarmSamples = 20;  // start-up cost (symbol tables of each rank) is behind us by then
+constexpr double kSlowHoldP = 0.1;      // the CPU budget waits while the slow verdict's look is below this
 
 double own_cpu_seconds() {
     rusage self{};
@@ -121,7 +121,7 @@ void Watcher::sample_round() {
         report_.warm_at = unix_now();
         report_.warm_job_cpu_s = static_cast<double>(job_cpu_.total_ticks()) / static_cast<double>(sysconf(_SC_CLK_TCK));
     }
-    if (report_.samples >= kWarmSamples) observe_budget();
+    if (report_.samples >= kWarmSamples && budget_.due(monotonic_now())) observe_budget();
     const double s_out = effective_s_out(activities);
     const double s_move = share_moved(moved);
     last_judgement_ = model_.observe(s_out);
