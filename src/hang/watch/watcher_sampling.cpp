@@ -245,10 +245,10 @@ double Watcher::next_delay() {
 }
 
 void Watcher::observe_budget() {
-    // From the 20th round on: the start-up (every binary's symbol tables) is no steady cost to budget.
+    // Called from the 20th round on: the start-up (every binary's symbol tables) is no steady cost to budget.
     const double tick = static_cast<double>(sysconf(_SC_CLK_TCK));
     const double before = budget_.stretch();
-    budget_.observe(monotonic_now(), own_cpu_seconds() - report_.warm_cpu_s,
+    budget_.observe(monotonic_now(), own_cpu_seconds(),
                     static_cast<double>(job_cpu_.total_ticks()) / tick,
                     static_cast<double>(job_cpu_.local_ticks()) / tick, local_cpus_);
     if (std::abs(budget_.stretch() - before) < 0.1 * before) return;
