@@ -132,12 +132,9 @@ std::optional<bool> status_signal_pending(const std::string& text, int sig) {
     return found ? std::optional<bool>(pending) : std::nullopt;
 }
 
-std::optional<uint64_t> status_voluntary_switches(const std::string& status_text) {
-    static const std::string key = "\nvoluntary_ctxt_switches:";
-    const size_t at = status_text.find(key);
-    if (at == std::string::npos) return std::nullopt;
-    const char* p = status_text.c_str() + at + key.size();
-    while (*p == ' ' || *p == '\t') ++p;
+namespace {
+// A decimal number at p, at most UINT64_MAX; p is left after it.
+std::optional<uint64_t> parse_decimal(const char*& p) {
     if (*p < '0' || *p > '9') return std::nullopt;
     uint64_t n = 0;
     for (; *p >= '0' && *p <= '9'; ++p) {
@@ -145,6 +142,32 @@ std::optional<uint64_t> status_voluntary_switches(const std::string& status_text
         n = n * 10 + static_cast<uint64_t>(*p - '0');
     }
     return n;
+}
+}  // namespace
+
+std::optional<SchedStat> parse_schedstat(const std::string& text) {
+    const char* p = text.c_str();
+    auto run = parse_decimal(p);
+    if (!run || *p != ' ') return std::nullopt;
+    ++p;
+    auto wait = parse_decimal(p);
+    if (!wait) return std::nullopt;
+    return SchedStat{*run, *wait};
+}
+
+std::optional<SchedStat> read_thread_schedstat(pid_t pid, pid_t tid) {
+    auto text = read_bounded("/proc/" + std::to_string(pid) + "/task/" + std::to_string(tid) + "/schedstat", 256);
+    if (!text) return std::nullopt;
+    return parse_schedstat(*text);
+}
+
+std::optional<uint64_t> status_voluntary_switches(const std::string& status_text) {
+    static const std::string key = "\nvoluntary_ctxt_switches:";
+    const size_t at = status_text.find(key);
+    if (at == std::string::npos) return std::nullopt;
+    const char* p = status_text.c_str() + at + key.size();
+    while (*p == ' ' || *p == '\t') ++p;
+    return parse_decimal(p);
 }
 
 std::optional<uint64_t> read_voluntary_switches(pid_t pid, pid_t tid) {

@@ -56,6 +56,14 @@ std::optional<bool> status_signal_pending(const std::string& status_text, int si
 // /proc/PID/task/TID/status): how often it went to sleep. Pure parser and reader.
 std::optional<uint64_t> status_voluntary_switches(const std::string& status_text);
 std::optional<uint64_t> read_voluntary_switches(pid_t pid, pid_t tid);
+// A thread's time on a CPU and waiting on a run queue for one, in ns (/proc/PID/task/TID/schedstat:
+// "run_ns wait_ns timeslices"). Waiting counts every moment the thread could run but had no CPU,
+// a cgroup's CPU quota throttling it included: the evidence of a rank starved of CPU.
+struct SchedStat {
+    uint64_t run_ns = 0, wait_ns = 0;
+};
+std::optional<SchedStat> parse_schedstat(const std::string& text);
+std::optional<SchedStat> read_thread_schedstat(pid_t pid, pid_t tid);
 // How many CPUs these processes may run on together (the union of their affinity masks); 0 when
 // none could be read.
 int cpus_allowed_together(const std::vector<pid_t>& pids);

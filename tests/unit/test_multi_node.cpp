@@ -31,6 +31,9 @@ StackSample sample_in_allreduce() {
     s.cpu_ticks = 1234;
     s.main_cpu_ticks = 1200;
     s.main_user_ticks = 1100;
+    s.sched_known = true;
+    s.main_run_ns = 12000000000;
+    s.main_wait_ns = 3400000000;
     s.frames = {{0x10, "poll", "/lib/libc.so.6", false},
                 {0x20, "PMPI_Allreduce", "/lib/libmpi.so.40", true},
                 {0x30, "solve", "/home/u/app", false},
@@ -106,7 +109,7 @@ TEST_CASE("a compact sample carries the digests the model needs, not the frames"
     const StackSample full = sample_in_allreduce();
     const nlohmann::json j = wire::sample_json(5, full, false);
     CHECK(!j.contains("frames"));
-    CHECK(j.dump().size() < 250);
+    CHECK(j.dump().size() < 300);  // a few hundred bytes per rank and round, frames or not
     int rank = -1;
     std::string error;
     auto back = wire::sample_from_json(j, &rank, &error);
@@ -119,6 +122,9 @@ TEST_CASE("a compact sample carries the digests the model needs, not the frames"
     CHECK(back->cpu_ticks == 1234);
     CHECK(back->main_cpu_ticks == 1200);
     CHECK(back->main_user_ticks == 1100);
+    CHECK(back->sched_known);
+    CHECK(back->main_run_ns == 12000000000u);
+    CHECK(back->main_wait_ns == 3400000000u);
     CHECK(progress_signature(*back) == progress_signature(full.frames));
     CHECK(exact_signature(*back) == exact_signature(full.frames));
     CHECK(outermost_mpi_call(*back) == "PMPI_Allreduce");
@@ -133,6 +139,23 @@ TEST_CASE("an earlier agent sends no main_user: the main thread's whole time cou
     REQUIRE(back);
     CHECK(back->main_user_ticks == 1200);
     j["main_user"] = "many";
+    CHECK_FALSE(wire::sample_from_json(j, &rank, &error));
+    CHECK(error == "malformed sample");
+}
+
+TEST_CASE("an earlier agent or a kernel without schedstat sends no run-queue wait: no starvation evidence") {
+    StackSample without = sample_in_allreduce();
+    without.sched_known = false;
+    nlohmann::json j = wire::sample_json(4, without, false);
+    CHECK(!j.contains("main_wait"));
+    int rank = -1;
+    std::string error;
+    auto back = wire::sample_from_json(j, &rank, &error);
+    REQUIRE(back);
+    CHECK_FALSE(back->sched_known);
+    j["main_run"] = 5;  // one without the other
+    CHECK_FALSE(wire::sample_from_json(j, &rank, &error));
+    j["main_wait"] = -3;
     CHECK_FALSE(wire::sample_from_json(j, &rank, &error));
     CHECK(error == "malformed sample");
 }

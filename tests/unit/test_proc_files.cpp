@@ -117,6 +117,22 @@ TEST_CASE("voluntary context switches from /proc/PID/status") {
     CHECK(read_voluntary_switches(getpid(), getpid()).has_value());
 }
 
+TEST_CASE("a thread's CPU time and run-queue wait from /proc/PID/task/TID/schedstat") {
+    auto s = parse_schedstat("1517982897 7476978 22\n");
+    REQUIRE(s);
+    CHECK(s->run_ns == 1517982897u);
+    CHECK(s->wait_ns == 7476978u);
+    CHECK_FALSE(parse_schedstat(""));
+    CHECK_FALSE(parse_schedstat("12"));
+    CHECK_FALSE(parse_schedstat("12 x 3"));
+    CHECK_FALSE(parse_schedstat("-1 2 3"));
+    CHECK_FALSE(parse_schedstat("99999999999999999999999 2 3"));
+    // This thread has run: its own file is readable and counts that time.
+    auto own = read_thread_schedstat(getpid(), getpid());
+    REQUIRE(own);
+    CHECK(own->run_ns > 0);
+}
+
 TEST_CASE("status_signal_pending reads SigPnd and ShdPnd") {
     const std::string cont_shared = "Name:\tx\nSigQ:\t0/1\nSigPnd:\t0000000000000000\nShdPnd:\t0000000000020000\n";
     CHECK(status_signal_pending(cont_shared, 18) == true);   // SIGCONT: bit 17

@@ -267,3 +267,137 @@ TEST_CASE("false slow verdicts of balanced jobs stay within the stated rate", "[
     CHECK(false_looks <= 0.01 * looks);
     CHECK(false_jobs_default == 0);
 }
+
+namespace {
+
+// A busy-polling job on too few CPUs (starvation evidence): every rank is
+// always runnable, and each gets its share of the node's CPUs, +-noise, per
+// interval between rounds. Its samples say nothing (every rank polls inside
+// MPI or computes at random, whatever its speed): only the run queues tell.
+// From `fault_from` on, the ranks in `quota` get that much of a CPU at most
+// (a cgroup quota) and their peers on the node share what is left; or
+// `load` takes that many CPUs from every rank of the node alike (an outside
+// process the job's ranks all share with); or the ranks in `asleep` block
+// (I/O, a blocking wait) and are runnable 5 % of the time.
+struct PollingJob {
+    int ranks = 4;
+    int per_node = 4;
+    double cpus = 2;  // per node
+    std::map<int, double> quota;
+    std::map<int, double> load;  // node index -> CPUs taken
+    std::vector<int> asleep;
+    double fault_from = 1e18;
+    unsigned seed = 1;
+    bool sched_known = true;
+};
+
+class PollingStream {
+public:
+    explicit PollingStream(PollingJob job) : job_(std::move(job)), rng_(job_.seed), run_(job_.ranks), wait_(job_.ranks) {}
+
+    SlowRound next() {
+        std::uniform_real_distribution<double> pause(0.2, 0.6), coin(0, 1);
+        std::normal_distribution<double> noise(1, 0.08);
+        const double dt = pause(rng_);
+        now_ += dt;
+        const bool fault = now_ >= job_.fault_from;
+        SlowRound round{now_, {}};
+        for (int node = 0; node * job_.per_node < job_.ranks; ++node) {
+            const int first = node * job_.per_node, last = std::min(job_.ranks, first + job_.per_node);
+            double cpus = job_.cpus - (fault && job_.load.count(node) ? job_.load.at(node) : 0);
+            int sharing = 0;
+            for (int r = first; r < last; ++r) {
+                if (fault && job_.quota.count(r)) cpus -= job_.quota.at(r);
+                else if (!(fault && std::count(job_.asleep.begin(), job_.asleep.end(), r))) ++sharing;
+            }
+            for (int r = first; r < last; ++r) {
+                double runnable = dt, share;
+                if (fault && std::count(job_.asleep.begin(), job_.asleep.end(), r)) {
+                    runnable = 0.05 * dt;
+                    share = 1;
+                } else if (fault && job_.quota.count(r)) {
+                    share = job_.quota.at(r);
+                } else {
+                    share = std::min(1.0, cpus / sharing);
+                }
+                share = std::clamp(share * noise(rng_), 0.01, 1.0);
+                run_[r] += static_cast<uint64_t>(runnable * share * 1e9);
+                wait_[r] += static_cast<uint64_t>(runnable * (1 - share) * 1e9);
+                const Activity a = coin(rng_) < 0.5 ? Activity::computing : Activity::in_mpi;
+                round.ranks.push_back({r, a, job_.sched_known, run_[r], wait_[r]});
+            }
+        }
+        return round;
+    }
+
+private:
+    PollingJob job_;
+    std::mt19937 rng_;
+    double now_ = 0;
+    std::vector<uint64_t> run_, wait_;
+};
+
+SlowVerdict polling_verdict(PollingJob spec, int rounds = 1000) {
+    PollingStream job(spec);
+    SlowRankModel model({}, nodes_of(spec.ranks, spec.per_node));
+    for (int i = 0; i < rounds; ++i) model.observe(job.next());
+    return model.verdict();
+}
+
+}  // namespace
+
+TEST_CASE("a rank held to 30 % of a CPU is named starved of CPU, though its samples say nothing", "[slow]") {
+    PollingJob spec;
+    spec.quota[2] = 0.3;
+    spec.fault_from = 160;  // about round 400
+    const SlowVerdict v = polling_verdict(spec);
+    REQUIRE(v.status == SlowStatus::slow);
+    CHECK(v.slow_ranks == std::vector<int>{2});
+    REQUIRE(v.units.size() == 1);
+    CHECK(v.units[0].evidence == SlowEvidence::cpu_starved);
+    // It ran 30 % of its runnable time, its peers (2 - 0.3) / 3 = 57 %: 1.89x less, against 1 at baseline.
+    CHECK(v.units[0].cpu_share == Approx(0.3).margin(0.03));
+    CHECK(v.units[0].peers_cpu_share == Approx(0.567).margin(0.03));
+    CHECK(v.units[0].compute_factor == Approx(1.89).epsilon(0.1));
+    CHECK(v.job_factor == Approx(0.5 / 0.3).epsilon(0.1));  // its own share: half a CPU at baseline, 30 % now
+    CHECK(v.units[0].since > 150);
+    CHECK(v.units[0].since < 175);
+    CHECK_THAT(slow_summary(v), Catch::StartsWith("slow: rank 2 (node n0, starved of CPU) ~"));
+}
+
+TEST_CASE("a node that a process outside the job takes CPUs from is named starved against the other nodes", "[slow]") {
+    PollingJob spec;
+    spec.ranks = 6;
+    spec.per_node = 2;
+    spec.load[1] = 0.8;  // a busy neighbour on n1: its 2 ranks share 1.2 CPUs instead of 2
+    spec.fault_from = 160;
+    const SlowVerdict v = polling_verdict(spec);
+    REQUIRE(v.status == SlowStatus::slow);
+    CHECK(v.slow_nodes == std::vector<std::string>{"n1"});
+    CHECK(v.slow_ranks == std::vector<int>{2, 3});
+    CHECK_THAT(slow_summary(v), Catch::StartsWith("slow: node n1 (ranks 2-3, starved of CPU) ~"));
+}
+
+TEST_CASE("no starvation verdict: balanced, the whole node loaded alike, a rank asleep in I/O, no schedstat", "[slow]") {
+    for (unsigned seed = 1; seed <= 20; ++seed) {
+        PollingJob balanced;
+        balanced.seed = seed;
+        balanced.ranks = 4 + seed % 5;
+        balanced.per_node = balanced.ranks;
+        INFO("seed " << seed);
+        CHECK(polling_verdict(balanced).status == SlowStatus::no_slow);
+        PollingJob loaded = balanced;  // every rank of the one node loses alike: nobody is worse off than its peers
+        loaded.load[0] = 0.7;
+        loaded.fault_from = 160;
+        CHECK(polling_verdict(loaded).status == SlowStatus::no_slow);
+        PollingJob io = balanced;  // rank 1 blocks: it waits for nothing on a run queue
+        io.asleep = {1};
+        io.fault_from = 160;
+        CHECK(polling_verdict(io).status == SlowStatus::no_slow);
+    }
+    PollingJob blind;  // a kernel without schedstat: the quota goes unseen, and nothing is made up
+    blind.quota[2] = 0.3;
+    blind.fault_from = 160;
+    blind.sched_known = false;
+    CHECK(polling_verdict(blind).status == SlowStatus::no_slow);
+}

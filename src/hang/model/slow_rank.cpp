@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
 
 #include "hang/model/fisher_test.h"
@@ -20,6 +21,44 @@ bool works(Activity a) {
 // would otherwise shrink the counts to nothing; beyond this the test is
 // hopeless anyway.
 constexpr double kMaxInflation = 20;
+
+// Starvation: a rank's round counts only when it was runnable (on a CPU or
+// waiting for one) for at least this share of the time since its last round;
+// a rank asleep in a blocking wait or in I/O is not starved, whatever its share.
+constexpr double kMinRunnable = 0.2;
+// A unit is starved in a round when its difference from its peers exceeds
+// its baseline's 90th percentile, and the baseline's median by this much at least.
+constexpr double kStarveQuantile = 0.9;
+constexpr double kStarveMargin = 0.05;
+constexpr size_t kStarveBaselineValues = 20;  // fewer timed baseline rounds: the unit is not tested for starvation
+
+double median(std::vector<double> xs) {
+    std::sort(xs.begin(), xs.end());
+    const size_t n = xs.size();
+    return n % 2 ? xs[n / 2] : (xs[n / 2 - 1] + xs[n / 2]) / 2;
+}
+
+// Each value against the median of the others: how much more of its runnable time it waited for a CPU.
+template <typename Key>
+std::map<Key, double> against_peers(const std::map<Key, double>& shares) {
+    std::map<Key, double> out;
+    if (shares.size() < 2) return out;
+    for (const auto& [key, share] : shares) {
+        std::vector<double> others;
+        for (const auto& [other, value] : shares)
+            if (other != key) others.push_back(value);
+        out[key] = share - median(others);
+    }
+    return out;
+}
+
+// The baseline threshold of a unit's starvation values; none when too few.
+std::optional<double> starve_threshold(std::vector<double> values) {
+    if (values.size() < kStarveBaselineValues) return std::nullopt;
+    std::sort(values.begin(), values.end());
+    const double q = values[std::min(values.size() - 1, static_cast<size_t>(kStarveQuantile * values.size()))];
+    return std::max(q, median(values) + kStarveMargin);
+}
 
 int deflate(int count, double inflation) { return static_cast<int>(std::lround(count / inflation)); }
 
@@ -67,25 +106,111 @@ bool SlowRankModel::in_unit(const Unit& u, int rank) const { return u.is_node ? 
 
 const SlowRankModel::Share& SlowRankModel::Shares::of(const Unit& u) const {
     static const Share none;
+    const bool starved = u.kind == SlowEvidence::cpu_starved;
     if (u.is_node) {
-        auto it = node.find(u.node);
-        return it == node.end() ? none : it->second;
+        const auto& shares = starved ? node_starved : node;
+        auto it = shares.find(u.node);
+        return it == shares.end() ? none : it->second;
     }
-    auto it = rank.find(u.rank);
-    return it == rank.end() ? none : it->second;
+    const auto& shares = starved ? rank_starved : rank;
+    auto it = shares.find(u.rank);
+    return it == shares.end() ? none : it->second;
 }
 
-SlowRankModel::Round SlowRankModel::mark(const SlowRound& round) const {
-    Round out{round.at, {}};
+SlowRankModel::Round SlowRankModel::mark(const SlowRound& round) {
+    Round out{round.at, {}, {}};
     const int waiting = static_cast<int>(
         std::count_if(round.ranks.begin(), round.ranks.end(), [](const RankState& r) { return r.activity == Activity::in_mpi; }));
     const int others = static_cast<int>(round.ranks.size()) - 1;
     for (const auto& r : round.ranks) {
         const bool working = works(r.activity);
         // A working rank is not among the waiting, so `waiting` counts its peers only.
-        out.marks.push_back({r.rank, working, r.activity == Activity::in_mpi, working && 2 * waiting > others});
+        Mark m{r.rank, working, r.activity == Activity::in_mpi, working && 2 * waiting > others};
+        if (!r.sched_known) {
+            last_sched_.erase(r.rank);
+        } else {
+            auto last = last_sched_.find(r.rank);
+            if (last != last_sched_.end() && r.run_ns >= last->second.run_ns && r.wait_ns >= last->second.wait_ns &&
+                round.at > last->second.at) {
+                m.run = static_cast<double>(r.run_ns - last->second.run_ns) / 1e9;
+                m.wait = static_cast<double>(r.wait_ns - last->second.wait_ns) / 1e9;
+                m.timed = m.run + m.wait > 0 && m.run + m.wait >= kMinRunnable * (round.at - last->second.at);
+            }
+            last_sched_[r.rank] = {r.run_ns, r.wait_ns, round.at};
+        }
+        out.marks.push_back(m);
     }
+    time_marks(&out);
     return out;
+}
+
+void SlowRankModel::time_marks(Round* round) const {
+    std::map<int, double> ranks;
+    std::map<std::string, std::pair<double, double>> nodes;  // wait, runnable
+    for (const Mark& m : round->marks) {
+        if (!m.timed) continue;
+        ranks[m.rank] = m.wait / (m.run + m.wait);
+        auto& [wait, runnable] = nodes[node_of(m.rank)];
+        wait += m.wait;
+        runnable += m.run + m.wait;
+    }
+    const std::map<int, double> rank_starve = against_peers(ranks);
+    for (Mark& m : round->marks)
+        if (auto it = rank_starve.find(m.rank); it != rank_starve.end()) {
+            m.starve = it->second;
+            m.starve_known = true;
+        }
+    std::map<std::string, double> node_shares;
+    for (const auto& [node, times] : nodes) node_shares[node] = times.first / times.second;
+    round->node_starve = against_peers(node_shares);
+}
+
+bool SlowRankModel::starved(const Round& round, const Unit& u, bool* seen) const {
+    *seen = false;
+    if (u.is_node) {
+        auto value = round.node_starve.find(u.node);
+        auto threshold = node_starve_threshold_.find(u.node);
+        if (value == round.node_starve.end() || threshold == node_starve_threshold_.end()) return false;
+        *seen = true;
+        return value->second > threshold->second;
+    }
+    auto threshold = rank_starve_threshold_.find(u.rank);
+    if (threshold == rank_starve_threshold_.end()) return false;
+    for (const Mark& m : round.marks)
+        if (m.rank == u.rank && m.starve_known) {
+            *seen = true;
+            return m.starve > threshold->second;
+        }
+    return false;
+}
+
+void SlowRankModel::learn_starvation() {
+    std::map<int, std::vector<double>> ranks;
+    std::map<std::string, std::vector<double>> nodes;
+    for (const Round& round : baseline_) {
+        for (const Mark& m : round.marks)
+            if (m.starve_known) ranks[m.rank].push_back(m.starve);
+        for (const auto& [node, value] : round.node_starve) nodes[node].push_back(value);
+    }
+    for (auto& [rank, values] : ranks)
+        if (auto t = starve_threshold(values)) rank_starve_threshold_[rank] = *t;
+    for (auto& [node, values] : nodes)
+        if (auto t = starve_threshold(values)) node_starve_threshold_[node] = *t;
+    std::map<int, std::vector<char>> rank_series;
+    std::map<std::string, std::vector<char>> node_series;
+    for (const Round& round : baseline_) {
+        bool seen = false;
+        for (const auto& [rank, t] : rank_starve_threshold_) {
+            const bool hit = starved(round, {false, rank, {}, SlowEvidence::cpu_starved}, &seen);
+            if (seen) rank_series[rank].push_back(hit);
+        }
+        for (const auto& [node, t] : node_starve_threshold_) {
+            const bool hit = starved(round, {true, -1, node, SlowEvidence::cpu_starved}, &seen);
+            if (seen) node_series[node].push_back(hit);
+        }
+    }
+    rank_starve_inflation_ = variance_inflation(rank_series);
+    node_starve_inflation_ = variance_inflation(node_series);
 }
 
 SlowRankModel::Shares SlowRankModel::shares(const Rounds& rounds) const {
@@ -102,6 +227,20 @@ SlowRankModel::Shares SlowRankModel::shares(const Rounds& rounds) const {
         for (const auto& [node, waited] : nodes) {
             ++out.node[node].seen;
             out.node[node].waited += waited;
+        }
+        for (const auto& [rank, threshold] : rank_starve_threshold_) {
+            bool seen = false;
+            const bool hit = starved(*round, {false, rank, {}, SlowEvidence::cpu_starved}, &seen);
+            if (!seen) continue;
+            ++out.rank_starved[rank].seen;
+            out.rank_starved[rank].waited += hit;
+        }
+        for (const auto& [node, threshold] : node_starve_threshold_) {
+            bool seen = false;
+            const bool hit = starved(*round, {true, -1, node, SlowEvidence::cpu_starved}, &seen);
+            if (!seen) continue;
+            ++out.node_starved[node].seen;
+            out.node_starved[node].waited += hit;
         }
     }
     return out;
@@ -149,7 +288,10 @@ bool SlowRankModel::observe(const SlowRound& round) {
     verdict_.rounds = rounds_;
     if (static_cast<int>(baseline_.size()) < config_.baseline_rounds) {
         baseline_.push_back(mark(round));
-        if (static_cast<int>(baseline_.size()) == config_.baseline_rounds) learn_inflation();
+        if (static_cast<int>(baseline_.size()) == config_.baseline_rounds) {
+            learn_inflation();
+            learn_starvation();
+        }
         return false;
     }
     recent_.push_back(mark(round));
@@ -168,6 +310,8 @@ std::vector<SlowRankModel::Finding> SlowRankModel::significant(const SlowVerdict
     for (const auto& [rank, share] : base.rank) units.push_back({false, rank, node_of(rank)});
     if (base.node.size() >= 2)  // on one node, the node is waited for whenever anyone is
         for (const auto& [node, share] : base.node) units.push_back({true, -1, node});
+    for (const auto& [rank, share] : base.rank_starved) units.push_back({false, rank, node_of(rank), SlowEvidence::cpu_starved});
+    for (const auto& [node, share] : base.node_starved) units.push_back({true, -1, node, SlowEvidence::cpu_starved});
     std::map<size_t, Finding> best;
     for (int window : windows) {
         const Shares now = shares(recent(window));
@@ -175,7 +319,9 @@ std::vector<SlowRankModel::Finding> SlowRankModel::significant(const SlowVerdict
             const Share& before = base.of(units[i]);
             const Share& after = now.of(units[i]);
             if (after.value() <= before.value()) continue;  // one-sided: only more waiting counts
-            const double k = units[i].is_node ? node_inflation_ : rank_inflation_;
+            const bool starve = units[i].kind == SlowEvidence::cpu_starved;
+            const double k = units[i].is_node ? (starve ? node_starve_inflation_ : node_inflation_)
+                                              : (starve ? rank_starve_inflation_ : rank_inflation_);
             const double p = fisher_greater(deflate(after.waited, k), deflate(after.seen, k), deflate(before.waited, k),
                                             deflate(before.seen, k));
             auto it = best.find(i);
@@ -209,6 +355,15 @@ double SlowRankModel::peers_waiting(const Rounds& rounds, const std::vector<int>
 // and the factor is that ratio since the change over the same ratio at
 // baseline: a built-in imbalance cancels out.
 double SlowRankModel::compute_factor(const Finding& f, const std::vector<int>& suspects) const {
+    if (f.unit.kind == SlowEvidence::cpu_starved) {  // the CPU its peers get of their runnable time, against its own
+        auto ratio = [&](const Rounds& rounds) {
+            double own = 0, peers = 0;
+            cpu_shares(rounds, f.unit, &own, &peers);
+            return own > 0 ? peers / own : 0.0;
+        };
+        const double before = ratio(baseline());
+        return before > 0 ? ratio(since(f.since)) / before : 0;
+    }
     auto ratio = [&](const Rounds& rounds) {
         int seen = 0, working = 0;
         for (const Round* round : rounds)
@@ -226,6 +381,19 @@ double SlowRankModel::compute_factor(const Finding& f, const std::vector<int>& s
     return before > 0 ? after / before : 0;
 }
 
+void SlowRankModel::cpu_shares(const Rounds& rounds, const Unit& u, double* own, double* peers) const {
+    double own_run = 0, own_runnable = 0, peers_run = 0, peers_runnable = 0;
+    for (const Round* round : rounds)
+        for (const Mark& m : round->marks) {
+            if (!m.timed) continue;
+            const bool mine = in_unit(u, m.rank);
+            (mine ? own_run : peers_run) += m.run;
+            (mine ? own_runnable : peers_runnable) += m.run + m.wait;
+        }
+    *own = own_runnable > 0 ? own_run / own_runnable : 0;
+    *peers = peers_runnable > 0 ? peers_run / peers_runnable : 0;
+}
+
 // The start of the suffix of stored rounds with the largest excess of
 // waited-for rounds over the midpoint of the two shares (CUSUM's estimate).
 double SlowRankModel::change_point(const Finding& f) const {
@@ -234,11 +402,15 @@ double SlowRankModel::change_point(const Finding& f) const {
     double since = recent_.empty() ? 0 : recent_.front().at;
     for (size_t i = 0; i < recent_.size(); ++i) {
         bool seen = false, waited = false;
-        for (const Mark& m : recent_[i].marks)
-            if (in_unit(f.unit, m.rank)) {
-                seen = true;
-                waited = waited || m.waited_for;
-            }
+        if (f.unit.kind == SlowEvidence::cpu_starved) {
+            waited = starved(recent_[i], f.unit, &seen);
+        } else {
+            for (const Mark& m : recent_[i].marks)
+                if (in_unit(f.unit, m.rank)) {
+                    seen = true;
+                    waited = waited || m.waited_for;
+                }
+        }
         if (!seen) continue;
         sum += (waited ? 1.0 : 0.0) - mid;
         if (sum < lowest) {
@@ -258,7 +430,8 @@ SlowVerdict SlowRankModel::look() const {
         if (static_cast<size_t>(w) <= recent_.size()) windows.push_back(w);
     if (windows.empty()) return v;  // learning
     const Shares base = shares(baseline());
-    const size_t units = base.rank.size() + (base.node.size() >= 2 ? base.node.size() : 0);
+    const size_t units = base.rank.size() + (base.node.size() >= 2 ? base.node.size() : 0) + base.rank_starved.size() +
+                         base.node_starved.size();
     v.tests = static_cast<int>(units * windows.size());
     v.threshold = config_.alpha / v.tests;
     v.status = SlowStatus::no_slow;
@@ -276,9 +449,17 @@ SlowVerdict SlowRankModel::look() const {
     for (const auto& f : found) {
         const double factor = compute_factor(f, suspects);
         if (factor < config_.min_factor) continue;
-        SlowUnit u{f.unit.node, {}, f.unit.is_node, f.before.value(), f.after.value(), f.window, f.p, factor, f.since};
+        SlowUnit u{f.unit.node, {}, f.unit.is_node, f.unit.kind, f.before.value(), f.after.value(), f.window, f.p,
+                   factor, 0, 0, f.since};
+        if (f.unit.kind == SlowEvidence::cpu_starved) cpu_shares(since(f.since), f.unit, &u.cpu_share, &u.peers_cpu_share);
         if (!f.unit.is_node) u.ranks.push_back(f.unit.rank);
-        (f.unit.is_node ? nodes : ranks).push_back(u);
+        // A unit found by both evidences is named once, by the stronger.
+        std::vector<SlowUnit>& same_kind = f.unit.is_node ? nodes : ranks;
+        auto twin = std::find_if(same_kind.begin(), same_kind.end(), [&](const SlowUnit& other) {
+            return other.node == u.node && other.ranks == u.ranks;
+        });
+        if (twin == same_kind.end()) same_kind.push_back(u);
+        else if (u.p_value < twin->p_value) *twin = u;
         if (!strongest || f.p < strongest->p) strongest = &f;
     }
     // A node is named when more than half of its ranks are slow themselves;
@@ -334,6 +515,16 @@ SlowVerdict SlowRankModel::look() const {
     }
     v.slow_ranks.assign(slow.begin(), slow.end());
     v.p_value = std::min(1.0, strongest->p * v.tests);
+    if (strongest->unit.kind == SlowEvidence::cpu_starved) {
+        // A job goes at its slowest rank's pace: the starved unit's share of
+        // CPU now against its own at baseline. An upper bound where it had
+        // slack (its peers waited for it less than it waited for them).
+        double own0 = 0, own1 = 0, peers = 0;
+        cpu_shares(baseline(), strongest->unit, &own0, &peers);
+        cpu_shares(since(strongest->since), strongest->unit, &own1, &peers);
+        v.job_factor = own1 > 0 ? std::max(1.0, own0 / own1) : 0;
+        return v;
+    }
     const double w0 = peers_waiting(baseline(), v.slow_ranks);
     const double w1 = peers_waiting(since(strongest->since), v.slow_ranks);
     v.job_factor = w1 < 1 ? (1 - w0) / (1 - w1) : 0;

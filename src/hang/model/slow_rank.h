@@ -20,6 +20,16 @@
 //             named when more than half of its ranks are slow themselves,
 //             else its slow ranks are named alone.
 //
+// A second evidence, for CPU starvation (a cgroup quota, a busy neighbour on
+// its core), which the first cannot see where the peers busy-poll: a rank is
+// STARVED in a round when the share of its runnable time that it waited on a
+// run queue (schedstat) since its last round exceeds its peers' median by
+// more than its baseline's 90th percentile of that difference (and by at
+// least 5 points); a node likewise against the other nodes. Its shares are
+// tested like the first's, in the same Bonferroni family; its factor is the
+// CPU the unit got of its runnable time, against its peers, over the same
+// ratio at baseline.
+//
 // A code imbalanced from its start (a master always waited for) has that
 // share in its baseline: only a change is found. Each look keeps the level
 // alpha; looks repeat, so alpha is a false-alarm rate: at most alpha false
@@ -40,6 +50,10 @@ namespace jobsentry {
 struct RankState {
     int rank = -1;
     Activity activity = Activity::in_mpi;
+    // The main thread's cumulative time on a CPU and waiting on a run queue
+    // (StackSample::main_run_ns, main_wait_ns); sched_known false: no evidence of starvation.
+    bool sched_known = false;
+    uint64_t run_ns = 0, wait_ns = 0;
 };
 
 struct SlowRound {
@@ -77,24 +91,35 @@ private:
     struct Mark {
         int rank;
         bool working, waiting, waited_for;
+        bool timed = false;       // run and wait are known and the rank was runnable long enough
+        double run = 0, wait = 0;  // seconds since its previous round
+        double starve = 0;        // its waiting share of runnable time minus its peers' median (timed, with peers)
+        bool starve_known = false;
     };
     struct Round {
         double at;
         std::vector<Mark> marks;
+        std::map<std::string, double> node_starve;  // as Mark::starve, a node against the other nodes
     };
-    // A rank or a node, as tested.
+    struct SchedClock {
+        uint64_t run_ns = 0, wait_ns = 0;
+        double at = 0;
+    };
+    // A rank or a node, as tested, for one kind of evidence.
     struct Unit {
         bool is_node = false;
         int rank = -1;
         std::string node;
+        SlowEvidence kind = SlowEvidence::waited_for;
     };
+    // The rounds a unit was seen in and marked in (waited for, or starved).
     struct Share {
         int seen = 0, waited = 0;
         double value() const { return seen ? static_cast<double>(waited) / seen : 0; }
     };
     struct Shares {
-        std::map<int, Share> rank;
-        std::map<std::string, Share> node;
+        std::map<int, Share> rank, rank_starved;
+        std::map<std::string, Share> node, node_starved;
         const Share& of(const Unit& u) const;
     };
     // A unit's best window at one look.
@@ -107,7 +132,10 @@ private:
     };
     using Rounds = std::vector<const Round*>;
 
-    Round mark(const SlowRound& round) const;
+    Round mark(const SlowRound& round);
+    void time_marks(Round* round) const;
+    bool starved(const Round& round, const Unit& u, bool* seen) const;
+    void learn_starvation();
     std::string node_of(int rank) const;
     bool in_unit(const Unit& u, int rank) const;
     Shares shares(const Rounds& rounds) const;
@@ -117,6 +145,8 @@ private:
     std::vector<Finding> significant(const SlowVerdict& v, const Shares& base, const std::vector<int>& windows,
                                      double* smallest) const;
     double compute_factor(const Finding& f, const std::vector<int>& suspects) const;
+    // The CPU share of runnable time of the unit and of its peers over these rounds (0 when untimed).
+    void cpu_shares(const Rounds& rounds, const Unit& u, double* own, double* peers) const;
     double peers_waiting(const Rounds& rounds, const std::vector<int>& suspects) const;
     double change_point(const Finding& f) const;
     Rounds baseline() const;
@@ -129,6 +159,10 @@ private:
     std::deque<Round> recent_;  // rounds after the baseline, at most twice the longest window
     int rounds_ = 0;
     double rank_inflation_ = 1, node_inflation_ = 1;  // (1+rho)/(1-rho) of the baseline's series
+    double rank_starve_inflation_ = 1, node_starve_inflation_ = 1;
+    std::map<int, double> rank_starve_threshold_;  // from the baseline; units without one are not tested
+    std::map<std::string, double> node_starve_threshold_;
+    std::map<int, SchedClock> last_sched_;
     SlowVerdict verdict_, last_look_;
 };
 

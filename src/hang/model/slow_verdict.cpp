@@ -17,13 +17,17 @@ const char* to_string(SlowStatus s) {
     return "?";
 }
 
+const char* to_string(SlowEvidence e) { return e == SlowEvidence::cpu_starved ? "cpu_starved" : "waited_for"; }
+
 namespace {
 
 std::string describe(const SlowUnit& u) {
     const std::set<int> ranks(u.ranks.begin(), u.ranks.end());
     const std::string rank_text = (ranks.size() == 1 ? "rank " : "ranks ") + format_rank_set(ranks);
-    if (u.is_node) return "node " + u.node + " (" + rank_text + ")";
-    return u.node.empty() ? rank_text : rank_text + " (node " + u.node + ")";
+    const std::string starved = u.evidence == SlowEvidence::cpu_starved ? "starved of CPU" : "";
+    if (u.is_node) return "node " + u.node + " (" + rank_text + (starved.empty() ? "" : ", " + starved) + ")";
+    if (u.node.empty()) return starved.empty() ? rank_text : rank_text + " (" + starved + ")";
+    return rank_text + " (node " + u.node + (starved.empty() ? "" : ", " + starved) + ")";
 }
 
 }  // namespace

@@ -15,16 +15,24 @@ enum class SlowStatus {
 };
 const char* to_string(SlowStatus s);
 
+// What made a unit slow (slow_rank.h): its peers waited for it inside MPI, or it waited for a CPU.
+enum class SlowEvidence { waited_for, cpu_starved };
+const char* to_string(SlowEvidence e);
+
 // One rank or one node found slow, with its evidence.
 struct SlowUnit {
     std::string node;        // the node (node units; and the rank's node, when known)
     std::vector<int> ranks;  // the rank, or the node's ranks found slow
     bool is_node = false;
-    double baseline_share = 0;  // share of its rounds in which its peers waited for it, at baseline
+    SlowEvidence evidence = SlowEvidence::waited_for;
+    double baseline_share = 0;  // share of its rounds in which its peers waited for it (or it was starved), at baseline
     double recent_share = 0;    // ... in the recent window that decided
     int window = 0;             // rounds in that window
     double p_value = 1;         // Fisher's one-sided exact p, before the correction
     double compute_factor = 1;  // how much slower it computes than its peers, against the baseline ratio
+                                // (cpu_starved: how much less CPU it gets of its runnable time)
+    double cpu_share = 0;       // cpu_starved: of its runnable time, the share it ran since `since`
+    double peers_cpu_share = 0;  // ... and its peers' share
     double since = 0;           // the round at which its share changed (the caller's clock)
 };
 

@@ -131,6 +131,10 @@ nlohmann::json sample_json(int rank, const StackSample& s, bool full) {
                      {"progress", progress_signature(c)},
                      {"chain", chain_signature(c)},
                      {"mpi_call", bounded(outermost_mpi_call(c))}};
+    if (c.sched_known) {
+        j["main_run"] = c.main_run_ns;
+        j["main_wait"] = c.main_wait_ns;
+    }
     if (!c.error.empty()) j["error"] = bounded(c.error);
     if (full) {
         nlohmann::json frames = nlohmann::json::array();
@@ -172,6 +176,15 @@ std::optional<StackSample> sample_from_json(const nlohmann::json& j, int* rank, 
     if (j.contains("chain") && !get_uint<uint64_t>(j, "chain", UINT64_MAX, &s.chain_digest)) {
         *error = "malformed sample";
         return std::nullopt;
+    }
+    // Nor main_run and main_wait (or a kernel without schedstat): no evidence of CPU starvation then.
+    if (j.contains("main_run") || j.contains("main_wait")) {
+        if (!get_uint<uint64_t>(j, "main_run", UINT64_MAX, &s.main_run_ns) ||
+            !get_uint<uint64_t>(j, "main_wait", UINT64_MAX, &s.main_wait_ns)) {
+            *error = "malformed sample";
+            return std::nullopt;
+        }
+        s.sched_known = true;
     }
     // Likewise no "complete": its samples are taken as complete, as before.
     if (auto it = j.find("complete"); it != j.end()) {

@@ -41,6 +41,11 @@ struct StackSample {
     // when it sleeps: on a PVM guest about 2.5 ms per stop (a sleeping rank watched every 100 ms
     // "ran" 1.26 s in 50 s), enough to pass for computing. See ProgressTracker::observe.
     uint64_t main_user_ticks = 0;
+    // The main thread's time on a CPU and waiting for one (/proc/PID/task/PID/schedstat, ns): the
+    // slow verdict's evidence of a rank starved of CPU. sched_known is false where the kernel has no
+    // schedstat or an agent of an earlier release sent none.
+    bool sched_known = false;
+    uint64_t main_run_ns = 0, main_wait_ns = 0;
     double taken_at = 0;        // CLOCK_MONOTONIC seconds
     double cost_seconds = 0;    // time from seize to the end of the unwind
     double held_seconds = 0;    // of which the thread was stopped: seize to detach (the unwind runs after)

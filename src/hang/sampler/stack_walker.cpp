@@ -213,6 +213,11 @@ StackSample StackWalker::sample(pid_t pid, uint64_t start_time) {
     auto main_thread = read_thread_stat(pid, pid);
     out.main_cpu_ticks = main_thread ? main_thread->cpu_ticks : stat->cpu_ticks;
     out.main_user_ticks = main_thread ? main_thread->user_ticks : stat->user_ticks;
+    if (auto sched = read_thread_schedstat(pid, pid)) {
+        out.sched_known = true;
+        out.main_run_ns = sched->run_ns;
+        out.main_wait_ns = sched->wait_ns;
+    }
     if (pending_.count(pid)) return fail(SampleStatus::timeout, "an earlier stop is still pending");
 
     const double begin = monotonic_now();

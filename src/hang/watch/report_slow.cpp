@@ -24,12 +24,18 @@ nlohmann::json slow_json(const SlowVerdict& v) {
         units.push_back({{"node", u.node},
                          {"ranks", u.ranks},
                          {"is_node", u.is_node},
+                         {"evidence", to_string(u.evidence)},
                          {"compute_factor", u.compute_factor},
                          {"baseline_share", u.baseline_share},
                          {"recent_share", u.recent_share},
                          {"window", u.window},
                          {"p_value", u.p_value},
                          {"since", u.since}});
+    for (size_t i = 0; i < v.units.size(); ++i)
+        if (v.units[i].evidence == SlowEvidence::cpu_starved) {
+            units[i]["cpu_share"] = v.units[i].cpu_share;
+            units[i]["peers_cpu_share"] = v.units[i].peers_cpu_share;
+        }
     out["ranks"] = v.slow_ranks;
     out["nodes"] = v.slow_nodes;
     out["units"] = units;
@@ -52,15 +58,27 @@ std::string slow_text(const SlowVerdict& v) {
                   v.baseline_rounds);
     out += line;
     for (const SlowUnit& u : v.units) {
-        std::string who = u.is_node ? "node " + u.node : "rank " + std::to_string(u.ranks.front());
-        std::snprintf(line, sizeof line,
-                      "                %s: computes %.2fx slower than its peers since %s; waited for in %.0f %% of "
-                      "the last %d rounds against %.0f %% at baseline (p = %.2g)\n",
-                      who.c_str(), u.compute_factor, slow_time(u.since).c_str(), 100 * u.recent_share, u.window,
-                      100 * u.baseline_share, u.p_value);
-        out += line;
+        const std::string who = u.is_node ? "node " + u.node : "rank " + std::to_string(u.ranks.front());
+        out += "                " + who + ": " + slow_unit_evidence(u) + "\n";
     }
     return out;
+}
+
+std::string slow_unit_evidence(const SlowUnit& u) {
+    char text[320];
+    if (u.evidence == SlowEvidence::cpu_starved)
+        std::snprintf(text, sizeof text,
+                      "gets %.2fx less CPU than its peers since %s: ran %.0f %% of the time it could run, its peers "
+                      "%.0f %%; starved in %.0f %% of the last %d rounds against %.0f %% at baseline (p = %.2g)",
+                      u.compute_factor, slow_time(u.since).c_str(), 100 * u.cpu_share, 100 * u.peers_cpu_share,
+                      100 * u.recent_share, u.window, 100 * u.baseline_share, u.p_value);
+    else
+        std::snprintf(text, sizeof text,
+                      "computes %.2fx slower than its peers since %s; waited for in %.0f %% of the last %d rounds "
+                      "against %.0f %% at baseline (p = %.2g)",
+                      u.compute_factor, slow_time(u.since).c_str(), 100 * u.recent_share, u.window,
+                      100 * u.baseline_share, u.p_value);
+    return text;
 }
 
 }  // namespace jobsentry

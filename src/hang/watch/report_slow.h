@@ -19,6 +19,11 @@ nlohmann::json slow_json(const SlowVerdict& v);
 // "  slow:         slow: rank 2 (node n1) ~1.31x\n" and, when slow, one
 // evidence line per unit.
 std::string slow_text(const SlowVerdict& v);
+// One unit's evidence: "computes 1.62x slower than its peers since T; waited for in 31 % of the last
+// 64 rounds against 2 % at baseline (p = 3.1e-09)", or for a unit starved of CPU "gets 1.90x less CPU
+// than its peers since T: ran 31 % of the time it could run, its peers 58 %; starved in 80 % of the
+// last 64 rounds against 9 % at baseline (p = ...)". The report's line and the log's.
+std::string slow_unit_evidence(const SlowUnit& u);
 // A verdict's time (its `since`, Unix seconds) as the report and the log show it: ISO 8601 UTC, "-" for none.
 std::string slow_time(double unix_seconds);
 

@@ -14,7 +14,7 @@ bool SlowTracker::observe(double at, const std::vector<Sampled>& ranks) {
     for (const Sampled& r : ranks) {
         // Nodes are named as the report and Slurm name them: the agents' node, or ours.
         model_.set_node(r.rank, r.node.empty() ? local_node_ : r.node);
-        round.ranks.push_back({r.rank, r.activity});
+        round.ranks.push_back({r.rank, r.activity, r.sched_known, r.run_ns, r.wait_ns});
     }
     return model_.observe(round);
 }
@@ -44,14 +44,10 @@ std::string SlowTracker::news() {
 
 std::string slow_evidence_line(const SlowVerdict& v) {
     if (v.status != SlowStatus::slow) return slow_summary(v);
-    const SlowUnit& u = v.units.front();
-    char evidence[256];
-    std::snprintf(evidence, sizeof evidence,
-                  "; computes %.2fx slower than its peers since %s (waited for in %.0f %% of %d rounds, %.0f %% at "
-                  "baseline); p = %.2g <= alpha %.2g (Bonferroni over %d tests)",
-                  u.compute_factor, slow_time(v.since).c_str(), 100 * u.recent_share, u.window, 100 * u.baseline_share, v.p_value,
+    char tail[128];
+    std::snprintf(tail, sizeof tail, "; p x tests = %.2g <= alpha %.2g (Bonferroni over %d tests)", v.p_value,
                   v.threshold * v.tests, v.tests);
-    return slow_summary(v) + evidence;
+    return slow_summary(v) + "; " + slow_unit_evidence(v.units.front()) + tail;
 }
 
 }  // namespace jobsentry

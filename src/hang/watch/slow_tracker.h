@@ -21,6 +21,8 @@ public:
         int rank = -1;
         std::string node;  // RankProcess::node: "" on the watcher's own node
         Activity activity = Activity::in_mpi;
+        bool sched_known = false;  // StackSample::main_run_ns, main_wait_ns
+        uint64_t run_ns = 0, wait_ns = 0;
     };
     // One sampling round of the ranks sampled in it (visitors included),
     // taken at unix time `at`. Rounds in which the whole job is suspended

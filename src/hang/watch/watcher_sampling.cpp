@@ -92,7 +92,7 @@ void Watcher::sample_round() {
              s.main_user_ticks},
             &rank_moved);
         round.push_back({proc.rank, still_kind(a, rank_moved), rank_moved, s.taken_at});
-        slow_round.push_back({proc.rank, proc.node, a});
+        slow_round.push_back({proc.rank, proc.node, a, s.sched_known, s.main_run_ns, s.main_wait_ns});
         last_activity_[proc.rank] = to_string(a);
         last_sample_[proc.rank] = std::move(s);
         if (opt_.verbose) detail << " r" << proc.rank << (visitor ? "*" : "") << ':' << to_string(a) << (rank_moved ? "+" : "");
