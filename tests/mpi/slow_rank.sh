@@ -115,6 +115,8 @@ while kill -0 "$watch_pid" 2>/dev/null; do
       continue
     fi
     if [ "$FAULT" != none ]; then
+      # The job until now is its own balanced twin: a verdict before the fault is a false one.
+      ! grep -q "]: slow: " "$WORK/watch.err" || fail "a slow verdict before the fault: $(grep -m1 "]: slow: " "$WORK/watch.err")"
       pid=$(rank_pids "$RANK" | head -1)
       [ -n "$pid" ] || fail "rank $RANK not found"
       case $FAULT in

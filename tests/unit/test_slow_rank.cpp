@@ -284,6 +284,7 @@ struct PollingJob {
     int per_node = 4;
     double cpus = 2;  // per node
     std::map<int, double> quota;
+    std::map<int, double> before;  // likewise fixed shares before fault_from
     std::map<int, double> load;  // node index -> CPUs taken
     std::vector<int> asleep;
     double fault_from = 1e18;
@@ -305,9 +306,10 @@ public:
         for (int node = 0; node * job_.per_node < job_.ranks; ++node) {
             const int first = node * job_.per_node, last = std::min(job_.ranks, first + job_.per_node);
             double cpus = job_.cpus - (fault && job_.load.count(node) ? job_.load.at(node) : 0);
+            const std::map<int, double>& fixed = fault ? job_.quota : job_.before;
             int sharing = 0;
             for (int r = first; r < last; ++r) {
-                if (fault && job_.quota.count(r)) cpus -= job_.quota.at(r);
+                if (fixed.count(r)) cpus -= fixed.at(r);
                 else if (!(fault && std::count(job_.asleep.begin(), job_.asleep.end(), r))) ++sharing;
             }
             for (int r = first; r < last; ++r) {
@@ -315,8 +317,8 @@ public:
                 if (fault && std::count(job_.asleep.begin(), job_.asleep.end(), r)) {
                     runnable = 0.05 * dt;
                     share = 1;
-                } else if (fault && job_.quota.count(r)) {
-                    share = job_.quota.at(r);
+                } else if (fixed.count(r)) {
+                    share = fixed.at(r);
                 } else {
                     share = std::min(1.0, cpus / sharing);
                 }
@@ -395,6 +397,10 @@ TEST_CASE("no starvation verdict: balanced, the whole node loaded alike, a rank 
         io.fault_from = 160;
         CHECK(polling_verdict(io).status == SlowStatus::no_slow);
     }
+    PollingJob levelled;  // rank 0 had 80 % of a CPU and now has its peers' 50 %: less than before, not than them
+    levelled.before[0] = 0.8;
+    levelled.fault_from = 160;
+    CHECK(polling_verdict(levelled).status == SlowStatus::no_slow);
     PollingJob blind;  // a kernel without schedstat: the quota goes unseen, and nothing is made up
     blind.quota[2] = 0.3;
     blind.fault_from = 160;

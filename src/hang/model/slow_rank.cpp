@@ -199,15 +199,12 @@ void SlowRankModel::learn_starvation() {
     std::map<int, std::vector<char>> rank_series;
     std::map<std::string, std::vector<char>> node_series;
     for (const Round& round : baseline_) {
-        bool seen = false;
-        for (const auto& [rank, t] : rank_starve_threshold_) {
-            const bool hit = starved(round, {false, rank, {}, SlowEvidence::cpu_starved}, &seen);
-            if (seen) rank_series[rank].push_back(hit);
-        }
-        for (const auto& [node, t] : node_starve_threshold_) {
-            const bool hit = starved(round, {true, -1, node, SlowEvidence::cpu_starved}, &seen);
-            if (seen) node_series[node].push_back(hit);
-        }
+        for (const Mark& m : round.marks)
+            if (auto t = rank_starve_threshold_.find(m.rank); m.starve_known && t != rank_starve_threshold_.end())
+                rank_series[m.rank].push_back(m.starve > t->second);
+        for (const auto& [node, value] : round.node_starve)
+            if (auto t = node_starve_threshold_.find(node); t != node_starve_threshold_.end())
+                node_series[node].push_back(value > t->second);
     }
     rank_starve_inflation_ = variance_inflation(rank_series);
     node_starve_inflation_ = variance_inflation(node_series);
@@ -228,19 +225,17 @@ SlowRankModel::Shares SlowRankModel::shares(const Rounds& rounds) const {
             ++out.node[node].seen;
             out.node[node].waited += waited;
         }
-        for (const auto& [rank, threshold] : rank_starve_threshold_) {
-            bool seen = false;
-            const bool hit = starved(*round, {false, rank, {}, SlowEvidence::cpu_starved}, &seen);
-            if (!seen) continue;
-            ++out.rank_starved[rank].seen;
-            out.rank_starved[rank].waited += hit;
+        for (const Mark& m : round->marks) {
+            auto threshold = rank_starve_threshold_.find(m.rank);
+            if (!m.starve_known || threshold == rank_starve_threshold_.end()) continue;
+            ++out.rank_starved[m.rank].seen;
+            out.rank_starved[m.rank].waited += m.starve > threshold->second;
         }
-        for (const auto& [node, threshold] : node_starve_threshold_) {
-            bool seen = false;
-            const bool hit = starved(*round, {true, -1, node, SlowEvidence::cpu_starved}, &seen);
-            if (!seen) continue;
+        for (const auto& [node, value] : round->node_starve) {
+            auto threshold = node_starve_threshold_.find(node);
+            if (threshold == node_starve_threshold_.end()) continue;
             ++out.node_starved[node].seen;
-            out.node_starved[node].waited += hit;
+            out.node_starved[node].waited += value > threshold->second;
         }
     }
     return out;
@@ -449,6 +444,13 @@ SlowVerdict SlowRankModel::look() const {
     for (const auto& f : found) {
         const double factor = compute_factor(f, suspects);
         if (factor < config_.min_factor) continue;
+        if (f.unit.kind == SlowEvidence::cpu_starved) {
+            // Starved against its baseline is not enough: it must get less CPU than its peers now
+            // too (a rank that had more than its peers and now has as much is no sick node).
+            double own = 0, peers = 0;
+            cpu_shares(since(f.since), f.unit, &own, &peers);
+            if (own <= 0 || peers / own < config_.min_factor) continue;
+        }
         SlowUnit u{f.unit.node, {}, f.unit.is_node, f.unit.kind, f.before.value(), f.after.value(), f.window, f.p,
                    factor, 0, 0, f.since};
         if (f.unit.kind == SlowEvidence::cpu_starved) cpu_shares(since(f.since), f.unit, &u.cpu_share, &u.peers_cpu_share);
