@@ -11,7 +11,19 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 python3 "$GEN" rmacheck "$PROTOS" "$WORK/w.cpp" "$WORK/w.h"
 calls=$(grep -c '^[a-z:]* *[a-z0-9 ]*| *int MPI_' "$PROTOS")
-[ "$(grep -c ') noexcept {$' "$WORK/w.cpp")" -eq "$calls" ] || fail "not one noexcept wrapper per listed call"
+[ "$(grep -c '^int MPI_.*) noexcept {$' "$WORK/w.cpp")" -eq "$calls" ] || fail "not one noexcept wrapper per listed call"
+# ...each a call of its body with the caller's site, and one Fortran binding (gfortran's name) per call too.
+[ "$(grep -c '^static int body_MPI_.*) noexcept {$' "$WORK/w.cpp")" -eq "$calls" ] || fail "not one body per listed call"
+[ "$(grep -c '^void mpi_[a-z_]*_(.*MPI_Fint\* ierr) noexcept {$' "$WORK/w.cpp")" -eq "$calls" ] ||
+  fail "not one Fortran binding per listed call"
+grep -A12 '^void mpi_put_(' "$WORK/w.cpp" >"$WORK/put"
+grep -q 'MPI_Win win = MPI_Win_f2c(\*f_win);' "$WORK/put" || fail "mpi_put_ does not convert its window handle"
+grep -q 'const void\* origin_addr = jobsentry::fortran_buffer(f_origin_addr);' "$WORK/put" ||
+  fail "mpi_put_ does not map the Fortran buffer sentinels"
+grep -q 'body_MPI_Put(__builtin_return_address(0), origin_addr' "$WORK/put" || fail "mpi_put_ does not pass its caller's site"
+grep -q '\*ierr = static_cast<MPI_Fint>(rc);' "$WORK/put" || fail "mpi_put_ does not set ierr"
+grep -A12 '^void mpi_waitany_(' "$WORK/w.cpp" | grep -q '\*f_index != MPI_UNDEFINED) \*f_index += 1;' ||
+  fail "mpi_waitany_ does not give a 1-based index"
 [ "$(grep -c 'rmacheck::Reentry guard;' "$WORK/w.cpp")" -eq "$calls" ] || fail "a wrapper without the guard"
 grep -q 'extern "C" {' "$WORK/w.cpp" || fail "wrappers are not extern \"C\""
 grep -q 'int on_MPI_Put(const void\* site, const void \*origin_addr' "$WORK/w.h" || fail "hook declaration missing"

@@ -133,8 +133,9 @@ int run_rma_check(const std::vector<std::string>& args) {
     environment.insert(environment.end(), swap.environment.begin(), swap.environment.end());
     const std::string fortran = detect_fortran_mpi(o.command);
     if (!fortran.empty())
-        std::cerr << "jobsentry rma-check: " << fortran << ", which call PMPI_ directly: the MPI calls it makes "
-                  << "from Fortran are not seen, only those of its C code (docs/rmacheck.md, \"Not covered\")\n";
+        std::cerr << "jobsentry rma-check: " << fortran << ": its calls through include 'mpif.h' and use mpi "
+                  << "are checked (gfortran's names: mpi_put_, ...); those through use mpi_f08 are not seen "
+                  << "(docs/rmacheck.md, \"Fortran\")\n";
     const std::optional<int> ran = run_preloaded(o.command, preload, environment, "jobsentry rma-check");
     rmacheck::openmp::remove_libgomp_swap(swap);
     if (!ran) return 127;
@@ -148,8 +149,8 @@ int run_rma_check(const std::vector<std::string>& args) {
     // MPI_Init, ...): nothing was checked, which must not read as "no race".
     if (a.traces.empty()) {
         if (!fortran.empty())
-            log.error("no rank wrote a trace: " + fortran + ", and a program that calls MPI_Init from Fortran is not "
-                      "seen at all (Fortran programs are not checked)");
+            log.error("no rank wrote a trace: " + fortran + ", and a program that calls MPI_Init through use "
+                      "mpi_f08 is not seen at all (those calls are not checked)");
         return status ? status : 1;
     }
     if (status == 0 && !a.findings.empty()) return kRacesFound;
