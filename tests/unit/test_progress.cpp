@@ -236,6 +236,58 @@ TEST_CASE("judge_verification rules", "[progress]") {
     }
 }
 
+namespace {
+const char* ar_call() { return "PMPI_Allreduce"; }
+}  // namespace
+
+TEST_CASE("a suspect starved of CPU in the window blocks a hang claim; a starved victim or alike oversubscription does not", "[progress]") {
+    // As NWChem's rank 2 pinned beside a busy loop (bench/slow_detection.sh): it ran 2 % of the
+    // time it could run, the others about a third, and sat in another MPI call than theirs.
+    const char* barrier = "PMPI_Barrier";
+    std::vector<RankVerification> ranks{rv(0, true, barrier), rv(1, true, barrier), rv(2, true, "PMPI_Recv"),
+                                        rv(3, true, barrier)};
+    for (auto& r : ranks) r.run_share = 0.32;
+    ranks[2].run_share = 0.02;
+    Verdict v = judge_verification(ranks);
+    CHECK_FALSE(v.hang);
+    CHECK(starved_ranks(ranks) == std::vector<int>{2});
+    CHECK_THAT(v.reason, Catch::Contains("rank(s) 2 starved of CPU"));
+    // A starved peer that is no suspect is a victim: rank 1 spins outside MPI for good while rank 2,
+    // polling beside it, gets little CPU (mpi_hang_loop): the hang is claimed, rank 1 named.
+    std::vector<RankVerification> loop{rv(0, true, ar_call()), rv(1, false), rv(2, true, "PMPI_Sendrecv"),
+                                       rv(3, true, ar_call())};
+    for (auto& r : loop) r.run_share = 0.4;
+    loop[1].run_share = 0.95;
+    loop[2].run_share = 0.05;
+    CHECK(starved_ranks(loop) == std::vector<int>{2});
+    v = judge_verification(loop);
+    CHECK(v.hang);
+    CHECK(v.suspects == std::vector<int>{1});
+    // Every rank oversubscribed alike (8 ranks on 2 CPUs, a quarter each): a deadlock is still claimed.
+    for (auto& r : ranks) r.run_share = 0.25;
+    ranks[2].run_share = 0.22;
+    CHECK(starved_ranks(ranks).empty());
+    v = judge_verification(ranks);
+    CHECK(v.hang);
+    CHECK(v.suspects == std::vector<int>{2});
+    // Unknown shares (no schedstat, asleep) starve nobody.
+    for (auto& r : ranks) r.run_share = -1;
+    CHECK(starved_ranks(ranks).empty());
+}
+
+TEST_CASE("run_share: of the time the main thread could run, the share it ran", "[progress]") {
+    StackSample a, b;
+    a.sched_known = b.sched_known = true;
+    a.taken_at = 100, b.taken_at = 105;  // a 5 s window
+    a.main_run_ns = 1'000'000'000, b.main_run_ns = 1'100'000'000;  // ran 0.1 s
+    a.main_wait_ns = 0, b.main_wait_ns = 4'900'000'000;             // waited 4.9 s
+    CHECK(run_share(a, b) == Approx(0.02));
+    b.main_wait_ns = 100'000'000;  // runnable 0.2 s of 5 s: asleep most of it, nothing to say
+    CHECK(run_share(a, b) == -1);
+    b.sched_known = false;
+    CHECK(run_share(a, b) == -1);
+}
+
 TEST_CASE("progress tracker reports whether the call chain moved; S_move", "[progress]") {
     ProgressTracker t;
     bool moved = false;

@@ -161,6 +161,44 @@ bool whole_job_stopped(const std::vector<RankVerification>& ranks) {
     return sampled > 0 && stopped == sampled;
 }
 
+std::vector<int> starved_ranks(const std::vector<RankVerification>& ranks) {
+    std::vector<double> shares;
+    for (const auto& r : ranks)
+        if (r.sampled && r.run_share >= 0) shares.push_back(r.run_share);
+    std::vector<int> out;
+    if (shares.size() < 2) return out;
+    std::sort(shares.begin(), shares.end());
+    const size_t n = shares.size();
+    const double median = n % 2 ? shares[n / 2] : (shares[n / 2 - 1] + shares[n / 2]) / 2;
+    for (const auto& r : ranks)
+        if (r.sampled && r.run_share >= 0 && r.run_share < 0.5 && r.run_share < 0.25 * median) out.push_back(r.rank);
+    return out;
+}
+
+double run_share(const StackSample& first, const StackSample& last) {
+    if (!first.sched_known || !last.sched_known || last.main_run_ns < first.main_run_ns ||
+        last.main_wait_ns < first.main_wait_ns || first.taken_at <= 0 || last.taken_at <= first.taken_at)
+        return -1;
+    const double run = static_cast<double>(last.main_run_ns - first.main_run_ns) / 1e9;
+    const double wait = static_cast<double>(last.main_wait_ns - first.main_wait_ns) / 1e9;
+    if (run + wait <= 0 || run + wait < 0.2 * (last.taken_at - first.taken_at)) return -1;
+    return run / (run + wait);
+}
+
+namespace {
+// The reason a hang is not claimed on these suspects, some of them starved of CPU, or "". A
+// starved rank that is no suspect (a peer polling beside a rank that spins for good) is a victim.
+std::string starved_reason(const std::vector<RankVerification>& ranks, const std::vector<int>& suspects) {
+    std::vector<int> starved;
+    for (int rank : starved_ranks(ranks))
+        if (std::count(suspects.begin(), suspects.end(), rank)) starved.push_back(rank);
+    if (starved.empty()) return {};
+    return "rank(s) " + join_ranks(starved) +
+           " starved of CPU in the window (runnable, but given a CPU far less than the others): slow, not known "
+           "to be hung";
+}
+}  // namespace
+
 Verdict judge_still_verification(const std::vector<RankVerification>& ranks, const std::vector<int>& suspects) {
     Verdict v;
     auto is_suspect = [&](int rank) { return std::count(suspects.begin(), suspects.end(), rank) > 0; };
@@ -208,6 +246,10 @@ Verdict judge_still_verification(const std::vector<RankVerification>& ranks, con
     if (!frozen_suspect && !spin_evidence && !outlier_suspect) {
         v.reason = !working.empty() ? "rank(s) " + join_ranks(working) + " compute outside MPI: the job goes on"
                                     : "no rank waits in MPI: every rank computes outside it";
+        return v;
+    }
+    if (const std::string starved = starved_reason(ranks, stuck); !starved.empty()) {
+        v.reason = starved;
         return v;
     }
     v.hang = true;
@@ -287,6 +329,11 @@ Verdict judge_verification(const std::vector<RankVerification>& ranks) {
         if (!outside.empty()) v.reason = "every rank is stuck outside MPI";
         else if (by_call.size() == 1) v.reason = "every rank waits in " + by_call.begin()->first + ": communication deadlock";
         else v.reason = "the ranks wait in different MPI calls, no group the odd one out: communication deadlock";
+    }
+    if (const std::string starved = starved_reason(ranks, v.suspects); !starved.empty()) {
+        Verdict cleared;
+        cleared.reason = starved;
+        return cleared;
     }
     return v;
 }

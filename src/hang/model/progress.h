@@ -118,6 +118,10 @@ struct RankVerification {
     uint64_t main_cpu_ticks_used = 0;  // of the main thread alone: 0 for a rank asleep or blocked
     bool main_ran = false;       // main_thread_ran over the window (every sample in state S: user time only)
     bool outlier_run = false;    // its still run outlasted 10x the job's longest healthy one (rank_stillness.h)
+    // Of the time its main thread could run over the window (on a CPU or waiting on a run queue,
+    // schedstat), the share it ran; -1 when unknown or when it was runnable for too little of the
+    // window to say (asleep, blocked). See starved_ranks.
+    double run_share = -1;
     std::string mpi_call;        // outermost MPI function, empty outside MPI
 };
 
@@ -127,6 +131,18 @@ struct Verdict {
     std::vector<int> suspects;    // root-cause ranks
     std::string reason;           // one line for people
 };
+
+// The ranks starved of CPU over a verification window: runnable, but given a CPU for less than a
+// quarter of the share the ranks' median got (and under half of their runnable time). Nothing is
+// known of such a rank (a busy process pinned beside it, a CPU quota): it may be about to leave the
+// call it is seen in, so neither judgement below claims a hang whose suspects include one. A starved
+// rank that is no suspect is a victim (a peer polling beside a rank that spins for good). A node
+// where every rank is oversubscribed alike starves none of them.
+std::vector<int> starved_ranks(const std::vector<RankVerification>& ranks);
+// RankVerification::run_share from a rank's first and last samples of a window: -1 without
+// schedstat in both, without their times (taken_at), or when the main thread was runnable for less
+// than a fifth of the window.
+double run_share(const StackSample& first, const StackSample& last);
 
 // Confirms or clears an alarm and names the root-cause ranks:
 //   1. ranks stopped by a signal or blocked in the kernel (state D, or never

@@ -133,6 +133,7 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
                                          v.main_cpu_ticks_used,
                                          std::any_of(samples.begin(), samples.end(),
                                                      [](const StackSample& s) { return s.state != 'S'; }));
+            v.run_share = run_share(samples.front(), samples.back());
             v.outlier_run = std::any_of(last_rank_runs_.begin(), last_rank_runs_.end(),
                                         [&](const RankAlarm& a) { return a.rank == proc.rank && a.outlier; });
             latest[proc.rank] = samples.back();
