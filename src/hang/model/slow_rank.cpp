@@ -517,19 +517,20 @@ SlowVerdict SlowRankModel::look() const {
     }
     v.slow_ranks.assign(slow.begin(), slow.end());
     v.p_value = std::min(1.0, strongest->p * v.tests);
-    if (strongest->unit.kind == SlowEvidence::cpu_starved) {
-        // A job goes at its slowest rank's pace: the starved unit's share of
-        // CPU now against its own at baseline. An upper bound where it had
-        // slack (its peers waited for it less than it waited for them).
-        double own0 = 0, own1 = 0, peers = 0;
-        cpu_shares(baseline(), strongest->unit, &own0, &peers);
-        cpu_shares(since(strongest->since), strongest->unit, &own1, &peers);
-        v.job_factor = own1 > 0 ? std::max(1.0, own0 / own1) : 0;
-        return v;
-    }
     const double w0 = peers_waiting(baseline(), v.slow_ranks);
     const double w1 = peers_waiting(since(strongest->since), v.slow_ranks);
     v.job_factor = w1 < 1 ? (1 - w0) / (1 - w1) : 0;
+    if (strongest->unit.kind == SlowEvidence::cpu_starved) {
+        // A job goes at its slowest rank's pace: the starved unit's share of
+        // CPU now against its own at baseline (an upper bound where it had
+        // slack), or the peers' waiting where that says more (a rank stopped
+        // and continued waits on the run queue too, yet mostly holds its
+        // peers up by its stops).
+        double own0 = 0, own1 = 0, peers = 0;
+        cpu_shares(baseline(), strongest->unit, &own0, &peers);
+        cpu_shares(since(strongest->since), strongest->unit, &own1, &peers);
+        if (own1 > 0) v.job_factor = std::max({1.0, own0 / own1, v.job_factor});
+    }
     return v;
 }
 
