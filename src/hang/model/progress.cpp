@@ -1,5 +1,6 @@
 #include "hang/model/progress.h"
 
+#include "hang/model/median.h"
 #include "hang/sampler/mpi_classifier.h"
 
 #include <algorithm>
@@ -167,11 +168,9 @@ std::vector<int> starved_ranks(const std::vector<RankVerification>& ranks) {
         if (r.sampled && r.run_share >= 0) shares.push_back(r.run_share);
     std::vector<int> out;
     if (shares.size() < 2) return out;
-    std::sort(shares.begin(), shares.end());
-    const size_t n = shares.size();
-    const double median = n % 2 ? shares[n / 2] : (shares[n / 2 - 1] + shares[n / 2]) / 2;
+    const double middle = median_of(shares);
     for (const auto& r : ranks)
-        if (r.sampled && r.run_share >= 0 && r.run_share < 0.5 && r.run_share < 0.25 * median) out.push_back(r.rank);
+        if (r.sampled && r.run_share >= 0 && r.run_share < 0.5 && r.run_share < 0.25 * middle) out.push_back(r.rank);
     return out;
 }
 

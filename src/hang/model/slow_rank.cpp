@@ -6,6 +6,7 @@
 #include <set>
 
 #include "hang/model/fisher_test.h"
+#include "hang/model/median.h"
 
 namespace jobsentry {
 namespace {
@@ -32,12 +33,6 @@ constexpr double kStarveQuantile = 0.9;
 constexpr double kStarveMargin = 0.05;
 constexpr size_t kStarveBaselineValues = 20;  // fewer timed baseline rounds: the unit is not tested for starvation
 
-double median(std::vector<double> xs) {
-    std::sort(xs.begin(), xs.end());
-    const size_t n = xs.size();
-    return n % 2 ? xs[n / 2] : (xs[n / 2 - 1] + xs[n / 2]) / 2;
-}
-
 // Each value against the median of the others: how much more of its runnable time it waited for a CPU.
 template <typename Key>
 std::map<Key, double> against_peers(const std::map<Key, double>& shares) {
@@ -47,7 +42,7 @@ std::map<Key, double> against_peers(const std::map<Key, double>& shares) {
         std::vector<double> others;
         for (const auto& [other, value] : shares)
             if (other != key) others.push_back(value);
-        out[key] = share - median(others);
+        out[key] = share - median_of(others);
     }
     return out;
 }
@@ -57,7 +52,7 @@ std::optional<double> starve_threshold(std::vector<double> values) {
     if (values.size() < kStarveBaselineValues) return std::nullopt;
     std::sort(values.begin(), values.end());
     const double q = values[std::min(values.size() - 1, static_cast<size_t>(kStarveQuantile * values.size()))];
-    return std::max(q, median(values) + kStarveMargin);
+    return std::max(q, median_of(values) + kStarveMargin);
 }
 
 int deflate(int count, double inflation) { return static_cast<int>(std::lround(count / inflation)); }
