@@ -66,7 +66,8 @@ void sleep_seconds(double seconds) {
 }  // namespace
 
 bool SlurmJob::start(std::string* error) {
-    const std::string node = own_node_name();
+    node_ = own_node_name();
+    const std::string& node = node_;
     // slurmstepd's cgroups are the job's: leave them first, or the end of a
     // step would kill us with it before we can annotate the job.
     std::string left = leave_job_cgroups(opt_.cgroup_root);

@@ -24,6 +24,7 @@ public:
     explicit SlurmJob(const SuperviseOptions& options);
     bool start(std::string* error) override;
     uid_t uid() const override { return info_.uid; }
+    std::string node_name() const override { return node_; }
     Discovery find_ranks() override;
     std::map<int, StackSample> sample_remote(const std::vector<RankProcess>& ranks, bool full) override;
     std::string unseen_part() const override;
@@ -61,6 +62,7 @@ private:
     SlurmJobInfo info_;
     UserIdentity user_;
     std::string cgroup_;
+    std::string node_;  // this node's Slurm name (own_node_name())
     // Multi-node jobs: this supervisor is the job's leader and its node
     // agents sample the other nodes (agent/agent_hub.h, docs/multi-node.md).
     std::unique_ptr<AgentHub> hub_;

@@ -401,6 +401,18 @@ TEST_CASE("no starvation verdict: balanced, the whole node loaded alike, a rank 
     levelled.before[0] = 0.8;
     levelled.fault_from = 160;
     CHECK(polling_verdict(levelled).status == SlowStatus::no_slow);
+    // Rank 0 keeps its half CPU while its peers gain (ranks beside it stopped and continued leave
+    // their cores free; seen in the Slurm requeue test): less than its peers now, not than itself.
+    for (unsigned seed = 1; seed <= 5; ++seed) {
+        PollingJob peers_gained;
+        peers_gained.seed = seed;
+        peers_gained.before[0] = 0.5;
+        peers_gained.quota[0] = 0.5;
+        peers_gained.load[0] = -0.4;  // 0.4 CPUs more for the node: its peers get 0.63 each
+        peers_gained.fault_from = 160;
+        INFO("seed " << seed);
+        CHECK(polling_verdict(peers_gained).status == SlowStatus::no_slow);
+    }
     PollingJob blind;  // a kernel without schedstat: the quota goes unseen, and nothing is made up
     blind.quota[2] = 0.3;
     blind.fault_from = 160;

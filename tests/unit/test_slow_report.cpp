@@ -25,7 +25,8 @@ std::vector<SlowTracker::Sampled> round_of(int i, int slow_from) {
 SlowVerdict slow_verdict() {
     SlowRankConfig c;
     c.baseline_rounds = 64;
-    SlowTracker t(c, "n1");
+    SlowTracker t(c);
+    t.set_local_node("n1");
     for (int i = 0; i < 200; ++i) t.observe(1000 + i, round_of(i, 100));
     return t.verdict();
 }
@@ -35,7 +36,8 @@ SlowVerdict slow_verdict() {
 TEST_CASE("the tracker tells the baseline's end once and a slow verdict once per set of units", "[slow]") {
     SlowRankConfig c;
     c.baseline_rounds = 64;
-    SlowTracker t(c, "n1");
+    SlowTracker t(c);
+    t.set_local_node("n1");
     std::vector<std::string> news;
     for (int i = 0; i < 200; ++i) {
         t.observe(1000 + i, round_of(i, 100));
@@ -54,7 +56,8 @@ TEST_CASE("the tracker tells the baseline's end once and a slow verdict once per
 TEST_CASE("a balanced stream gets no news after its baseline", "[slow]") {
     SlowRankConfig c;
     c.baseline_rounds = 64;
-    SlowTracker t(c, "n1");
+    SlowTracker t(c);
+    t.set_local_node("n1");
     int news = 0;
     for (int i = 0; i < 400; ++i) {
         t.observe(i, round_of(i, 1 << 30));

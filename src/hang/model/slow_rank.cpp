@@ -441,10 +441,15 @@ SlowVerdict SlowRankModel::look() const {
         if (factor < config_.min_factor) continue;
         if (f.unit.kind == SlowEvidence::cpu_starved) {
             // Starved against its baseline is not enough: it must get less CPU than its peers now
-            // too (a rank that had more than its peers and now has as much is no sick node).
-            double own = 0, peers = 0;
+            // (a rank that had more than its peers and now has as much is no sick node), and less
+            // than it got itself at baseline (a rank whose peers gained CPU, as when a stopped
+            // rank beside it leaves its core free, has lost nothing: seen on a 6-rank job with
+            // two ranks stopped and continued, rank 0 at 34 % of its runnable time then as before,
+            // its peers up to 40 %).
+            double own = 0, peers = 0, own0 = 0, peers0 = 0;
             cpu_shares(since(f.since), f.unit, &own, &peers);
-            if (own <= 0 || peers / own < config_.min_factor) continue;
+            cpu_shares(baseline(), f.unit, &own0, &peers0);
+            if (own <= 0 || peers / own < config_.min_factor || own0 / own < config_.min_factor) continue;
         }
         SlowUnit u{f.unit.node, {}, f.unit.is_node, f.unit.kind, f.before.value(), f.after.value(), f.window, f.p,
                    factor, 0, 0, f.since};

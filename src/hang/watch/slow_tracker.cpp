@@ -6,9 +6,6 @@
 
 namespace jobsentry {
 
-SlowTracker::SlowTracker(SlowRankConfig config, std::string local_node)
-    : model_(std::move(config)), local_node_(std::move(local_node)) {}
-
 bool SlowTracker::observe(double at, const std::vector<Sampled>& ranks) {
     SlowRound round{at, {}};
     for (const Sampled& r : ranks) {

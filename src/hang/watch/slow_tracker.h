@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "hang/model/slow_rank.h"
@@ -14,8 +15,10 @@ namespace jobsentry {
 
 class SlowTracker {
 public:
-    // local_node: the name of the watcher's own node (its ranks have RankProcess::node empty).
-    SlowTracker(SlowRankConfig config, std::string local_node);
+    explicit SlowTracker(SlowRankConfig config) : model_(std::move(config)) {}
+    // The name of the watcher's own node (its ranks have RankProcess::node
+    // empty), known once the job has started; before any observe().
+    void set_local_node(std::string name) { local_node_ = std::move(name); }
 
     struct Sampled {
         int rank = -1;
@@ -41,7 +44,7 @@ public:
 
 private:
     SlowRankModel model_;
-    std::string local_node_;
+    std::string local_node_ = "node";
     bool baseline_told_ = false;
     std::vector<int> told_ranks_;
     std::vector<std::string> told_nodes_;

@@ -33,6 +33,10 @@ public:
     virtual const Logger& logger() const = 0;
     // The uid whose processes may be touched.
     virtual uid_t uid() const = 0;
+    // This node's name as the job's resource manager knows it (the slow
+    // verdict names the watcher's own ranks' node so, and a drain must name a
+    // node slurmctld knows); known after start(). "": the host name.
+    virtual std::string node_name() const { return {}; }
     // The ranks of every node; those of other nodes have RankProcess::node set.
     virtual Discovery find_ranks() = 0;
     // Samples of ranks on other nodes (their node agents), by rank; full

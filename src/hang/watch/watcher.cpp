@@ -209,6 +209,8 @@ int Watcher::run() {
         log(error);
         return 127;
     }
+    const std::string node = job_.node_name();
+    slow_.set_local_node(node.empty() ? local_node_name() : node);
     while (!ended()) {
         reap();  // also releases late stops of tracees, monitoring or not
         if (ended()) break;

@@ -32,7 +32,8 @@ namespace jobsentry {
 std::string ptrace_requirements();
 // The slow verdict's settings from the detection settings (the rest: slow_rank.h's defaults).
 SlowRankConfig slow_config(const DetectionSettings& o);
-// This node's name, as the slow verdict names it ("node" when unknown).
+// This host's name ("node" when unknown): the slow verdict's name of this node
+// when the WatchedJob knows none of its own.
 std::string local_node_name();
 
 class Watcher {
@@ -45,7 +46,7 @@ public:
           // this one never adapts an interval of its own.
           stillness_(ModelConfig{o.alpha, o.interval_ms / 1000.0, o.interval_ms / 1000.0, 20}),
           rank_runs_(StillnessConfig{o.alpha, 2.0}),
-          slow_(slow_config(o), local_node_name()),
+          slow_(slow_config(o)),
           rng_(o.seed ? o.seed : static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count())),
           budget_(o.cpu_budget_percent) {}
 
