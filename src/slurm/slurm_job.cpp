@@ -387,7 +387,14 @@ bool SlurmJob::told_to_checkpoint() const {
 
 // slow_action=requeue_exclude: the job runs again without the slow node(s),
 // where it asked for it and has a checkpoint to resume from; else it runs on.
-void SlurmJob::requeue_without(const std::vector<std::string>& nodes) {
+void SlurmJob::requeue_without(const std::vector<std::string>& named) {
+    // Only nodes of this job that slurmctld has drained: a requeue that could
+    // not exclude the slow node would only cost the job its progress.
+    std::vector<std::string> nodes, refused;
+    for (const std::string& n : named)
+        (std::count(info_.nodes.begin(), info_.nodes.end(), n) && drained_.count(n) ? nodes : refused).push_back(n);
+    for (const std::string& n : refused)
+        log_.info("slow_action requeue_exclude: " + n + " is not a drained node of this job; not excluded");
     if (ended_ || nodes.empty()) return;
     const std::string why_not = !opt_.slow_requeue ? "the job did not ask for it (--hang-detect=slow_requeue=yes)"
                                 : !told_to_checkpoint() ? "no checkpoint yet (the job has not been told to checkpoint: --checkpoint)"
