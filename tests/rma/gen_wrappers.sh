@@ -8,21 +8,32 @@ PROTOS=${2:?list}
 WORK=$(mktemp -d /tmp/jobsentry-gen-test.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/../contains.sh"
 
 python3 "$GEN" rmacheck "$PROTOS" "$WORK/w.cpp" "$WORK/w.h"
 calls=$(grep -c '^[a-z:]* *[a-z0-9 ]*| *int MPI_' "$PROTOS")
 [ "$(grep -c '^int MPI_.*) noexcept {$' "$WORK/w.cpp")" -eq "$calls" ] || fail "not one noexcept wrapper per listed call"
-# ...each a call of its body with the caller's site, and one Fortran binding (gfortran's name) per call too.
+# ...each a call of its body with the caller's site (lifted out of an MPI's Fortran library:
+# MPICH's mpi_f08 calls the C functions), and two Fortran bindings per call, gfortran's names of
+# use mpi (mpi_put_) and of Open MPI's use mpi_f08 (mpi_put_f08_), sharing one conversion.
 [ "$(grep -c '^static int body_MPI_.*) noexcept {$' "$WORK/w.cpp")" -eq "$calls" ] || fail "not one body per listed call"
-[ "$(grep -c '^void mpi_[a-z_]*_(.*MPI_Fint\* ierr) noexcept {$' "$WORK/w.cpp")" -eq "$calls" ] ||
-  fail "not one Fortran binding per listed call"
-grep -A12 '^void mpi_put_(' "$WORK/w.cpp" >"$WORK/put"
+[ "$(grep -c '^    return body_MPI_[A-Za-z_]*(jobsentry::call_site(__builtin_return_address(0))' "$WORK/w.cpp")" -eq "$calls" ] ||
+  fail "not every C wrapper passes its caller's site through call_site"
+[ "$(grep -c '^void mpi_[a-z_]*[a-z]_(.*MPI_Fint\* ierr) noexcept {$' "$WORK/w.cpp")" -eq "$calls" ] ||
+  fail "not one use mpi binding per listed call"
+[ "$(grep -c '^void mpi_[a-z_]*_f08_(.*MPI_Fint\* ierr) noexcept {$' "$WORK/w.cpp")" -eq "$calls" ] ||
+  fail "not one use mpi_f08 binding per listed call"
+grep -A14 '^static void fortran_MPI_Put(' "$WORK/w.cpp" >"$WORK/put"
 grep -q 'MPI_Win win = MPI_Win_f2c(\*f_win);' "$WORK/put" || fail "mpi_put_ does not convert its window handle"
 grep -q 'const void\* origin_addr = jobsentry::fortran_buffer(f_origin_addr);' "$WORK/put" ||
   fail "mpi_put_ does not map the Fortran buffer sentinels"
-grep -q 'body_MPI_Put(__builtin_return_address(0), origin_addr' "$WORK/put" || fail "mpi_put_ does not pass its caller's site"
-grep -q '\*ierr = static_cast<MPI_Fint>(rc);' "$WORK/put" || fail "mpi_put_ does not set ierr"
-grep -A12 '^void mpi_waitany_(' "$WORK/w.cpp" >"$WORK/waitany"
+grep -q 'body_MPI_Put(site, origin_addr' "$WORK/put" || fail "the Fortran conversion does not pass its caller's site"
+grep -q 'if (ierr) \*ierr = static_cast<MPI_Fint>(rc);' "$WORK/put" || fail "mpi_put_ does not set an ierr that is present"
+for f in mpi_put_ mpi_put_f08_; do
+  grep -A1 "^void $f(" "$WORK/w.cpp" | contains 'fortran_MPI_Put(__builtin_return_address(0), f_origin_addr' ||
+    fail "$f does not pass its own caller's site"
+done
+grep -A14 '^static void fortran_MPI_Waitany(' "$WORK/w.cpp" >"$WORK/waitany"
 grep -q '\*f_index != MPI_UNDEFINED) \*f_index += 1;' "$WORK/waitany" || fail "mpi_waitany_ does not give a 1-based index"
 [ "$(grep -c 'rmacheck::Reentry guard;' "$WORK/w.cpp")" -eq "$calls" ] || fail "a wrapper without the guard"
 grep -q 'extern "C" {' "$WORK/w.cpp" || fail "wrappers are not extern \"C\""

@@ -24,7 +24,8 @@ endfunction()
 # A module libOUTPUT.so of the generated wrappers in GEN_DIR and the sources after it,
 # linked with MPI_TARGET (its wrappers take that MPI's handles).
 function(jobsentry_preload_module target output mpi_target gen_dir)
-  add_library(${target} SHARED ${gen_dir}/wrappers_gen.cpp ${MPIWRAP_DIR}/fortran_sentinels.cpp ${ARGN})
+  add_library(${target} SHARED ${gen_dir}/wrappers_gen.cpp ${MPIWRAP_DIR}/fortran_sentinels.cpp
+              ${MPIWRAP_DIR}/call_site.cpp ${ARGN})
   # preload/: the generated wrappers include the module's "guard.h".
   target_include_directories(${target} PRIVATE ${gen_dir} ${JOBSENTRY_SRC} ${CMAKE_CURRENT_SOURCE_DIR}/preload)
   target_link_libraries(${target} PRIVATE ${mpi_target})

@@ -30,7 +30,8 @@ ProgramMpi detect_program_mpi(const std::vector<std::string>& command);
 // The MPI library's Fortran bindings among an executable's DT_NEEDED names ("libmpi_mpifh.so.40"), or
 // "". They call PMPI_ directly (Open MPI, MPICH), so a PMPI module's MPI_ wrappers alone never see the
 // calls a program makes from Fortran; the modules' generated Fortran bindings (mpiwrap/gen_wrappers.py)
-// take gfortran's names of `include 'mpif.h'` and `use mpi` (mpi_put_), not those of `use mpi_f08`.
+// take gfortran's names of `include 'mpif.h'` and `use mpi` (mpi_put_) and Open MPI's `use mpi_f08`
+// (mpi_put_f08_); MPICH's mpi_f08 calls the C functions (mpiwrap/call_site.h).
 std::string fortran_mpi_of_needed(const std::vector<std::string>& needed);
 // The same of the command's first file linked with an MPI library: "PROGRAM is linked with LIB", or "".
 std::string detect_fortran_mpi(const std::vector<std::string>& command);

@@ -133,9 +133,9 @@ int run_rma_check(const std::vector<std::string>& args) {
     environment.insert(environment.end(), swap.environment.begin(), swap.environment.end());
     const std::string fortran = detect_fortran_mpi(o.command);
     if (!fortran.empty())
-        std::cerr << "jobsentry rma-check: " << fortran << ": its calls through include 'mpif.h' and use mpi "
-                  << "are checked (gfortran's names: mpi_put_, ...); those through use mpi_f08 are not seen "
-                  << "(docs/rmacheck.md, \"Fortran\")\n";
+        std::cerr << "jobsentry rma-check: " << fortran << ": its calls through include 'mpif.h', use mpi "
+                  << "and use mpi_f08 are checked (gfortran's names: mpi_put_, mpi_put_f08_, ...; "
+                  << "docs/rmacheck.md, \"Fortran\")\n";
     const std::optional<int> ran = run_preloaded(o.command, preload, environment, "jobsentry rma-check");
     rmacheck::openmp::remove_libgomp_swap(swap);
     if (!ran) return 127;
@@ -149,8 +149,8 @@ int run_rma_check(const std::vector<std::string>& args) {
     // MPI_Init, ...): nothing was checked, which must not read as "no race".
     if (a.traces.empty()) {
         if (!fortran.empty())
-            log.error("no rank wrote a trace: " + fortran + ", and a program that calls MPI_Init through use "
-                      "mpi_f08 is not seen at all (those calls are not checked)");
+            log.error("no rank wrote a trace: " + fortran + ", and no rank's MPI_Init was seen (a Fortran "
+                      "compiler with other names than gfortran's? docs/rmacheck.md, \"Fortran\")");
         return status ? status : 1;
     }
     if (status == 0 && !a.findings.empty()) return kRacesFound;
