@@ -9,7 +9,8 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$top/build-deb}
 bash "$top/scripts/install-deps.sh" build >&2
-bash "$top/scripts/configure.sh" "$out" -DJOBSENTRY_BUILD_TESTS="${JOBSENTRY_BUILD_TESTS:-OFF}" >&2
+bash "$top/scripts/configure.sh" "$out" -DJOBSENTRY_BUILD_TESTS="${JOBSENTRY_BUILD_TESTS:-OFF}" \
+  -DJOBSENTRY_BUILD_BENCH="${JOBSENTRY_BUILD_BENCH:-ON}" >&2
 cmake --build "$out" -j "$(nproc)" >&2
 rm -f "$out"/jobsentry_*.deb
 (cd "$out" && cpack -G DEB >&2)
