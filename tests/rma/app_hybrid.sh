@@ -47,7 +47,7 @@ lammps_events=$(jq -c '[.ranks[] | .events]' "$WORK/lammps.json")
 sed -E 's/^([[:space:]]*)STEPS 5$/\1STEPS 2/' /usr/share/doc/cp2k/examples/H2O.inp >"$WORK/H2O.inp"
 run cp2k "$(command -v cp2k.psmp)" -i "$WORK/H2O.inp"
 expect 0 'PROGRAM ENDED AT' \
-  "cp2k.psmp is linked with the MPI library's Fortran bindings (libmpi_mpifh.so.40): its calls through include 'mpif.h' and use mpi are checked" \
+  "cp2k.psmp is linked with the MPI library's Fortran bindings (libmpi_mpifh.so.40): its calls through include 'mpif.h', use mpi and use mpi_f08 are checked" \
   "rma-check did not say which of CP2K's Fortran MPI calls it checks"
 jq -e '(.ranks | length) == 2 and all(.ranks[]; .finalized and .events > 1000) and .races == 0 and (.errors | length) == 0' \
   "$WORK/cp2k.json" >/dev/null || fail "CP2K: not both ranks traced through the Fortran bindings, or a finding: $(jq -c '.ranks, .findings' "$WORK/cp2k.json")"
