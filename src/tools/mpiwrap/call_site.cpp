@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "tools/mpiwrap/fortran_libraries.h"
+
 namespace jobsentry {
 namespace {
 
@@ -24,7 +26,7 @@ struct FortranLibraries {
                 auto* libs = static_cast<FortranLibraries*>(self);
                 const char* name = info->dlpi_name ? std::strrchr(info->dlpi_name, '/') : nullptr;
                 name = name ? name + 1 : info->dlpi_name;
-                if (!name || !is_fortran_library(name)) return 0;
+                if (!name || !is_fortran_mpi_library(name)) return 0;
                 for (int i = 0; i < info->dlpi_phnum && libs->count < 8; ++i) {
                     const ElfW(Phdr)& ph = info->dlpi_phdr[i];
                     if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X)) continue;
@@ -34,13 +36,6 @@ struct FortranLibraries {
                 return 0;
             },
             this);
-    }
-
-    static bool is_fortran_library(const char* name) {
-        for (const char* prefix : {"libmpichfort.so", "libmpifort.so", "libmpi_usempif08.so", "libmpi_mpifh.so",
-                                   "libmpi_usempi_ignore_tkr.so"})
-            if (std::strncmp(name, prefix, std::strlen(prefix)) == 0) return true;
-        return false;
     }
 
     bool contain(const void* address) const {

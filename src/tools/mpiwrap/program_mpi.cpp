@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "base/elf_file.h"
+#include "tools/mpiwrap/fortran_libraries.h"
 
 namespace jobsentry {
 
@@ -97,9 +98,7 @@ ProgramMpi detect_program_mpi(const std::vector<std::string>& command) {
 
 std::string fortran_mpi_of_needed(const std::vector<std::string>& needed) {
     for (const auto& lib : needed)
-        for (const char* f : {"libmpi_mpifh.so", "libmpi_usempif08.so", "libmpi_usempi_ignore_tkr.so", "libmpifort.so",
-                              "libmpichfort.so"})
-            if (starts_with(lib, f)) return lib;
+        if (is_fortran_mpi_library(lib.c_str())) return lib;
     return "";
 }
 
