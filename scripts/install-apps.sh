@@ -14,7 +14,8 @@ packages=(
   cp2k                     # cp2k.psmp; cp2k-data has the GTH basis sets/potentials
   nwchem-openmpi           # nwchem.openmpi; nwchem-data has the basis library
   hpcc                     # HPC Challenge; the example input in /usr/share/doc/hpcc/examples
-  quantum-espresso         # pw.x; quantum-espresso-data has the pseudopotentials
+  quantum-espresso         # pw.x
+  quantum-espresso-data    # its pseudopotentials (a Recommends, which install_missing leaves out)
 )
 
 install_missing install-apps "${packages[@]}"
