@@ -24,7 +24,12 @@ CAMPAIGN=$OUT/campaign.tsv
 mapfile -t apps < <(bash "$TOP/tests/apps/launch.sh" list)
 # long_phases: hangprog whose rank 0 computes alone for 3-5 s every ~6 s while the others wait in a
 # barrier (a phase that looks like a hang of rank 0).
-targets=(hpl_like random_access halo_waitall overlap_test master_worker dgemm_phase long_phases "${apps[@]/#/app:}")
+# long_compute: dgemm_phase whose rank computes alone in ONE function for 15-45 s of CPU time while the
+# others wait (a serial setup or analysis step; below --spin-verify-ms, 60 s). long_io: hangprog whose
+# rank 0 writes a checkpoint with O_DSYNC for 30-75 s while the others wait in a barrier for over a
+# minute (an output step on slow storage).
+targets=(hpl_like random_access halo_waitall overlap_test master_worker dgemm_phase long_phases long_compute long_io
+         "${apps[@]/#/app:}")
 total=0 runs=0 alarms=0 cleared=0 samples=0 suspends=0 slows=0
 echo "| run | target | suspended | seconds | samples | verdict | alarms cleared by verification | slow verdict |"
 echo "|---|---|---|---|---|---|---|---|"
@@ -35,6 +40,10 @@ while [ "$total" -lt $((MINUTES * 60)) ]; do
   case $target in
     app:*) cmd=(bash "$TOP/tests/apps/launch.sh" "${target#app:}" "$SCRATCH/run" "$NP" "$RUN") ;;
     long_phases) cmd=(mpirun -np "$NP" "$HANGPROG" --seconds "$RUN" --long-phases) ;;
+    long_compute) cmd=(mpirun -np "$NP" "$BUILD/tests/programs/dgemm_phase" --seconds "$RUN" --phase-seconds 15:45
+                       --phase-every 50) ;;
+    long_io) cmd=(mpirun -np "$NP" "$HANGPROG" --seconds "$RUN" --io-phases --phase-seconds 30:75 --phase-every 10
+                  --io-dir "$SCRATCH") ;;
     *) cmd=(mpirun -np "$NP" "$BUILD/tests/programs/$target" --seconds "$RUN") ;;
   esac
   suspend=no

@@ -49,15 +49,14 @@ std::string plugstack_table() {
     };
     site_row(kSiteKeys[kDefaultOn]);
     site_row(kSiteKeys[kAllowOptout]);
+    auto accepted = [](const OptionSpec& o) {
+        return o.type == OptionType::duration_ms ? format_ms(static_cast<int>(o.min)) + " to " + format_ms(static_cast<int>(o.max))
+                                                 : accepted_range(o, o.site_key);
+    };
     for (const OptionSpec& o : kDetectionOptions)
         if (o.site_key[0] && o.user_key[0]) row(o, std::string("the default of --hang-detect's ") + o.user_key + ": " + o.help);
-        else if (o.site_key[0]) row(o, std::string(o.help) + " (the site's alone: " + accepted_range(o, o.site_key) + ")");
-    for (const OptionSpec& o : kSiteLimits) {
-        std::string accepted = accepted_range(o, o.site_key);
-        if (o.type == OptionType::duration_ms)
-            accepted = format_ms(static_cast<int>(o.min)) + " to " + format_ms(static_cast<int>(o.max));
-        row(o, std::string(o.help) + " (" + accepted + ")");
-    }
+        else if (o.site_key[0]) row(o, std::string(o.help) + " (the site's alone: " + accepted(o) + ")");
+    for (const OptionSpec& o : kSiteLimits) row(o, std::string(o.help) + " (" + accepted(o) + ")");
     for (int id = kAction; id < kSiteKeyCount; ++id) site_row(kSiteKeys[id]);
     return out;
 }

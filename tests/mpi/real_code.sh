@@ -8,6 +8,7 @@
 #   real_code.sh TARGET KIND [RANK] [AT_SECONDS] [RUN_SECONDS]
 #   TARGET: a program of tests/programs (hpl_like, random_access, ...) or app:NAME
 #   KIND:   none | sleep | spin | read | stop | sigstop | suspend (every rank stopped for 8 s, then continued)
+# PROGRAM_OPTS: more options of a tests/programs target; WATCH_OPTS: of jobsentry watch.
 . "$(dirname "$0")/lib.sh"
 TARGET=${1:?program name or app:NAME}
 KIND=${2:?none, sleep, spin, read, stop or sigstop}
@@ -33,7 +34,9 @@ case $TARGET in
      if [ -n "${JOBSENTRY_INJECT:-}" ] && [ "${MPI_IMPL:-openmpi}" = openmpi ]; then
        cmd+=(-x LD_PRELOAD -x JOBSENTRY_INJECT -x JOBSENTRY_INJECT_MARK)
      fi  # Hydra passes the whole environment on
-     cmd+=("$PROGRAMS/$TARGET$([ "${MPI_IMPL:-openmpi}" = openmpi ] || echo "_$MPI_IMPL")" --seconds "$RUN" --pid-dir "$WORK/pids") ;;
+     cmd+=("$PROGRAMS/$TARGET$([ "${MPI_IMPL:-openmpi}" = openmpi ] || echo "_$MPI_IMPL")" --seconds "$RUN" --pid-dir "$WORK/pids")
+     read -ra program_opts <<<"${PROGRAM_OPTS:-}"  # e.g. dgemm_phase's --phase-seconds
+     cmd+=("${program_opts[@]}") ;;
 esac
 
 trap 'sweep; cleanup' EXIT

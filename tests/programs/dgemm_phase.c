@@ -11,6 +11,8 @@
  * MPI_Barrier (odd phases).
  *
  *   --seconds S      run time (default 30)
+ *   --phase-seconds A:B  each phase's CPU time, A to B seconds (default 2:4)
+ *   --phase-every G  a phase every G seconds (default 8; longer phases need a longer G)
  *   --pid-dir DIR    each rank writes its pid to DIR/rank.N
  *   --verbose        the computing rank prints each phase's duration on stderr
  *
@@ -112,16 +114,29 @@ static double long_phase(double target, int verbose, int rank) {
     return sum == expected ? sum : -1;
 }
 
-static void usage(const char* why) { program_usage("dgemm_phase", "[--seconds S] [--pid-dir DIR] [--verbose]", why); }
+static void usage(const char* why) {
+    program_usage("dgemm_phase", "[--seconds S] [--phase-seconds A:B] [--phase-every G] [--pid-dir DIR] [--verbose]",
+                  why);
+}
 
 static int verbose;
+static double phase_min = 2, phase_max = 4, phase_every = 8;
 
-/* --verbose */
+/* --verbose, --phase-seconds, --phase-every */
 static int own_option(const char* a, const char* v) {
-    (void)v;
-    if (strcmp(a, "--verbose")) return 0;
-    verbose = 1;
-    return 1;
+    if (!strcmp(a, "--verbose")) {
+        verbose = 1;
+        return 1;
+    }
+    if (!v) return 0;
+    if (!strcmp(a, "--phase-every")) {
+        phase_every = atof(v);
+        if (phase_every <= 0) usage("--phase-every takes seconds > 0");
+    } else if (!strcmp(a, "--phase-seconds")) {
+        if (sscanf(v, "%lf:%lf", &phase_min, &phase_max) != 2 || phase_min <= 0 || phase_max < phase_min)
+            usage("--phase-seconds takes A:B, seconds, 0 < A <= B (e.g. 20:40)");
+    } else return 0;
+    return 2;
 }
 
 int main(int argc, char** argv) {
@@ -158,12 +173,12 @@ int main(int argc, char** argv) {
             const double now = MPI_Wtime();
             flags[0] = now - start >= opt.seconds;
             flags[1] = now >= next_phase;
-            if (flags[1]) next_phase += 8.0;
+            if (flags[1]) next_phase += phase_every;
         }
         MPI_Allreduce(flags, global, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         if (global[1] > 0) {
             const int root = (int)(phases % size);
-            const double target = 2.0 + fmod(phases * 0.7, 2.0); /* 2-4 s */
+            const double target = phase_min + fmod(phases * 0.7, 2.0) / 2.0 * (phase_max - phase_min); /* A to B s */
             double result = 0;
             if (rank == root) result = long_phase(target, verbose, rank);
             if (phases % 2) MPI_Barrier(MPI_COMM_WORLD); /* the others wait here... */

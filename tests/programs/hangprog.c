@@ -15,6 +15,13 @@
  *   --work-ms W        mean compute time per iteration in ms (default 30)
  *   --long-phases      every ~6 s, rank 0 computes alone for 3-5 s while the
  *                      others wait in MPI_Barrier (hang-free, must not alarm)
+ *   --io-phases        the same, but rank 0 writes a checkpoint file with
+ *                      O_DSYNC 4 KiB blocks (blocked in the kernel, state D,
+ *                      little CPU) instead of computing
+ *   --phase-seconds A:B  a phase lasts A to B seconds (default 3:5)
+ *   --phase-every G    G seconds between phases, and before the first (default 6)
+ *   --io-dir DIR       where --io-phases writes (default $TMPDIR or /tmp); the
+ *                      file is unlinked at once and rewritten in place, 64 MiB at most
  *   --pid-dir DIR      each rank writes its pid to DIR/rank.N
  *   --undumpable       prctl(PR_SET_DUMPABLE, 0): ptrace by the same user fails
  *
@@ -27,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/prctl.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -74,6 +82,31 @@ __attribute__((noinline)) static void long_phase(double seconds) {
     for (int i = 0; MPI_Wtime() < end; ++i) (i % 2 ? phase_kernel_a : phase_kernel_b)();
 }
 
+/* A checkpoint write that takes `seconds`: 4 KiB blocks written with O_DSYNC (each waits for the
+ * disk) over a 64 MiB region of an unlinked file, so the disk holds nothing afterwards. */
+#define IO_BLOCK 4096
+#define IO_REGION (64L << 20)
+__attribute__((noinline)) static void checkpoint_phase(double seconds, const char* dir) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/hangprog-checkpoint.XXXXXX", dir);
+    int fd = mkostemp(path, O_DSYNC);
+    if (fd < 0) {
+        perror("hangprog: --io-phases: mkostemp in --io-dir");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    unlink(path);
+    static char block[IO_BLOCK];
+    double end = MPI_Wtime() + seconds;
+    for (long offset = 0; MPI_Wtime() < end; offset = (offset + IO_BLOCK) % IO_REGION) {
+        block[0] = (char)offset;
+        if (pwrite(fd, block, IO_BLOCK, offset) != IO_BLOCK) {
+            perror("hangprog: --io-phases: pwrite");
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+    }
+    close(fd);
+}
+
 __attribute__((noinline)) static void sleep_forever(void) {
     for (;;) sleep(1000);
 }
@@ -86,19 +119,26 @@ __attribute__((noinline)) static void spin_forever(void) {
 static void usage(const char* why) {
     program_usage("hangprog",
                   "[--seconds S | --iterations N] [--hang none|sleep|loop|deadlock] "
-                  "[--hang-rank R] [--hang-after S] [--work-ms W] [--long-phases] [--pid-dir DIR] [--undumpable]",
+                  "[--hang-rank R] [--hang-after S] [--work-ms W] [--long-phases | --io-phases] [--phase-seconds A:B] [--phase-every G] "
+                  "[--io-dir DIR] [--pid-dir DIR] [--undumpable]",
                   why);
 }
 
 /* The options beside --seconds and --pid-dir. */
 static double hang_after = 10, work_ms = 30;
 static enum hang_kind hang = HANG_NONE;
-static int hang_rank = -1, long_phases = 0;
+static int hang_rank = -1, long_phases = 0, io_phases = 0;
+static double phase_min = 3, phase_max = 5, phase_every = 6;
+static const char* io_dir = NULL;
 static long iterations = 0;
 
 static int own_option(const char* a, const char* v) {
     if (!strcmp(a, "--long-phases")) {
         long_phases = 1;
+        return 1;
+    }
+    if (!strcmp(a, "--io-phases")) {
+        long_phases = io_phases = 1;
         return 1;
     }
     if (!strcmp(a, "--undumpable")) {
@@ -110,6 +150,12 @@ static int own_option(const char* a, const char* v) {
     else if (!strcmp(a, "--work-ms")) work_ms = atof(v);
     else if (!strcmp(a, "--hang-after")) hang_after = atof(v);
     else if (!strcmp(a, "--hang-rank")) hang_rank = atoi(v);
+    else if (!strcmp(a, "--phase-every")) phase_every = atof(v);
+    else if (!strcmp(a, "--io-dir")) io_dir = v;
+    else if (!strcmp(a, "--phase-seconds")) {
+        if (sscanf(v, "%lf:%lf", &phase_min, &phase_max) != 2 || phase_min <= 0 || phase_max < phase_min)
+            usage("--phase-seconds takes A:B, seconds, 0 < A <= B (e.g. 20:40)");
+    }
     else if (!strcmp(a, "--hang")) {
         if (!strcmp(v, "none")) hang = HANG_NONE;
         else if (!strcmp(v, "sleep")) hang = HANG_SLEEP;
@@ -132,7 +178,8 @@ int main(int argc, char** argv) {
 
     const int left = (rank + size - 1) % size, right = (rank + 1) % size;
     const double start = MPI_Wtime();
-    double next_phase = start + 6.0;
+    if (!io_dir) io_dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    double next_phase = start + phase_every;
     for (long iteration = 0;; ++iteration) {
         /* Compute with some imbalance between ranks and iterations. */
         /* A sweep costs about 4.4 us here; +-30 % imbalance. */
@@ -167,9 +214,13 @@ int main(int argc, char** argv) {
             }
         }
         if (global[2] > 0) {
-            if (rank == 0) long_phase(3.0 + (rand() % 2000) / 1000.0);
+            if (rank == 0) {
+                const double seconds = phase_min + (phase_max - phase_min) * (rand() % 1001) / 1000.0;
+                if (io_phases) checkpoint_phase(seconds, io_dir);
+                else long_phase(seconds);
+            }
             MPI_Barrier(MPI_COMM_WORLD);
-            next_phase = MPI_Wtime() + 6.0;
+            next_phase = MPI_Wtime() + phase_every;
         }
         if (global[0] > 0) break;
         if (iteration % 10 == 0) MPI_Barrier(MPI_COMM_WORLD);

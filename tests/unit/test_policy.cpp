@@ -239,6 +239,25 @@ TEST_CASE("the supervisor's command line carries the settings, without a shell")
                Catch::Contains("slow_action=requeue: accepted values are report, notify, drain"));
 }
 
+TEST_CASE("spin_verify= is the site's: how long a rank may compute alone in one function") {
+    SitePolicy p = site({"supervisor=/opt/js/bin/jobsentry"});
+    OptionParse o = parse_hang_detect("", p);
+    const auto plain = supervisor_argv(p, o.settings, 7);
+    CHECK(std::find(plain.begin(), plain.end(), "--spin-verify-ms") == plain.end());  // the default, 60 s
+    SitePolicy longer = site({"supervisor=/opt/js/bin/jobsentry", "spin_verify=5m"});
+    CHECK(longer.defaults.spin_verify_ms == 300000);
+    const auto argv = supervisor_argv(longer, parse_hang_detect("", longer).settings, 7);
+    const auto flag = std::find(argv.begin(), argv.end(), "--spin-verify-ms");
+    REQUIRE(flag != argv.end());
+    CHECK(*(flag + 1) == "300000");
+    CHECK_THAT(parse_site_policy({"spin_verify=20m"}, "/usr/bin/jobsentry").error,
+               Catch::Contains("spin_verify=20m: accepted values are durations from 0s to 600s"));
+    CHECK_THAT(parse_site_policy({"spin_verify=60"}, "/usr/bin/jobsentry").error,
+               Catch::Contains("with a unit"));
+    // Not a user's key: --hang-detect=spin_verify=... is refused.
+    CHECK_FALSE(parse_hang_detect("spin_verify=1s", p).error.empty());
+}
+
 TEST_CASE("the option's help names the keys and the site's values") {
     SitePolicy p = site({"default=on", "min_interval=200ms"});
     std::string usage = option_usage(p);

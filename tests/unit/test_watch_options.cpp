@@ -79,7 +79,7 @@ TEST_CASE("watch options: errors name the option and what it accepts", "[watch_o
         {{"--alpha", "-0.1", "./a"}, {"alpha", "0 < alpha < 0.5"}},
         {{"--alpha"}, {"alpha", "missing"}},
         {{"--alp", "0.01", "./a"}, {"alp"}},  // no guessing of abbreviations
-        {{"--spin-verify-ms", "-1", "./a"}, {"spin-verify-ms", "0..60000"}},
+        {{"--spin-verify-ms", "-1", "./a"}, {"spin-verify-ms", "0..600000"}},
         {{"--interval-ms", "5", "./a"}, {"interval-ms", "10..60000"}},
         {{"--interval-ms", "8000", "./a"}, {"max-interval-ms", "interval-ms..600000"}},
         {{"--ranks", "0", "./a"}, {"ranks", "1..4096"}},

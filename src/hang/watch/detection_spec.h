@@ -50,10 +50,13 @@ inline constexpr OptionSpec kDetectionOptions[kDetectionOptionCount] = {
      "evidence; verification samples all"},
     {"verify-rounds", "", "", OptionType::integer, 5, 2, 50, false, false, "", "V",
      "fresh samples of every rank before a hang is confirmed"},
-    {"spin-verify-ms", "", "", OptionType::duration_ms, 5000, 0, 60000, false, false, "", "S",
-     "then, for suspects computing outside MPI, watch them every 100 ms until each has run S ms of CPU time; a change "
-     "of function clears the alarm, and so does a suspect that has not run S ms of CPU within 10 x S of wall time "
-     "(starved: nothing is known yet)"},
+    // 60 s: a healthy rank may compute alone in one function for tens of seconds while every other rank
+    // waits (a serial setup or output step); 5 s cancelled a 20-s phase of dgemm_phase. docs/decision-rule.md.
+    {"spin-verify-ms", "spin_verify", "", OptionType::duration_ms, 60000, 0, 600000, false, false, "", "S",
+     "then, for suspects computing outside MPI, watch them every 100 ms until each has run S of CPU time in one call "
+     "chain (the longest a healthy rank may compute alone in one function while the others wait); a change of "
+     "function clears the alarm, and so does a suspect that has not run S of CPU within 10 x S of wall time "
+     "(starved: nothing is known yet); 0: no watch, confirmed at once"},
     {"slow-baseline-rounds", "slow_baseline_rounds", "slow_baseline_rounds", OptionType::integer, 300, 32, 100000, false, false, "", "B",
      "slow verdict: the job's first B sampling rounds are its baseline; a rank or node its peers wait for more "
      "often than then is named slow (docs/decision-rule.md §5)"},

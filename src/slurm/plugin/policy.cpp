@@ -18,6 +18,7 @@ const OptionSpec& kIntervalSpec = kDetectionOptions[kInterval];
 const OptionSpec& kRanksSpec = kDetectionOptions[kRanks];
 const OptionSpec& kSlowBaselineSpec = kDetectionOptions[kSlowBaseline];
 const OptionSpec& kCpuBudgetSpec = kDetectionOptions[kCpuBudget];
+const OptionSpec& kSpinVerifySpec = kDetectionOptions[kSpinVerify];
 const int kMaxIntervalMs = static_cast<int>(kIntervalSpec.max);
 
 // The keys of --hang-detect: the spec's, and action.
@@ -255,6 +256,12 @@ PolicyParse parse_site_policy(const std::vector<std::string>& args, const std::s
             if (!parse_number(value, &budget) || !in_range(kCpuBudgetSpec, budget))
                 bad(accepted_range(kCpuBudgetSpec, kCpuBudgetSpec.site_key));
             else p.defaults.cpu_budget_percent = budget;
+        } else if (key == kSpinVerifySpec.site_key) {  // the site's alone: a code's longest one-function phase
+            long ms = parse_duration_ms(value);
+            if (ms < 0 || !in_range(kSpinVerifySpec, static_cast<double>(ms)))
+                bad("durations from " + format_ms(static_cast<int>(kSpinVerifySpec.min)) + " to " +
+                    format_ms(static_cast<int>(kSpinVerifySpec.max)) + " with a unit, e.g. 120s (0: off)");
+            else p.defaults.spin_verify_ms = static_cast<int>(ms);
         } else if (key == kSiteLimits[kMaxAlpha].site_key) {
             const OptionSpec& o = kSiteLimits[kMaxAlpha];
             double a = 0;
@@ -380,6 +387,8 @@ std::vector<std::string> supervisor_argv(const SitePolicy& policy, const HangDet
         argv.insert(argv.end(), {flag(kSlowBaseline), std::to_string(s.slow_baseline_rounds)});
     if (s.cpu_budget_percent != kCpuBudgetSpec.default_value)
         argv.insert(argv.end(), {flag(kCpuBudget), format_number(s.cpu_budget_percent)});
+    if (s.spin_verify_ms != static_cast<int>(kSpinVerifySpec.default_value))
+        argv.insert(argv.end(), {flag(kSpinVerify), std::to_string(s.spin_verify_ms)});
     if (policy.log_samples) argv.push_back(flag(kVerbose));
     if (policy.slow_action != SlowAction::report) argv.insert(argv.end(), {"--slow-action", to_string(policy.slow_action)});
     if (s.slow_requeue) argv.push_back("--slow-requeue");

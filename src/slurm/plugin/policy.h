@@ -43,6 +43,7 @@ struct HangDetectSettings {
     int ranks = static_cast<int>(kDetectionOptions[kRanks].default_value);
     int slow_baseline_rounds = static_cast<int>(kDetectionOptions[kSlowBaseline].default_value);
     double cpu_budget_percent = kDetectionOptions[kCpuBudget].default_value;  // the site's alone (cpu_budget=)
+    int spin_verify_ms = static_cast<int>(kDetectionOptions[kSpinVerify].default_value);  // the site's alone (spin_verify=)
     SlurmAction action = SlurmAction::cancel;
     bool slow_requeue = false;  // slow_requeue=yes: this job may be requeued without a slow node
 };
