@@ -27,15 +27,17 @@ apps_log=$(mktemp /tmp/jobsentry-install-apps.XXXXXX)
 bash "$top/scripts/install-apps.sh" >"$apps_log" 2>&1 &
 apps_pid=$!
 bash "$top/scripts/build.sh"
-wait "$apps_pid" || { cat "$apps_log"; echo "install-apps.sh failed (above)" >&2; exit 1; }
-cat "$apps_log"; rm -f "$apps_log"
 if [ -n "$prepare_pid" ]; then
-  # The fuzz stage's clang build (scripts/test-fuzz.sh) while the Debian 13 root may still be
-  # downloading: CPU that would otherwise idle (the stage then only checks it is up to date).
+  # The fuzz stage's clang build (scripts/test-fuzz.sh) while the applications and the Debian 13
+  # root may still be downloading: CPU that would otherwise idle (the stage then only checks it is
+  # up to date). It installs nothing, so it takes no dpkg lock from install-apps.sh.
   fuzz_log=$(mktemp /tmp/jobsentry-fuzz-build.XXXXXX)
   bash "$top/scripts/fuzz-build.sh" >"$fuzz_log" 2>&1 || { tail -5 "$fuzz_log"; echo "fuzz build failed (the fuzz stage tries again)"; }
   rm -f "$fuzz_log"
-
+fi
+wait "$apps_pid" || { cat "$apps_log"; echo "install-apps.sh failed (above)" >&2; exit 1; }
+cat "$apps_log"; rm -f "$apps_log"
+if [ -n "$prepare_pid" ]; then
   # A failure here is reported by the Debian 13 stage below, which tries again.
   if wait "$prepare_pid"; then tail -1 "$prepare_log"
   else echo "debian13: preparing the root failed (the stage below tries again):"; tail -5 "$prepare_log"; fi
