@@ -81,7 +81,9 @@ timeout --kill-after=5 "$WATCH_LIMIT" "$JOBSENTRY" watch --verbose --report "$WO
 wait
 [ -z "${KEEP_WATCH_ERR:-}" ] || cp "$WORK/watch.err" "$KEEP_WATCH_ERR"  # for bench/model_replay
 [ "$status" -ne 124 ] || fail "jobsentry watch still ran after $WATCH_LIMIT s"
-case $KIND in none | suspend) ;; *) [ -s "$JOBSENTRY_INJECT_MARK" ] || fail "the hang was never injected" ;; esac
+# A job that ended before its injection: its own last words say why (an application that failed).
+never_injected() { tail -20 "$WORK/watch.out" >&2; fail "the hang was never injected (jobsentry watch exited $status)"; }
+case $KIND in none | suspend) ;; *) [ -s "$JOBSENTRY_INJECT_MARK" ] || never_injected ;; esac
 [ "$status" -eq "$expected" ] || { tail -30 "$WORK/watch.out" >&2; fail "jobsentry watch exited $status, expected $expected"; }
 samples=$(json .samples)
 if [ "$KIND" = none ] || [ "$KIND" = suspend ]; then
@@ -91,7 +93,7 @@ if [ "$KIND" = none ] || [ "$KIND" = suspend ]; then
   pass "$TARGET: no alarm in a hang-free run$([ "$KIND" = suspend ] && echo ' suspended for 8 s') ($samples samples, $(json .evidence.verifications) verifications: $(json .evidence.last_verification))"
   exit 0
 fi
-[ -s "$JOBSENTRY_INJECT_MARK" ] || fail "the hang was never injected"
+[ -s "$JOBSENTRY_INJECT_MARK" ] || never_injected
 expect_json .verdict hang
 suspects=$(json '.suspect_ranks | join(",")')
 json ".suspect_ranks | index($RANK)" | contains -v null || fail "rank $RANK not among the suspects ($suspects)"
