@@ -274,6 +274,9 @@ void SlowRankModel::learn_inflation() {
 
 bool SlowRankModel::observe(const SlowRound& round) {
     if (round.ranks.size() < 2) return false;  // no peers, no waiting for anyone
+    if (any_round_ && round.at - last_at_ < config_.min_spacing_s) return false;  // faster than the verdict's scale
+    any_round_ = true;
+    last_at_ = round.at;
     ++rounds_;
     verdict_.rounds = rounds_;
     if (static_cast<int>(baseline_.size()) < config_.baseline_rounds) {
@@ -417,7 +420,9 @@ SlowVerdict SlowRankModel::look() const {
     v.baseline_rounds = config_.baseline_rounds;
     std::vector<int> windows;
     for (int w : config_.windows)
-        if (static_cast<size_t>(w) <= recent_.size()) windows.push_back(w);
+        if (static_cast<size_t>(w) <= recent_.size() &&
+            recent_.back().at - recent_[recent_.size() - w].at >= config_.min_window_s)
+            windows.push_back(w);
     if (windows.empty()) return v;  // learning
     const Shares base = shares(baseline());
     const size_t units = base.rank.size() + (base.node.size() >= 2 ? base.node.size() : 0) + base.rank_starved.size() +

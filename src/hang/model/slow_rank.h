@@ -67,6 +67,14 @@ struct SlowRankConfig {
     std::vector<int> windows{32, 64, 128, 256, 512};  // recent windows tested at each look, ascending
     int look_every = 4;         // rounds between looks
     double min_factor = 1.1;    // smaller estimated compute slowdowns are not named
+    // The verdict judges the job on a scale of tens of seconds, whatever the sampling rate the hang
+    // verdict uses: a round less than min_spacing_s after the last one taken is left out (the
+    // default interval's shortest pause, 0.2 s, keeps every round at the default rate), and a window
+    // is tested only once its rounds span min_window_s. A sick node stays slow; a rank the scheduler
+    // favours less for a few seconds is noise: sampled every 50 ms, 64-round windows (3 s) named a
+    // rank of a balanced job in 4 runs out of 4.
+    double min_spacing_s = 0.2;
+    double min_window_s = 10;
 };
 
 class SlowRankModel {
@@ -158,6 +166,8 @@ private:
     std::vector<Round> baseline_;
     std::deque<Round> recent_;  // rounds after the baseline, at most twice the longest window
     int rounds_ = 0;
+    double last_at_ = 0;
+    bool any_round_ = false;
     double rank_inflation_ = 1, node_inflation_ = 1;  // (1+rho)/(1-rho) of the baseline's series
     double rank_starve_inflation_ = 1, node_starve_inflation_ = 1;
     std::map<int, double> rank_starve_threshold_;  // from the baseline; units without one are not tested

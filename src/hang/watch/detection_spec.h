@@ -58,8 +58,8 @@ inline constexpr OptionSpec kDetectionOptions[kDetectionOptionCount] = {
      "function clears the alarm, and so does a suspect that has not run S of CPU within 10 x S of wall time "
      "(starved: nothing is known yet); 0: no watch, confirmed at once"},
     {"slow-baseline-rounds", "slow_baseline_rounds", "slow_baseline_rounds", OptionType::integer, 300, 32, 100000, false, false, "", "B",
-     "slow verdict: the job's first B sampling rounds are its baseline; a rank or node its peers wait for more "
-     "often than then is named slow (docs/decision-rule.md §5)"},
+     "slow verdict: the job's first B sampling rounds (taken 0.2 s apart at least) are its baseline; a rank or node "
+     "its peers wait for more often than then is named slow (docs/decision-rule.md §5)"},
     {"slow-alpha", "", "", OptionType::real, 0.0001, 0, 0.5, true, true, "", "P",
      "slow verdict: significance level per look (every 4 rounds), over every rank, node and window tested"},
     {"cpu-budget", "cpu_budget", "", OptionType::real, 0.1, 0, 10, false, false, "", "C",
