@@ -72,7 +72,7 @@ struct SlowRankConfig {
     // default interval's shortest pause, 0.2 s, keeps every round at the default rate), and a window
     // is tested only once its rounds span min_window_s. A sick node stays slow; a rank the scheduler
     // favours less for a few seconds is noise: sampled every 50 ms, 64-round windows (3 s) named a
-    // rank of a balanced job in 4 runs out of 4.
+    // rank of a balanced job in 7 runs out of 9.
     double min_spacing_s = 0.2;
     double min_window_s = 10;
 };
