@@ -61,7 +61,7 @@ RATE_CP2K=19        # QS MD steps per second, 1 water molecule (H2O.inp)
 RATE_NWCHEM=0.6     # B3LYP/6-31G* QMD steps per second, 1 water molecule (2026-11-27, above)
 SETUP_CP2K=4        # s of start-up and final output, not scaled
 SETUP_NWCHEM=2
-SECONDS_HPCC_2000=88  # HPCC's whole suite at HPL N=2000 (provisional, above); its work grows as N^2
+SECONDS_HPCC_2000=88  # HPCC's whole suite at HPL N=2000 (one machine; another took 15: calibrated); grows as N^2
 RATE_QE=2.0         # pw.x MD steps per second, Si2, 4x4x4 k-points (one machine measured 0.21; calibrated)
 SETUP_QE=1
 
@@ -74,7 +74,7 @@ usage() {
 # The rates above are one machine's; another machine may be 3x slower (LAMMPS
 # and CP2K) or faster (NWChem), and a hang-free test's SECONDS would then mean
 # three times the run asked for. `launch.sh calibrate FILE` measures LAMMPS's,
-# CP2K's, NWChem's and QE's rates on this machine (a small fixed run each, NP=4,
+# CP2K's, NWChem's and QE's rates and HPCC's time on this machine (a small fixed run each, NP=4,
 # 20-50 s in all, the most with cold caches) and writes them to FILE with this boot's id; a launch with
 # JOBSENTRY_APP_RATES=FILE uses them instead of the built-in ones when FILE is
 # of this boot (else it says so and keeps the built-in ones). The tests' CTest
@@ -87,7 +87,7 @@ load_rates() {
   rates_of_this_boot "$f" || { echo "launch.sh: $f is not of this boot: the built-in rates are used" >&2; return 0; }
   while IFS== read -r key value; do
     case $key in
-      RATE_LAMMPS | RATE_CP2K | RATE_NWCHEM | RATE_QE)
+      RATE_LAMMPS | RATE_CP2K | RATE_NWCHEM | RATE_QE | SECONDS_HPCC_2000)
         [[ $value =~ ^[0-9]+([.][0-9]+)?$ ]] && [ "$value" != 0 ] && printf -v "$key" %s "$value" ;;
     esac
   done <"$f"
@@ -97,8 +97,9 @@ calibrate() {
   if rates_of_this_boot "$f"; then echo "launch.sh: rates of this boot kept: $(grep '^RATE_' "$f" | paste -sd' ')"; return 0; fi
   dir=$(mktemp -d /tmp/jobsentry-calibrate.XXXXXX)
   chmod 0755 "$dir"
-  # SECONDS at the built-in rates: about 360 LAMMPS steps, 38 CP2K steps, 4 NWChem steps, 10 QE steps.
-  for name in lammps:2:0 cp2k:6:$SETUP_CP2K nwchem:8:$SETUP_NWCHEM qe:6:$SETUP_QE; do
+  # SECONDS at the built-in rates: about 360 LAMMPS steps, 38 CP2K steps, 4 NWChem steps, 10 QE steps,
+  # HPCC at N = 1360.
+  for name in lammps:2:0 cp2k:6:$SETUP_CP2K nwchem:8:$SETUP_NWCHEM qe:6:$SETUP_QE hpcc:40:0; do
     IFS=: read -r name secs setup <<<"$name"
     env -u JOBSENTRY_APP_RATES bash "$0" "$name" "$dir/$name" 4 "$secs" >/dev/null 2>"$dir/$name.err" ||
       { tail -5 "$dir/$name.err" >&2; echo "launch.sh: calibrating $name failed (above)" >&2; return 1; }
@@ -110,6 +111,13 @@ calibrate() {
     esac
     [[ $steps =~ ^[1-9][0-9]*$ && $took =~ ^[0-9]+([.][0-9]+)?$ ]] ||
       { echo "launch.sh: calibrating $name: no step count or run time in $dir/$name (steps '$steps', time '$took')" >&2; return 1; }
+    if [ "$name" = hpcc ]; then  # "steps" is HPL's N; the suite's time grows as N^2
+      [ "$took" != 0 ] || took=1  # its clock has 1-s steps
+      rate=$(awk -v n="$steps" -v t="$took" 'BEGIN { printf "%.3g", t * (2000 / n) ^ 2 }')
+      echo "launch.sh: hpcc: N=$steps in $took s: $rate s at N=2000" >&2
+      out+=("SECONDS_HPCC_2000=$rate")
+      continue
+    fi
     # LAMMPS's loop time has no start-up in it; NWChem's and QE's totals have SETUP seconds of it.
     rate=$(awk -v n="$steps" -v t="$took" -v s="$setup" 'BEGIN { d = t - s; if (d < 0.5) d = 0.5; printf "%.3g", n / d }')
     echo "launch.sh: $name: $steps steps in $took s (start-up $setup s): $rate steps/s" >&2
