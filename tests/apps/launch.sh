@@ -36,9 +36,10 @@
 # (ARMCI's many small system calls; LAMMPS and CP2K keep their rates): 16
 # steps 28.4 s, 48 steps 81.2 s from start to exit -> 0.6 steps/s after 2 s
 # of start-up; RATE_NWCHEM is the virtual machine's.
-# HPCC and Quantum ESPRESSO were calibrated with the 2 cores shared with other
-# builds (load average 7.7): on a quiet machine their runs are shorter than
-# SECONDS asks. Their rates are provisional until measured quietly.
+# HPCC's and Quantum ESPRESSO's built-in figures were measured with the 2 cores
+# shared with other builds (load average 7.7); on a quiet machine of another
+# kind their runs were 5-8x shorter than SECONDS asked, which ended hang tests
+# before their injection. `calibrate` measures both per boot, as the others.
 #
 # Environment: the caller's environment is used as is (OMPI_ALLOW_RUN_AS_ROOT,
 # OMPI_ALLOW_RUN_AS_ROOT_CONFIRM, OMPI_MCA_* are read by mpirun itself);
