@@ -62,7 +62,7 @@ RATE_CP2K=19        # QS MD steps per second, 1 water molecule (H2O.inp)
 RATE_NWCHEM=0.6     # B3LYP/6-31G* QMD steps per second, 1 water molecule (2026-11-27, above)
 SETUP_CP2K=4        # s of start-up and final output, not scaled
 SETUP_NWCHEM=2
-SECONDS_HPCC_2000=88  # HPCC's whole suite at HPL N=2000 (one machine; another took 15: calibrated); grows as N^2
+SECONDS_HPCC_2000=88  # HPCC's whole suite at HPL N=2000 (one machine; another took 11: calibrated); grows as N^2
 RATE_QE=2.0         # pw.x MD steps per second, Si2, 4x4x4 k-points (one machine measured 0.21; calibrated)
 SETUP_QE=1
 

@@ -128,15 +128,7 @@ static int own_option(const char* a, const char* v) {
         verbose = 1;
         return 1;
     }
-    if (!v) return 0;
-    if (!strcmp(a, "--phase-every")) {
-        phase_every = atof(v);
-        if (phase_every <= 0) usage("--phase-every takes seconds > 0");
-    } else if (!strcmp(a, "--phase-seconds")) {
-        if (sscanf(v, "%lf:%lf", &phase_min, &phase_max) != 2 || phase_min <= 0 || phase_max < phase_min)
-            usage("--phase-seconds takes A:B, seconds, 0 < A <= B (e.g. 20:40)");
-    } else return 0;
-    return 2;
+    return v ? phase_option(a, v, &phase_min, &phase_max, &phase_every, usage) : 0;
 }
 
 int main(int argc, char** argv) {

@@ -146,16 +146,12 @@ static int own_option(const char* a, const char* v) {
         return 1;
     }
     if (!v) return 0;
+    if (phase_option(a, v, &phase_min, &phase_max, &phase_every, usage)) return 2;
     if (!strcmp(a, "--iterations")) iterations = atol(v);
     else if (!strcmp(a, "--work-ms")) work_ms = atof(v);
     else if (!strcmp(a, "--hang-after")) hang_after = atof(v);
     else if (!strcmp(a, "--hang-rank")) hang_rank = atoi(v);
-    else if (!strcmp(a, "--phase-every")) phase_every = atof(v);
     else if (!strcmp(a, "--io-dir")) io_dir = v;
-    else if (!strcmp(a, "--phase-seconds")) {
-        if (sscanf(v, "%lf:%lf", &phase_min, &phase_max) != 2 || phase_min <= 0 || phase_max < phase_min)
-            usage("--phase-seconds takes A:B, seconds, 0 < A <= B (e.g. 20:40)");
-    }
     else if (!strcmp(a, "--hang")) {
         if (!strcmp(v, "none")) hang = HANG_NONE;
         else if (!strcmp(v, "sleep")) hang = HANG_SLEEP;

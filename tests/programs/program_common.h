@@ -57,6 +57,23 @@ static inline void parse_program_options(int argc, char** argv, struct program_o
     }
 }
 
+/* --phase-seconds A:B (0 < A <= B) and --phase-every G (G > 0), for the programs with long
+ * single-rank phases; returns what own_option returns: 2 when it took one, else 0. */
+static inline int phase_option(const char* a, const char* v, double* min, double* max, double* every,
+                               void (*usage)(const char* why)) {
+    if (!strcmp(a, "--phase-seconds")) {
+        if (sscanf(v, "%lf:%lf", min, max) != 2 || *min <= 0 || *max < *min)
+            usage("--phase-seconds takes A:B, seconds, 0 < A <= B (e.g. 20:40)");
+        return 2;
+    }
+    if (!strcmp(a, "--phase-every")) {
+        *every = atof(v);
+        if (*every <= 0) usage("--phase-every takes seconds > 0");
+        return 2;
+    }
+    return 0;
+}
+
 /* MPI_Init, this process's rank and the size of MPI_COMM_WORLD; with a pid
  * dir, the rank writes its pid to DIR/rank.N (the tests stop and kill ranks
  * by it). */

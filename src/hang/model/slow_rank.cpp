@@ -274,8 +274,7 @@ void SlowRankModel::learn_inflation() {
 
 bool SlowRankModel::observe(const SlowRound& round) {
     if (round.ranks.size() < 2) return false;  // no peers, no waiting for anyone
-    if (any_round_ && round.at - last_at_ < config_.min_spacing_s) return false;  // faster than the verdict's scale
-    any_round_ = true;
+    if (round.at - last_at_ < config_.min_spacing_s) return false;  // faster than the verdict's scale
     last_at_ = round.at;
     ++rounds_;
     verdict_.rounds = rounds_;

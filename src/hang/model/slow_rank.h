@@ -38,6 +38,7 @@
 #pragma once
 
 #include <deque>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -166,8 +167,7 @@ private:
     std::vector<Round> baseline_;
     std::deque<Round> recent_;  // rounds after the baseline, at most twice the longest window
     int rounds_ = 0;
-    double last_at_ = 0;
-    bool any_round_ = false;
+    double last_at_ = -std::numeric_limits<double>::infinity();  // of the last round taken
     double rank_inflation_ = 1, node_inflation_ = 1;  // (1+rho)/(1-rho) of the baseline's series
     double rank_starve_inflation_ = 1, node_starve_inflation_ = 1;
     std::map<int, double> rank_starve_threshold_;  // from the baseline; units without one are not tested

@@ -232,6 +232,14 @@ PolicyParse parse_site_policy(const std::vector<std::string>& args, const std::s
         auto bad = [&](const std::string& accepted) {
             out.error = "plugstack.conf argument " + arg + ": accepted values are " + accepted;
         };
+        // A duration within the spec's range, with a unit.
+        auto duration = [&](const OptionSpec& o, const char* example, int* ms_out) {
+            long ms = parse_duration_ms(value);
+            if (ms < 0 || !in_range(o, static_cast<double>(ms)))
+                bad("durations from " + format_ms(static_cast<int>(o.min)) + " to " + format_ms(static_cast<int>(o.max)) +
+                    " with a unit, e.g. " + example);
+            else *ms_out = static_cast<int>(ms);
+        };
         int site = kSiteKeyCount;
         for (int id = 0; id < kSiteKeyCount; ++id)
             if (key == kSiteKeys[id].key) site = id;
@@ -241,12 +249,7 @@ PolicyParse parse_site_policy(const std::vector<std::string>& args, const std::s
         } else if (site != kSiteKeyCount) {
             if (!apply_site_key(static_cast<SiteKey>(site), value, &p)) bad(accepted_values(kSiteKeys[site]));
         } else if (key == kSiteLimits[kMinInterval].site_key) {
-            const OptionSpec& o = kSiteLimits[kMinInterval];
-            long ms = parse_duration_ms(value);
-            if (ms < 0 || !in_range(o, static_cast<double>(ms)))
-                bad("durations from " + format_ms(static_cast<int>(o.min)) + " to " + format_ms(static_cast<int>(o.max)) +
-                    " with a unit, e.g. 200ms");
-            else p.min_interval_ms = static_cast<int>(ms);
+            duration(kSiteLimits[kMinInterval], "200ms", &p.min_interval_ms);
         } else if (key == kSiteLimits[kMaxRanks].site_key) {
             const OptionSpec& o = kSiteLimits[kMaxRanks];
             if (!parse_int(value, static_cast<long>(o.min), static_cast<long>(o.max), &p.max_ranks))
@@ -257,11 +260,7 @@ PolicyParse parse_site_policy(const std::vector<std::string>& args, const std::s
                 bad(accepted_range(kCpuBudgetSpec, kCpuBudgetSpec.site_key));
             else p.defaults.cpu_budget_percent = budget;
         } else if (key == kSpinVerifySpec.site_key) {  // the site's alone: a code's longest one-function phase
-            long ms = parse_duration_ms(value);
-            if (ms < 0 || !in_range(kSpinVerifySpec, static_cast<double>(ms)))
-                bad("durations from " + format_ms(static_cast<int>(kSpinVerifySpec.min)) + " to " +
-                    format_ms(static_cast<int>(kSpinVerifySpec.max)) + " with a unit, e.g. 120s (0: off)");
-            else p.defaults.spin_verify_ms = static_cast<int>(ms);
+            duration(kSpinVerifySpec, "120s", &p.defaults.spin_verify_ms);
         } else if (key == kSiteLimits[kMaxAlpha].site_key) {
             const OptionSpec& o = kSiteLimits[kMaxAlpha];
             double a = 0;
