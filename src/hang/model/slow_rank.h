@@ -16,7 +16,10 @@
 //             autocorrelation of the waited-for series (long phases make
 //             neighbouring rounds alike: fewer independent rounds);
 //   verdict:  a unit is slow when p <= alpha / (units x windows) (Bonferroni)
-//             and its compute factor is at least `min_factor`. A node is
+//             and its compute factor is at least `min_factor`, while the
+//             job's estimated slowdown is at least `min_job_factor` (a rank
+//             waited for more in a job no slower is held back, and the look
+//             says so). A node is
 //             named when more than half of its ranks are slow themselves,
 //             else its slow ranks are named alone.
 //
@@ -68,6 +71,9 @@ struct SlowRankConfig {
     std::vector<int> windows{32, 64, 128, 256, 512};  // recent windows tested at each look, ascending
     int look_every = 4;         // rounds between looks
     double min_factor = 1.1;    // smaller estimated compute slowdowns are not named
+    // A look whose estimated job slowdown is smaller names nothing: the job is not slower. Not
+    // min_factor: the estimate runs low (a 1.3x rank slowing its job 1.16x is estimated 1.09x).
+    double min_job_factor = 1.0;
     // The verdict judges the job on a scale of tens of seconds, whatever the sampling rate the hang
     // verdict uses: a round less than min_spacing_s after the last one taken is left out (the
     // default interval's shortest pause, 0.2 s, keeps every round at the default rate), and a window
@@ -157,6 +163,9 @@ private:
     // The CPU share of runnable time of the unit and of its peers over these rounds (0 when untimed).
     void cpu_shares(const Rounds& rounds, const Unit& u, double* own, double* peers) const;
     double peers_waiting(const Rounds& rounds, const std::vector<int>& suspects) const;
+    void estimate_job_factor(const Rounds& now, SlowVerdict* v) const;
+    // The peers' (every rank but the suspects) CPU share of their runnable time; false when too little is timed.
+    bool peers_cpu_share(const Rounds& rounds, const std::vector<int>& suspects, double* share) const;
     double change_point(const Finding& f) const;
     Rounds baseline() const;
     Rounds recent(int window) const;

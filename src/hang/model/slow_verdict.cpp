@@ -36,7 +36,8 @@ std::string slow_summary(const SlowVerdict& v) {
     if (v.status == SlowStatus::learning)
         return "slow verdict undecided: " + std::to_string(std::min(v.rounds, v.baseline_rounds)) + " of " +
                std::to_string(v.baseline_rounds) + " baseline rounds";
-    if (v.status == SlowStatus::no_slow) return "no slow rank in " + std::to_string(v.rounds) + " rounds";
+    if (v.status == SlowStatus::no_slow)
+        return "no slow rank in " + std::to_string(v.rounds) + " rounds" + (v.held_back.empty() ? "" : "; " + v.held_back);
     std::string out = "slow: ";
     for (size_t i = 0; i < v.units.size(); ++i) out += (i ? ", " : "") + describe(v.units[i]);
     char factor[32];

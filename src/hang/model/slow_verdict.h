@@ -43,12 +43,15 @@ struct SlowVerdict {
     std::vector<std::string> slow_nodes;
     double since = 0;                // the earliest change among the units
     double job_factor = 1;           // the job runs about this many times slower than at baseline
+    double peers_cpu_before = 0;     // the other ranks' CPU share of their runnable time at baseline (0: unknown)
+    double peers_cpu_now = 0;        // ... since the change
     double p_value = 1;              // the smallest unit p, times the tests of that look (Bonferroni), at most 1
                                      // (no_slow looks too: how near they came)
     double threshold = 0;            // the per-test level of that look: alpha / tests
     int tests = 0;                   // units x windows tested at that look
     int rounds = 0;                  // rounds observed so far
     int baseline_rounds = 0;         // of which baseline
+    std::string held_back;           // no_slow: units significant at this look whose job was not slower, and why
 };
 
 // "slow: node n3 (ranks 12-15) ~1.25x", "slow: rank 2 (node n1) ~1.31x",

@@ -18,6 +18,7 @@ nlohmann::json slow_json(const SlowVerdict& v) {
                           {"summary", slow_summary(v)},
                           {"rounds", v.rounds},
                           {"baseline_rounds", v.baseline_rounds}};
+    if (!v.held_back.empty()) out["held_back"] = v.held_back;
     if (v.status != SlowStatus::slow) return out;
     nlohmann::json units = nlohmann::json::array();
     for (const SlowUnit& u : v.units)
@@ -41,6 +42,10 @@ nlohmann::json slow_json(const SlowVerdict& v) {
     out["units"] = units;
     out["since"] = v.since;
     out["job_factor"] = v.job_factor;
+    if (v.peers_cpu_now > 0) {  // the evidence behind a waited-for estimate: did the peers' CPU change?
+        out["peers_cpu_before"] = v.peers_cpu_before;
+        out["peers_cpu_now"] = v.peers_cpu_now;
+    }
     out["p_value"] = v.p_value;  // Bonferroni-adjusted: compare with alpha
     out["alpha"] = v.threshold * v.tests;
     out["tests"] = v.tests;

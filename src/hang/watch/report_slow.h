@@ -13,8 +13,9 @@ namespace jobsentry {
 // {"status": "slow", "summary": ..., "since": unix s, "job_factor", "p_value",
 //  "alpha", "tests", "rounds", "baseline_rounds", "ranks": [...], "nodes": [...],
 //  "units": [{"node", "ranks", "is_node", "compute_factor", "baseline_share",
-//  "recent_share", "window", "p_value", "since"}]}; without the slow fields
-// when not slow.
+//  "recent_share", "window", "p_value", "since"}], "peers_cpu_before",
+//  "peers_cpu_now" (when the scheduler's times are known)}; without the slow
+// fields when not slow, with "held_back" when a look held a unit back.
 nlohmann::json slow_json(const SlowVerdict& v);
 // "  slow:         slow: rank 2 (node n1) ~1.31x\n" and, when slow, one
 // evidence line per unit.
