@@ -11,6 +11,7 @@ build_packages=(
   build-essential cmake pkg-config dpkg-dev file
   catch2 libboost-dev libboost-program-options-dev nlohmann-json3-dev
   libunwind-dev libdw-dev libhwloc-dev
+  libcapstone-dev  # the width of a load or store rma-check mode 1 caught by its fault (analysis/access_width)
   openmpi-bin libopenmpi-dev gfortran
   mpich libmpich-dev
   python3 libslurm-dev libmunge-dev

@@ -21,9 +21,14 @@ constexpr char kMagic[8] = {'J', 'S', 'R', 'M', 'A', 'T', 'R', '1'};
 // 4: omp records (OpenMP synchronisation through OMPT); a version 3 file is read as one without them.
 // 5: win_create records end with the window's accumulate_ordering; older files are read with MPI's default.
 // 6: sampled records (mode 1's sampling of origin buffers); older files have none: every buffer was watched.
-constexpr uint32_t kVersion = 6;
+// 7: local records of mode 1's page faults may have size kWidthFromInstruction.
+constexpr uint32_t kVersion = 7;
 constexpr uint32_t kOldestVersion = 3;
 constexpr size_t kHeaderSize = 8 + 4 * 5;  // magic, version, rank, size, pid, mode
+// A local record's size when mode 1 caught the access by its page fault at the instruction `pc`:
+// the fault gives the address, not the width; the analysis decodes the instruction's memory
+// operand (analysis/access_width.h) and takes one byte where it cannot.
+constexpr uint32_t kWidthFromInstruction = 0;
 
 enum class Rec : uint8_t {
     module = 1,      // u64 start, u64 end, u64 file offset, str path (executable mappings)
@@ -40,7 +45,7 @@ enum class Rec : uint8_t {
     send = 10,       // u32 comm, i32 dest, i32 tag, u64 request (0: blocking), u64 site
     recv = 11,       // u32 comm, i32 source, i32 tag, u64 site (blocking; source/tag from the status)
     req_done = 12,   // u64 request, u8 is_recv, u32 comm, i32 source, i32 tag, u64 site
-    local = 13,      // u64 pc, u64 addr, u32 size, u8 write
+    local = 13,      // u64 pc, u64 addr, u32 size (kWidthFromInstruction: see there), u8 write
     finalize = 14,   // u64 site
     note = 15,       // str text (what this run could not observe)
     thread = 16,     // u32 kernel thread id (v3): the records up to the next thread record were made by it

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "tools/rmacheck/sampling.h"
+#include "tools/rmacheck/analysis/access_width.h"
 #include "tools/rmacheck/analysis/symbols.h"
 #include "tools/rmacheck/analysis/threads.h"
 
@@ -49,17 +50,34 @@ Analysis analyse(std::vector<RankTrace> traces) {
     for (auto& t : out.traces)
         if (t.rank >= 0) usable.push_back(std::move(t));  // (a copy took a tenth of a long analysis)
     out.traces = std::move(usable);
+    // Symbols are read only for ranks that need them: a fault's width, a finding's lines (reading
+    // every library's ELF costs ~0.1 s a rank).
+    std::vector<std::unique_ptr<OfflineSymbols>> symbols(out.traces.size());
+    auto symbols_of = [&](size_t slot) -> OfflineSymbols& {
+        auto& ptr = symbols[slot];
+        if (!ptr) ptr = std::make_unique<OfflineSymbols>(out.traces[slot].modules);
+        return *ptr;
+    };
+    for (size_t slot = 0; slot < out.traces.size(); ++slot) {
+        std::map<std::pair<uint64_t, bool>, uint32_t> widths;  // by instruction and direction
+        for (Event& e : out.traces[slot].events) {
+            if (e.type != trace::Rec::local || e.size != trace::kWidthFromInstruction) continue;
+            auto [it, fresh] = widths.try_emplace({e.site, e.write}, 1);
+            if (fresh) {
+                uint8_t code[16];
+                const size_t n = symbols_of(slot).code(e.site, code, sizeof code);
+                if (uint32_t w = n ? access_width(code, n, e.site, e.write) : 0; w > 0 && w <= 64) it->second = w;
+            }
+            e.size = it->second;
+        }
+    }
     Execution exec(out.traces);
     out.warnings = exec.warnings();
     out.findings = find_races(exec);
-    // Symbols are read only for ranks named in a finding (reading every library's ELF costs ~0.1 s a rank).
-    std::vector<std::unique_ptr<OfflineSymbols>> symbols(out.traces.size());
     auto locate = [&](const Side& s) {
         int slot = exec.slot_of_world(s.rank);
         if (slot < 0) return Located{hex(s.site), ""};
-        auto& ptr = symbols[static_cast<size_t>(slot)];
-        if (!ptr) ptr = std::make_unique<OfflineSymbols>(out.traces[static_cast<size_t>(slot)].modules);
-        auto& sym = *ptr;
+        auto& sym = symbols_of(static_cast<size_t>(slot));
         return Located{sym.where(s.site, !s.is_pc), sym.function(s.site, !s.is_pc)};
     };
     // Several instructions of one source line (a load and a store of `x++`) read as one finding.

@@ -2,10 +2,13 @@
 #include "tools/rmacheck/analysis/symbols.h"
 
 #include <elfutils/libdwfl.h>
+#include <gelf.h>
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <set>
 
 namespace rmacheck {
@@ -80,6 +83,27 @@ std::string OfflineSymbols::function(uint64_t address, bool is_return_address) {
     Dwfl_Module* mod = dwfl_ ? dwfl_addrmodule(dwfl_, pc) : nullptr;
     const char* name = mod ? dwfl_module_addrname(mod, pc) : nullptr;
     return name ? name : "";
+}
+
+size_t OfflineSymbols::code(uint64_t pc, uint8_t* out, size_t n) {
+    Dwfl_Module* mod = dwfl_ ? dwfl_addrmodule(dwfl_, pc) : nullptr;
+    Dwarf_Addr bias = 0;
+    Elf* elf = mod ? dwfl_module_getelf(mod, &bias) : nullptr;
+    if (!elf) return 0;
+    const uint64_t at = pc - bias;  // the address in the file's own layout
+    for (Elf_Scn* scn = elf_nextscn(elf, nullptr); scn; scn = elf_nextscn(elf, scn)) {
+        GElf_Shdr header;
+        if (!gelf_getshdr(scn, &header) || header.sh_type != SHT_PROGBITS || !(header.sh_flags & SHF_EXECINSTR) ||
+            at < header.sh_addr || at >= header.sh_addr + header.sh_size)
+            continue;
+        Elf_Data* data = elf_getdata(scn, nullptr);
+        const uint64_t offset = at - header.sh_addr;
+        if (!data || !data->d_buf || offset >= data->d_size) return 0;
+        const size_t got = std::min<size_t>(n, data->d_size - offset);
+        std::memcpy(out, static_cast<const uint8_t*>(data->d_buf) + offset, got);
+        return got;
+    }
+    return 0;
 }
 
 }  // namespace rmacheck

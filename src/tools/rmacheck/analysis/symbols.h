@@ -27,6 +27,9 @@ public:
     std::string where(uint64_t address, bool is_return_address);
     // The function name, or empty.
     std::string function(uint64_t address, bool is_return_address);
+    // Up to n bytes of the code at `pc` as its ELF file holds them (the instruction the rank ran
+    // there); how many were copied, 0 when no executable section of a reported file holds it.
+    size_t code(uint64_t pc, uint8_t* out, size_t n);
 
 private:
     Dwfl* dwfl_ = nullptr;

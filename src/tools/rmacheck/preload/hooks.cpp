@@ -118,7 +118,8 @@ void write_local_hits() {
             for (int i = 0; i < n; ++i) {
                 if (mpi_code(hits[i].pc)) continue;
                 Encoder e;
-                e.put<uint64_t>(hits[i].pc), e.put<uint64_t>(hits[i].addr), e.put<uint32_t>(1);
+                e.put<uint64_t>(hits[i].pc), e.put<uint64_t>(hits[i].addr);
+                e.put<uint32_t>(hits[i].at_instruction ? trace::kWidthFromInstruction : 1);
                 e.put<uint8_t>(hits[i].write);
                 writer().add(Rec::local, e, hits[i].thread);
             }
@@ -202,7 +203,7 @@ void start_tracing() {
     if (g_mode == trace::mode_protect)
         note.put_str("mode 1 (page protection and watchpoints): at the target, the first loads and stores of an allocated "
                      "window between two synchronisations of the rank are observed (up to 8 per page and 32 per "
-                     "window, each at its first byte), later ones before the next synchronisation are not observed; "
+                     "window), later ones before the next synchronisation are not observed; "
                      "run with --precise to check every one");
     else if (g_mode == trace::mode_calls_only)
         note.put_str("loads and stores are not observed (MPI calls only)");

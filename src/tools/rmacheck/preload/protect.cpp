@@ -218,7 +218,7 @@ template <class ProtOf> void protect_runs(int n, ProtOf prot_of) {
 // handler that finds it held drops its hit, counted, rather than spin on a thread it interrupted).
 std::atomic_flag g_hits_busy = ATOMIC_FLAG_INIT;
 
-void record_hit(uint64_t pc, uint64_t addr, bool write) {
+void record_hit(uint64_t pc, uint64_t addr, bool write, bool at_instruction) {
     if (g_hits_busy.test_and_set(std::memory_order_acquire)) {
         g_dropped.fetch_add(1, std::memory_order_relaxed);
         return;
@@ -236,7 +236,7 @@ void record_hit(uint64_t pc, uint64_t addr, bool write) {
         g_dropped.fetch_add(1, std::memory_order_relaxed);
         return;
     }
-    g_hits[n] = {pc, addr, write, this_thread()};
+    g_hits[n] = {pc, addr, write, this_thread(), at_instruction};
     g_nhits.store(n + 1, std::memory_order_release);
 }
 
@@ -254,7 +254,7 @@ void on_segv(int sig, siginfo_t* si, void* ctx) {
         // faults is spent; then it stays open until the span ends.
         if (w >= 0 && mprotect(reinterpret_cast<void*>(page_of(addr)), g_page, PROT_READ | PROT_WRITE) == 0) {
             if (t_depth == 0 && in_watched_window(addr))
-                record_hit(static_cast<uint64_t>(uc->uc_mcontext.gregs[REG_RIP]), addr, write);
+                record_hit(static_cast<uint64_t>(uc->uc_mcontext.gregs[REG_RIP]), addr, write, true);
             if (window_budget_spent(page_of(addr))) {
                 __atomic_store_n(&g_wpages[w].open, 1, __ATOMIC_RELAXED);
                 return;
@@ -279,7 +279,7 @@ void on_segv(int sig, siginfo_t* si, void* ctx) {
         for (int i = 0; i < g_npending; ++i) {
             const Pending& p = g_pending[i];
             if (addr >= p.lo && addr < p.hi && (write || p.block_reads)) {
-                record_hit(static_cast<uint64_t>(uc->uc_mcontext.gregs[REG_RIP]), addr, write);
+                record_hit(static_cast<uint64_t>(uc->uc_mcontext.gregs[REG_RIP]), addr, write, true);
                 break;
             }
         }
@@ -307,7 +307,7 @@ void on_watch_hit(const siginfo_t* si, const ucontext_t* uc) {
         bool write = !p.block_reads || (readable && std::memcmp(p.seen, now, p.hi - p.lo) != 0);
         if (write && readable) std::memcpy(p.seen, now, p.hi - p.lo);
         if (t_depth != 0) return;  // inside a wrapper it is MPI's own copy
-        record_hit(static_cast<uint64_t>(uc->uc_mcontext.gregs[REG_RIP]) - 1, addr, write);
+        record_hit(static_cast<uint64_t>(uc->uc_mcontext.gregs[REG_RIP]) - 1, addr, write, false);
         // A program spinning on the buffer (a hang of bug class 2) would trap on every iteration:
         // once the race is recorded many times over, stop watching (slots are only changed
         // inside wrappers otherwise, so this cannot race with arm()).

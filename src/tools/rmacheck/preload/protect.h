@@ -28,6 +28,7 @@ struct Hit {
     uint64_t pc, addr;
     bool write;
     uint32_t thread = 0;  // kernel id of the thread that made the access
+    bool at_instruction = false;  // pc is the access's own instruction (a fault), not one byte past it (a watchpoint)
 };
 
 bool install();  // handlers + this thread's alternate stack; false if sigaltstack/sigaction fails
