@@ -256,6 +256,17 @@ TEST_CASE("a worker slowed in an imbalanced job is still found", "[slow]") {
     CHECK(v.slow_ranks == std::vector<int>{3});
 }
 
+TEST_CASE("a rank its peers wait for in every round since is named, its job far slower", "[slow]") {
+    // Rank 2's step never ends: from then on no peer is seen working. The factors are bounds (one
+    // working sample more), not 0, which had left the rank unnamed.
+    JobStream job(slowed_job(4, {2}, 1e6));
+    const SlowVerdict v = verdict_after_1400_rounds(job);
+    REQUIRE(v.status == SlowStatus::slow);
+    CHECK(v.slow_ranks == std::vector<int>{2});
+    CHECK(v.job_factor > 10);
+    CHECK(v.units[0].compute_factor > 10);
+}
+
 TEST_CASE("a rank waited for more in a job that got faster is held back, not named", "[slow]") {
     // Long exchanges at baseline, short ones later, and rank 2 a little slower than its peers then:
     // it now ends most steps last, so its peers wait for it more, but every step is shorter.

@@ -332,7 +332,7 @@ std::vector<SlowRankModel::Finding> SlowRankModel::significant(const SlowVerdict
     return out;
 }
 
-double SlowRankModel::peers_waiting(const Rounds& rounds, const std::vector<int>& suspects) const {
+double SlowRankModel::peers_waiting(const Rounds& rounds, const std::vector<int>& suspects, int* samples) const {
     int seen = 0, waiting = 0;
     for (const Round* round : rounds)
         for (const Mark& m : round->marks) {
@@ -340,6 +340,7 @@ double SlowRankModel::peers_waiting(const Rounds& rounds, const std::vector<int>
             ++seen;
             waiting += m.waiting;
         }
+    if (samples) *samples = seen;
     return seen ? static_cast<double>(waiting) / seen : 0;
 }
 
@@ -352,8 +353,13 @@ double SlowRankModel::peers_waiting(const Rounds& rounds, const std::vector<int>
 // whether the correction helps real codes is to be decided from those figures.
 void SlowRankModel::estimate_job_factor(const Rounds& now, SlowVerdict* v) const {
     const Rounds base = baseline();
-    const double working0 = 1 - peers_waiting(base, v->slow_ranks), working1 = 1 - peers_waiting(now, v->slow_ranks);
-    v->job_factor = working1 > 0 ? working0 / working1 : 0;
+    int samples = 0;
+    const double working0 = 1 - peers_waiting(base, v->slow_ranks);
+    // Peers never seen working since the change: the job all but stands still, slower than any
+    // sample can say; it is given the bound of one working sample more.
+    const double waiting1 = peers_waiting(now, v->slow_ranks, &samples);
+    const double working1 = std::max(1 - waiting1, 1.0 / (samples + 1));
+    v->job_factor = working0 / working1;
     if (!peers_cpu_share(base, v->slow_ranks, &v->peers_cpu_before) ||
         !peers_cpu_share(now, v->slow_ranks, &v->peers_cpu_now))
         v->peers_cpu_before = v->peers_cpu_now = 0;
@@ -395,9 +401,11 @@ double SlowRankModel::compute_factor(const Finding& f, const std::vector<int>& s
                     ++seen;
                     working += m.working;
                 }
-        const double peers_working = 1 - peers_waiting(rounds, suspects);
-        if (seen == 0 || peers_working <= 0) return 0.0;
-        return static_cast<double>(working) / seen / peers_working;
+        int samples = 0;
+        const double waiting = peers_waiting(rounds, suspects, &samples);
+        if (seen == 0 || samples == 0) return 0.0;
+        // Peers never seen working: as for the job factor, the bound of one working sample more.
+        return static_cast<double>(working) / seen / std::max(1 - waiting, 1.0 / (samples + 1));
     };
     const double before = ratio(baseline());
     const double after = ratio(since(f.since));

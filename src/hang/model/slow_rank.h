@@ -162,7 +162,7 @@ private:
     double compute_factor(const Finding& f, const std::vector<int>& suspects) const;
     // The CPU share of runnable time of the unit and of its peers over these rounds (0 when untimed).
     void cpu_shares(const Rounds& rounds, const Unit& u, double* own, double* peers) const;
-    double peers_waiting(const Rounds& rounds, const std::vector<int>& suspects) const;
+    double peers_waiting(const Rounds& rounds, const std::vector<int>& suspects, int* samples = nullptr) const;
     void estimate_job_factor(const Rounds& now, SlowVerdict* v) const;
     // The peers' (every rank but the suspects) CPU share of their runnable time; false when too little is timed.
     bool peers_cpu_share(const Rounds& rounds, const std::vector<int>& suspects, double* share) const;
