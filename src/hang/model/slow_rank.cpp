@@ -348,9 +348,9 @@ double SlowRankModel::peers_waiting(const Rounds& rounds, const std::vector<int>
 // for the slowest, so the step lasts c over their working share, and the job factor is the share
 // at baseline over the share now. Their CPU share of runnable time in both periods goes with it
 // (v->peers_cpu_*): c is CPU work, so where the peers now get more CPU (a stopped rank leaves its
-// core to them) their working share overstates the step, by that ratio. It is recorded, not yet
-// applied: the measured stop/continue slowdowns were underestimated already (benchmarks.md), and
-// whether the correction helps real codes is to be decided from those figures.
+// core to them) their working share overstates the step, by that ratio. It is recorded, not
+// applied: the measured slowdowns were underestimated already, and under a CPU quota the peers
+// gained CPU (49 % -> 59 %), so the correction would lower them further (benchmarks.md).
 void SlowRankModel::estimate_job_factor(const Rounds& now, SlowVerdict* v) const {
     const Rounds base = baseline();
     int samples = 0;
