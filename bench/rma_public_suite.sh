@@ -6,7 +6,7 @@
 # `jobsentry-mpicc -fopenmp -g` for mode 2, and run under `jobsentry rma-check` with the suite's
 # NPROCS on Open MPI. Scored by the rule, stricter than the suite's own script: a racy case
 # is a true positive only when one finding names both labelled lines; a race-free case is a true
-# negative when there is no finding; a run that fails or times out counts as neither (listed).
+# negative when there is no finding; a run that fails or times out is listed and counts as a miss.
 #   bash bench/rma_public_suite.sh SUITE_DIR [MODES="1 2"] [FILTER=regex on the case's path]
 # SUITE_DIR: a checkout of the suite (or its MPIRMA directory). Writes $OUT/results.tsv
 # (OUT=bench-out/rma_public_suite) and prints the tables on stdout.

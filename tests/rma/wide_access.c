@@ -1,8 +1,8 @@
 /* Accesses wider than their first byte. Precise mode: the compiler checks
  * them at two bytes, and the program's own memcpy reaches the checker through
  * another hook than a plain load or store. Mode 1: a page fault gives the
- * first byte; the analysis decodes the instruction's width. Rank 1 stores 8 bytes at byte 2 of its window (unaligned: a packed
- * struct's field, [2,10)) and copies an int into element 5 with memcpy, while
+ * first byte; the analysis decodes the instruction's width. Rank 1 stores 8
+ * bytes at byte 2 of its window (unaligned: a packed struct's field, [2,10)) and copies an int into element 5 with memcpy, while
  * rank 0 Puts under a shared lock without any ordering. "racy": the Puts land
  * on int 2 ([8,12), inside the unaligned store) and int 5. "fixed": on int 3
  * ([12,16), just past the store: an access recorded from its last byte, 8 bytes

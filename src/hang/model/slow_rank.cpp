@@ -31,7 +31,7 @@ constexpr double kMinRunnable = 0.2;
 // its baseline's 90th percentile, and the baseline's median by this much at least.
 constexpr double kStarveQuantile = 0.9;
 constexpr double kStarveMargin = 0.05;
-// The peers' CPU share corrects the job factor only over this much of their runnable time.
+// The peers' CPU share is recorded only over this much of their runnable time.
 constexpr double kMinCpuEvidenceSeconds = 2;
 constexpr size_t kStarveBaselineValues = 20;  // fewer timed baseline rounds: the unit is not tested for starvation
 
@@ -345,12 +345,9 @@ double SlowRankModel::peers_waiting(const Rounds& rounds, const std::vector<int>
 }
 
 // The job's slowdown from its peers' waiting: in a bulk-synchronous step they compute c and wait
-// for the slowest, so the step lasts c over their working share, and the job factor is the share
-// at baseline over the share now. Their CPU share of runnable time in both periods goes with it
-// (v->peers_cpu_*): c is CPU work, so where the peers now get more CPU (a stopped rank leaves its
-// core to them) their working share overstates the step, by that ratio. It is recorded, not
-// applied: the measured slowdowns were underestimated already, and under a CPU quota the peers
-// gained CPU (49 % -> 59 %), so the correction would lower them further (benchmarks.md).
+// for the slowest, so the job factor is their working share at baseline over the share now. Their
+// CPU share of runnable time in both periods is recorded beside it as evidence; correcting the
+// factor by it would lower estimates that are low already (decision-rule.md §5).
 void SlowRankModel::estimate_job_factor(const Rounds& now, SlowVerdict* v) const {
     const Rounds base = baseline();
     int samples = 0;
@@ -580,7 +577,7 @@ SlowVerdict SlowRankModel::look() const {
         held.status = SlowStatus::no_slow;
         held.rounds = v.rounds, held.baseline_rounds = v.baseline_rounds, held.tests = v.tests;
         held.threshold = v.threshold, held.p_value = v.p_value;
-        held.held_back = "held back: " + slow_summary(v).substr(6) + " (the job is not slower)";  // past "slow: "
+        held.held_back = "held back: " + slow_units_summary(v) + " (the job is not slower)";
         return held;
     }
     return v;

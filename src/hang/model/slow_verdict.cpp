@@ -38,7 +38,11 @@ std::string slow_summary(const SlowVerdict& v) {
                std::to_string(v.baseline_rounds) + " baseline rounds";
     if (v.status == SlowStatus::no_slow)
         return "no slow rank in " + std::to_string(v.rounds) + " rounds" + (v.held_back.empty() ? "" : "; " + v.held_back);
-    std::string out = "slow: ";
+    return "slow: " + slow_units_summary(v);
+}
+
+std::string slow_units_summary(const SlowVerdict& v) {
+    std::string out;
     for (size_t i = 0; i < v.units.size(); ++i) out += (i ? ", " : "") + describe(v.units[i]);
     char factor[32];
     std::snprintf(factor, sizeof factor, " ~%.2fx", v.job_factor);

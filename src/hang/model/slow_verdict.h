@@ -57,5 +57,7 @@ struct SlowVerdict {
 // "slow: node n3 (ranks 12-15) ~1.25x", "slow: rank 2 (node n1) ~1.31x",
 // "no slow rank in 400 rounds", "slow verdict undecided: 37 of 300 baseline rounds".
 std::string slow_summary(const SlowVerdict& v);
+// Its units and job factor alone: "rank 2 (node n1) ~1.31x" (also what a held-back look names).
+std::string slow_units_summary(const SlowVerdict& v);
 
 }  // namespace jobsentry

@@ -19,6 +19,24 @@ std::string hex(uint64_t v) {
     std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
     return buf;
 }
+
+// Mode 1's faults recorded their first byte only (trace::kWidthFromInstruction): each gets the width
+// of its instruction's memory operand, decoded once per instruction and direction; one byte where
+// the code cannot be read or decoded. The rank's symbols are opened only when it has such a record.
+template <typename Symbols>
+void decode_fault_widths(RankTrace* rank, Symbols symbols) {
+    std::map<std::pair<uint64_t, bool>, uint32_t> widths;
+    for (Event& e : rank->events) {
+        if (e.type != trace::Rec::local || e.size != trace::kWidthFromInstruction) continue;
+        auto [it, fresh] = widths.try_emplace({e.site, e.write}, 1);
+        if (fresh) {
+            uint8_t code[16];
+            const size_t n = symbols().code(e.site, code, sizeof code);
+            if (uint32_t w = n ? access_width(code, n, e.site, e.write) : 0; w > 0 && w <= 64) it->second = w;
+        }
+        e.size = it->second;
+    }
+}
 }  // namespace
 
 std::string sampling_note(const std::vector<RankTrace>& traces) {
@@ -58,19 +76,8 @@ Analysis analyse(std::vector<RankTrace> traces) {
         if (!ptr) ptr = std::make_unique<OfflineSymbols>(out.traces[slot].modules);
         return *ptr;
     };
-    for (size_t slot = 0; slot < out.traces.size(); ++slot) {
-        std::map<std::pair<uint64_t, bool>, uint32_t> widths;  // by instruction and direction
-        for (Event& e : out.traces[slot].events) {
-            if (e.type != trace::Rec::local || e.size != trace::kWidthFromInstruction) continue;
-            auto [it, fresh] = widths.try_emplace({e.site, e.write}, 1);
-            if (fresh) {
-                uint8_t code[16];
-                const size_t n = symbols_of(slot).code(e.site, code, sizeof code);
-                if (uint32_t w = n ? access_width(code, n, e.site, e.write) : 0; w > 0 && w <= 64) it->second = w;
-            }
-            e.size = it->second;
-        }
-    }
+    for (size_t slot = 0; slot < out.traces.size(); ++slot)
+        decode_fault_widths(&out.traces[slot], [&]() -> OfflineSymbols& { return symbols_of(slot); });
     Execution exec(out.traces);
     out.warnings = exec.warnings();
     out.findings = find_races(exec);
