@@ -5,6 +5,7 @@
 # never a hang).
 #   bash bench/real_false_alarms.sh [MINUTES] [RUN_SECONDS] [NP]
 # START=K begins K targets further on (to run several at once over different codes).
+# TARGETS="app:cp2k long_io ..." runs only those targets, in turn (names as in the list below).
 # INTERVAL_MS=50 samples 8 times as often as the default 400 ms (the cap of its doublings scaled
 # alike): each wall hour then holds 8 hours' worth of the rule's decisions, which the results call
 # "equivalent hours" (400 / INTERVAL_MS x the wall time) and never plain hours.
@@ -30,6 +31,7 @@ mapfile -t apps < <(bash "$TOP/tests/apps/launch.sh" list)
 # minute (an output step on slow storage).
 targets=(hpl_like random_access halo_waitall overlap_test master_worker dgemm_phase long_phases long_compute long_io
          "${apps[@]/#/app:}")
+[ -z "${TARGETS:-}" ] || read -r -a targets <<<"$TARGETS"
 total=0 runs=0 alarms=0 cleared=0 samples=0 suspends=0 slows=0
 echo "| run | target | suspended | seconds | samples | verdict | alarms cleared by verification | slow verdict |"
 echo "|---|---|---|---|---|---|---|---|"
