@@ -35,7 +35,11 @@ for f in mpi_put_ mpi_put_f08_; do
 done
 grep -A14 '^static void fortran_MPI_Waitany(' "$WORK/w.cpp" >"$WORK/waitany"
 grep -q '\*f_index != MPI_UNDEFINED) \*f_index += 1;' "$WORK/waitany" || fail "mpi_waitany_ does not give a 1-based index"
-[ "$(grep -c 'rmacheck::Reentry guard;' "$WORK/w.cpp")" -eq "$calls" ] || fail "a wrapper without the guard"
+[ "$(grep -cE 'rmacheck::Reentry guard(;|\(\{.*\}, [A-Za-z_]+\);)' "$WORK/w.cpp")" -eq "$calls" ] || fail "a wrapper without the guard"
+# the guard is told each call's buffers and window (mode 1 keeps some windows closed inside MPI)
+grep -q 'rmacheck::Reentry guard({origin_addr}, win);' "$WORK/w.cpp" || fail "MPI_Put's guard is not given its origin and window"
+grep -q 'rmacheck::Reentry guard({sendbuf, recvbuf}, MPI_WIN_NULL);' "$WORK/w.cpp" || fail "a collective's guard is not given its buffers"
+grep -q 'rmacheck::Reentry guard({}, win);' "$WORK/w.cpp" || fail "a synchronisation's guard is not given its window"
 grep -q 'extern "C" {' "$WORK/w.cpp" || fail "wrappers are not extern \"C\""
 grep -q 'int on_MPI_Put(const void\* site, const void \*origin_addr' "$WORK/w.h" || fail "hook declaration missing"
 grep -q 'record_collective(site, comm, rmacheck::CollKind::all, -1, request);' "$WORK/w.cpp" ||
@@ -45,7 +49,7 @@ grep -q 'record_collective(site, comm, rmacheck::CollKind::all, -1, nullptr);' "
 
 if [ -n "${3:-}" ]; then
   python3 "$GEN" jobtrace "$3" "$WORK/t.cpp" "$WORK/t.h"
-  [ "$(grep -c 'jobtrace::Reentry guard;' "$WORK/t.cpp")" -eq "$(grep -c '| *int MPI_' "$3")" ] ||
+  [ "$(grep -cE 'jobtrace::Reentry guard(;|\(\{.*\}, [A-Za-z_]+\);)' "$WORK/t.cpp")" -eq "$(grep -c '| *int MPI_' "$3")" ] ||
     fail "a tracer wrapper without the guard"
   grep -q 'void after_MPI_Send(std::uint64_t start, const void \*buf' "$WORK/t.h" || fail "timed declaration missing"
   grep -q 'if (rc == MPI_SUCCESS) jobtrace::after_MPI_Send(start, buf' "$WORK/t.cpp" || fail "timed call missing"

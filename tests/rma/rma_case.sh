@@ -192,6 +192,12 @@ omp_master|omp_critical|omp_for|omp_sections|omp_single|omp_task|omp_depend|omp_
         fail "the report did not say that rank 0's threads were not ordered"
     fi
   fi ;;
+omp_target_load)  # GCC-built: a thread's load of the window while the master is inside MPI_Barrier
+  run racy 4 "$@"
+  expect_line "^RACE remote put\(rank 0, $f:$(line_of '/\* the put')\) vs load\(rank 1 thread [0-9]+, $f:$(line_of "/\\* thread 1's load")\) on win 1 bytes \[12,16\) of rank 1$"
+  # the load is thread 1's, not the master's (which made rank 1's MPI calls)
+  jq -e '[.findings[] | select(.b.rank == 1 and .b.thread > 0)] | length == 1' "$WORK/racy.json" >/dev/null ||
+    fail "the finding does not name rank 1's loading thread" ;;
 thread_load)  # a worker thread's load of the main thread's pending Get buffer: seen (pages, not watchpoints);
   # the main thread's store to its window (mem[0] = 42) is the other thread of window accesses
   run racy 4 "$@"

@@ -67,12 +67,22 @@ def parse(path):
     return calls
 
 
+def guard_args(params):
+    """The reentry guard's arguments: the call's buffers (void * parameters but MPI_Win_allocate's
+    baseptr, where MPI stores an address) and its window, so a module knows what memory MPI may touch."""
+    buffers = [n for raw, n in params if c_type(raw, n) in ("void *", "const void *") and n != "baseptr"]
+    win = [n for raw, n in params if c_type(raw, n) == "MPI_Win"]
+    if not buffers and not win:
+        return ""
+    return "({" + ", ".join(buffers) + "}, " + (win[0] if win else "MPI_WIN_NULL") + ")"
+
+
 def wrapper(ns, words, name, params):
     decl = ", ".join(p for p, _ in params) or "void"
     args = ", ".join(n for _, n in params)
     tail = "".join(", " + n for _, n in params)
     body = [f"static int body_{name}(const void* site{tail and ', ' + decl}) noexcept {{",
-            f"    {ns}::Reentry guard;",
+            f"    {ns}::Reentry guard{guard_args(params)};",
             f"    if (!guard.outermost()) return P{name}({args});"]
     if words[0] == "hook":
         body += [f"    return {ns}::on_{name}(site{tail});"]

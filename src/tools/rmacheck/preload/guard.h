@@ -19,7 +19,8 @@ extern bool g_enabled;  // JOBSENTRY_RMA_TRACE_DIR was set when the library was 
 extern bool g_active;   // MPI_Init succeeded and the trace is open
 extern thread_local int t_depth __attribute__((tls_model("initial-exec")));
 
-void enter_outermost() noexcept;  // mode 1: collect faults seen so far, unprotect
+// Mode 1: collect faults seen so far, unprotect; buffers and win: the call's (see hooks.cpp).
+void enter_outermost(std::initializer_list<const void*> buffers, MPI_Win win) noexcept;
 void leave_outermost() noexcept;  // mode 1: protect what is still pending
 
 // What mpiwrap::Reentry needs of this module: the depth above, the wrappers act
@@ -27,8 +28,8 @@ void leave_outermost() noexcept;  // mode 1: protect what is still pending
 struct RmaModule {
     static int& depth() noexcept { return t_depth; }
     static bool on() noexcept { return g_enabled; }
-    static void enter() noexcept {
-        if (g_active) enter_outermost();
+    static void enter(std::initializer_list<const void*> buffers, MPI_Win win) noexcept {
+        if (g_active) enter_outermost(buffers, win);
     }
     static void leave() noexcept {
         if (g_active) leave_outermost();

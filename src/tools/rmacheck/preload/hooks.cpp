@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -78,6 +79,9 @@ __attribute__((constructor)) void on_load() {
 namespace state {
 
 uint32_t mode() { return g_mode; }
+
+bool g_one_node = false;
+bool job_on_one_node() { return g_one_node; }
 
 // Mode 1's sampler (sampling.h): created by start_tracing, seeded by the rank so that a run can be
 // repeated; JOBSENTRY_RMA_SAMPLING=off (rma-check --check-all) watches every operation.
@@ -183,6 +187,17 @@ void start_tracing() {
     int size = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (g_mode == trace::mode_protect) {
+        // A collective, made by every rank before anything can fail (the mode comes from the job's
+        // environment, the same on every rank).
+        MPI_Comm node;
+        int local = 0;
+        if (PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+            PMPI_Comm_size(node, &local);
+            PMPI_Comm_free(&node);
+        }
+        g_one_node = local == size;
+    }
     std::string err = writer().open(dir, g_rank, size, g_mode);
     if (!err.empty()) {
         std::fprintf(stderr, "jobsentry[rma-check rank %d]: warning: %s; this rank is not traced\n", g_rank, err.c_str());
@@ -232,9 +247,39 @@ void record_omp(uint8_t kind, uint64_t a, uint64_t b) noexcept {
 std::mutex g_inside_mutex;
 int g_inside = 0;
 
-void enter_outermost() noexcept {
+// A kept window (protect.h) whose memory a call is given as a buffer goes back to being lifted
+// inside MPI calls: the transport may copy it with the kernel (CMA), which a protected page makes
+// fail. Not so for an RMA call on a kept window itself (its copies are loads and stores through the
+// shared segment); MPI_BOTTOM (absolute addresses: anywhere) releases them all. Said once.
+void release_kept_windows(std::initializer_list<const void*> buffers, MPI_Win win) {
+    bool released = false;
+    for (const void* b : buffers) {
+        if (b == MPI_IN_PLACE) continue;
+        if (b == MPI_BOTTOM) {
+            released = protect::stop_keeping_all() || released;
+            continue;
+        }
+        const int k = protect::kept_window_at(u64(b));
+        if (k < 0) continue;
+        const WinInfo* w = win != MPI_WIN_NULL ? win_info(win) : nullptr;
+        if (w && protect::window_kept(w->id)) continue;  // an RMA call on a kept window: loads and stores
+        protect::stop_keeping(static_cast<uint32_t>(k));
+        released = true;
+    }
+    static std::atomic<bool> said{false};
+    if (released && !said.exchange(true)) {
+        Encoder n;
+        n.put_str("mode 1: a window's memory (or MPI_BOTTOM) was given to an MPI call as a buffer: from then on its "
+                  "pages are lifted inside MPI calls, and another thread's loads and stores there while one is "
+                  "inside MPI are not observed");
+        writer().add(Rec::note, n);
+    }
+}
+
+void enter_outermost(std::initializer_list<const void*> buffers, MPI_Win win) noexcept {
     if (g_mode == trace::mode_protect) {
         std::lock_guard<std::mutex> lock(g_inside_mutex);
+        if (buffers.size() && protect::any_kept()) release_kept_windows(buffers, win);
         if (g_inside++ == 0) protect::unprotect_all();
     }
     write_local_hits();

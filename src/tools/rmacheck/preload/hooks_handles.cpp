@@ -4,6 +4,9 @@
 #include "tools/rmacheck/preload/hooks.h"
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <unordered_map>
@@ -170,6 +173,38 @@ void note_unwatched(bool allocated) {
     writer().add(Rec::note, n);
 }
 
+// Whether [lo, hi) lies in one MAP_SHARED mapping of this process (/proc/self/maps).
+bool in_shared_mapping(uint64_t lo, uint64_t hi) {
+    std::FILE* maps = std::fopen("/proc/self/maps", "re");
+    if (!maps) return false;
+    char line[512];
+    bool shared = false;
+    while (std::fgets(line, sizeof line, maps)) {
+        unsigned long start = 0, end = 0;
+        char perms[5] = {};
+        if (std::sscanf(line, "%lx-%lx %4s", &start, &end, perms) != 3) continue;
+        if (lo >= start && lo < end) {
+            shared = hi <= end && perms[3] == 's';
+            break;
+        }
+    }
+    std::fclose(maps);
+    return shared;
+}
+
+// Whether mode 1 may keep an allocated window's pages closed inside MPI calls too (protect.h): only
+// where every peer reaches this rank's part through its own mapping of a shared segment, so that no
+// peer and no transport copies into it with the kernel (a CMA copy would fail with EFAULT, or be
+// retried until the page opened). Open MPI's osc/rdma and osc/sm and MPICH place an allocated window
+// in a shared segment when its ranks share a node, and its peers there load and store through their
+// own mappings (docs/rmacheck.md, the probe's table); across nodes a transport writes it. So: this
+// rank's memory lies in a MAP_SHARED mapping, and the whole job runs on one node (asked at MPI_Init).
+// JOBSENTRY_RMA_KEEP_CLOSED=off lifts every window inside MPI calls.
+bool reached_through_shared_memory(uint64_t lo, uint64_t hi) {
+    const char* keep = std::getenv("JOBSENTRY_RMA_KEEP_CLOSED");
+    return !(keep && std::strcmp(keep, "off") == 0) && job_on_one_node() && in_shared_mapping(lo, hi);
+}
+
 void win_created(const void* site, MPI_Win win, MPI_Comm comm, void* base, MPI_Aint size, int disp_unit,
                  uint8_t flavor, MPI_Info info) {
     std::vector<int32_t> members;
@@ -189,8 +224,11 @@ void win_created(const void* site, MPI_Win win, MPI_Comm comm, void* base, MPI_A
     // Allocated windows are watched at the target: MPI placed them, and its transports write them
     // through their own mappings or inside MPI calls, never with process_vm_writev (protect.h).
     const bool allocated = flavor == 1 || flavor == 2;
+    const uint64_t lo = u64(base), hi = lo + static_cast<uint64_t>(size);
     bool watched = base && size > 0 &&
-                   protect::add_window_memory(u64(base), u64(base) + static_cast<uint64_t>(size), id, allocated);
+                   protect::add_window_memory(lo, hi, id, allocated,
+                                              allocated && mode() == trace::mode_protect &&
+                                                  reached_through_shared_memory(lo, hi));
     if (mode() == trace::mode_protect && !watched && (size > 0 || flavor == 3)) note_unwatched(allocated);
 }
 
@@ -248,6 +286,7 @@ int on_MPI_Win_free(const void* site, MPI_Win* win) {
     MPI_Win handle = *win;
     const WinInfo* w = g_active ? win_info(handle) : nullptr;
     uint32_t id = w ? w->id : 0;
+    if (id) protect::stop_keeping(id);  // MPI may touch and free its memory now
     int rc = PMPI_Win_free(win);
     if (rc == MPI_SUCCESS && id) {
         Encoder e;

@@ -54,14 +54,16 @@ struct WinMem {
     uint64_t lo, hi;
     uint32_t win;
     bool watched;         // protected at the target
+    bool kept;            // and kept closed inside MPI calls too (add_window_memory)
     uint64_t first_span;  // the span it was created in
     uint32_t faults;      // taken on its pages in the current span (atomic builtins: the handler counts)
 };
 // A page of watched window memory. faults: taken in the current span; open: left open until the span
-// ends (after kFaultsPerSpan). Read and written by the handler, hence the atomic builtins.
+// ends (after kFaultsPerSpan); kept: closed inside MPI calls too (all its windows are kept). Read and
+// written by the handler, hence the atomic builtins.
 struct WinPage {
     uint64_t addr;
-    uint8_t open, faults;
+    uint8_t open, faults, kept;
 };
 
 Pending g_pending[kMaxPending];
@@ -131,6 +133,10 @@ int find_wpage(uint64_t page) {
 }
 
 bool page_open(int i) { return __atomic_load_n(&g_wpages[i].open, __ATOMIC_RELAXED) != 0; }
+bool page_kept(int i) { return __atomic_load_n(&g_wpages[i].kept, __ATOMIC_RELAXED) != 0; }
+// Whether a watched page not yet opened in this span carries its protection now: outside MPI calls
+// every one, inside them (some thread in a wrapper) the kept ones only.
+bool page_closed_now(int i) { return !page_open(i) && (g_protected || page_kept(i)); }
 
 bool in_watched_window(uint64_t addr) {
     for (int i = 0; i < g_nwindows; ++i)
@@ -146,11 +152,28 @@ bool watch_in_span(const WinMem& w, uint64_t span) {
     return h % age < kSpansAlways;
 }
 
+// The window pages pick(i) chooses get `prot`, one mprotect per run of neighbours.
+template <class Pick> void protect_window_runs(int prot, Pick pick) {
+    const int n = g_nwpages.load(std::memory_order_acquire);
+    for (int i = 0; i < n;) {
+        if (!pick(i)) {
+            ++i;
+            continue;
+        }
+        int j = i + 1;
+        while (j < n && pick(j) && g_wpages[j].addr == g_wpages[j - 1].addr + g_page) ++j;
+        mprotect(reinterpret_cast<void*>(g_wpages[i].addr), (j - i) * g_page, prot);
+        i = j;
+    }
+}
+
 // A new span: the pages of the windows watched in it are closed (their next access is one of the
 // span's first), the others left open.
 void arm_windows(uint64_t span) {
     const int nw = g_nwpages.load(std::memory_order_relaxed);
+    static uint8_t was_closed[kMaxWindowPages];  // kept pages still protected from the last span
     for (int i = 0; i < nw; ++i) {
+        was_closed[i] = page_kept(i) && !page_open(i);
         __atomic_store_n(&g_wpages[i].open, 1, __ATOMIC_RELAXED);
         __atomic_store_n(&g_wpages[i].faults, 0, __ATOMIC_RELAXED);
     }
@@ -163,6 +186,9 @@ void arm_windows(uint64_t span) {
         for (int i = find_wpage(page_of(w.lo)); i >= 0 && i < nw && g_wpages[i].addr < w.hi; ++i)
             __atomic_store_n(&g_wpages[i].open, 0, __ATOMIC_RELAXED);
     }
+    // Kept pages are never lifted by a wrapper's entry: those of a window not watched in this span
+    // are lifted here.
+    protect_window_runs(PROT_READ | PROT_WRITE, [](int i) { return was_closed[i] && page_open(i); });
     ++g_spans_total;
     g_spans_watched += any;
     g_windows_armed = any;
@@ -187,21 +213,6 @@ bool window_budget_spent(uint64_t page) {
     return spent;
 }
 
-// The window pages not yet touched in this span (all: every one) get `prot`, one mprotect per run of
-// neighbours.
-void protect_window_runs(int prot, bool all = false) {
-    const int n = g_nwpages.load(std::memory_order_acquire);
-    for (int i = 0; i < n;) {
-        if (!all && page_open(i)) {
-            ++i;
-            continue;
-        }
-        int j = i + 1;
-        while (j < n && (all || !page_open(j)) && g_wpages[j].addr == g_wpages[j - 1].addr + g_page) ++j;
-        mprotect(reinterpret_cast<void*>(g_wpages[i].addr), (j - i) * g_page, prot);
-        i = j;
-    }
-}
 
 // Calls mprotect once per run of adjacent pages that get the same protection: a batch of Gets into
 // one array keeps two or three neighbouring pages pending, and every MPI call lifts and restores them.
@@ -253,14 +264,19 @@ void on_segv(int sig, siginfo_t* si, void* ctx) {
         // hold other data). The page is closed again after the instruction, until its budget of
         // faults is spent; then it stays open until the span ends.
         if (w >= 0 && mprotect(reinterpret_cast<void*>(page_of(addr)), g_page, PROT_READ | PROT_WRITE) == 0) {
-            if (t_depth == 0 && in_watched_window(addr))
+            // MPI's own access (a kept page, inside a wrapper): the page stays open until the span ends.
+            if (t_depth != 0) {
+                __atomic_store_n(&g_wpages[w].open, 1, __ATOMIC_RELAXED);
+                return;
+            }
+            if (in_watched_window(addr))
                 record_hit(static_cast<uint64_t>(uc->uc_mcontext.gregs[REG_RIP]), addr, write, true);
             if (window_budget_spent(page_of(addr))) {
                 __atomic_store_n(&g_wpages[w].open, 1, __ATOMIC_RELAXED);
                 return;
             }
-            if (__atomic_add_fetch(&g_wpages[w].faults, 1, __ATOMIC_RELAXED) >= kFaultsPerSpan || !g_protected ||
-                t_nstep >= 4) {
+            if (__atomic_add_fetch(&g_wpages[w].faults, 1, __ATOMIC_RELAXED) >= kFaultsPerSpan ||
+                !(g_protected || page_kept(w)) || t_nstep >= 4) {
                 __atomic_store_n(&g_wpages[w].open, 1, __ATOMIC_RELAXED);
                 return;
             }
@@ -337,7 +353,7 @@ void on_trap(int sig, siginfo_t* si, void* ctx) {
         int idx = find_page(t_step_pages[i]);
         if (idx >= 0 && g_protected)
             mprotect(reinterpret_cast<void*>(g_pages[idx].addr), g_page, g_pages[idx].prot);
-        else if (int w = find_wpage(t_step_pages[i]); w >= 0 && g_protected && !page_open(w))
+        else if (int w = find_wpage(t_step_pages[i]); w >= 0 && page_closed_now(w))
             mprotect(reinterpret_cast<void*>(t_step_pages[i]), g_page, PROT_NONE);
     }
     t_nstep = 0;
@@ -420,7 +436,7 @@ template <class Pred> void release_if(Pred pred) {
 }
 // Adds the pages of [lo, hi) to the window page table, closed (called inside a wrapper, with every
 // page lifted); false, and nothing added, when they do not all fit.
-bool add_window_pages(uint64_t lo, uint64_t hi) {
+bool add_window_pages(uint64_t lo, uint64_t hi, bool kept) {
     int n = g_nwpages.load(std::memory_order_relaxed);
     const uint64_t first = page_of(lo), last = page_of(hi - 1);
     if (static_cast<uint64_t>(n) + (last - first) / g_page + 1 > static_cast<uint64_t>(kMaxWindowPages)) return false;
@@ -430,9 +446,12 @@ bool add_window_pages(uint64_t lo, uint64_t hi) {
     for (uint64_t pg = first; pg <= last; pg += g_page) {
         int j = 0;
         while (j < n && g_wpages[j].addr < pg) ++j;
-        if (j < n && g_wpages[j].addr == pg) continue;  // shared with another watched window
+        if (j < n && g_wpages[j].addr == pg) {  // shared with another watched window: kept if both are
+            g_wpages[j].kept = g_wpages[j].kept && kept;
+            continue;
+        }
         std::memmove(&g_wpages[j + 1], &g_wpages[j], (n - j) * sizeof(WinPage));
-        g_wpages[j] = {pg, 0, 0};
+        g_wpages[j] = {pg, 0, 0, kept};
         ++n;
     }
     g_nwpages.store(n, std::memory_order_release);
@@ -459,16 +478,18 @@ template <class Gone> void remove_windows(Gone gone) {
     TableChange changing;
     g_nwpages.store(0, std::memory_order_release);
     for (int i = 0; i < g_nwindows; ++i)
-        if (g_windows[i].watched) add_window_pages(g_windows[i].lo, g_windows[i].hi);
+        if (g_windows[i].watched) add_window_pages(g_windows[i].lo, g_windows[i].hi, g_windows[i].kept);
     if (was) reprotect_all();
 }
 }  // namespace
 
-bool add_window_memory(uint64_t lo, uint64_t hi, uint32_t win, bool watch_target) {
+bool add_window_memory(uint64_t lo, uint64_t hi, uint32_t win, bool watch_target, bool keep_closed) {
     bool watched = false;
     if (hi > lo && g_nwindows < kMaxWindows) {
-        watched = watch_target && !g_track_only && add_window_pages(lo, hi);
-        g_windows[g_nwindows++] = {lo, hi, win, watched, g_span.load(std::memory_order_relaxed), 0};
+        keep_closed = keep_closed && watch_target;
+        watched = watch_target && !g_track_only && add_window_pages(lo, hi, keep_closed);
+        g_windows[g_nwindows++] = {lo, hi, win, watched, watched && keep_closed,
+                                   g_span.load(std::memory_order_relaxed), 0};
         shadow::mark(lo, hi);
     }
     // A buffer already tracked on these pages must not stay protected.
@@ -482,6 +503,46 @@ void remove_window_memory(uint64_t lo) {
 
 void remove_window(uint32_t win) {
     remove_windows([win](const WinMem& w) { return w.win == win; });
+}
+
+bool any_kept() {
+    for (int i = 0; i < g_nwindows; ++i)
+        if (g_windows[i].kept) return true;
+    return false;
+}
+
+int kept_window_at(uint64_t addr) {
+    for (int i = 0; i < g_nwindows; ++i)
+        if (g_windows[i].kept && addr >= page_of(g_windows[i].lo) && addr < page_of(g_windows[i].hi - 1) + g_page)
+            return static_cast<int>(g_windows[i].win);
+    return -1;
+}
+
+bool window_kept(uint32_t win) {
+    for (int i = 0; i < g_nwindows; ++i)
+        if (g_windows[i].win == win && g_windows[i].kept) return true;
+    return false;
+}
+
+void stop_keeping(uint32_t win) {
+    for (int k = 0; k < g_nwindows; ++k) {
+        WinMem& m = g_windows[k];
+        if (m.win != win || !m.kept) continue;
+        m.kept = false;
+        const int nw = g_nwpages.load(std::memory_order_relaxed);
+        for (int i = find_wpage(page_of(m.lo)); i >= 0 && i < nw && g_wpages[i].addr < m.hi; ++i)
+            __atomic_store_n(&g_wpages[i].kept, 0, __ATOMIC_RELAXED);
+        // Inside a wrapper (the caller's): lifted now, as the other windows' pages are.
+        mprotect(reinterpret_cast<void*>(page_of(m.lo)), page_of(m.hi - 1) + g_page - page_of(m.lo),
+                 PROT_READ | PROT_WRITE);
+    }
+}
+
+bool stop_keeping_all() {
+    bool any = false;
+    for (int k = 0; k < g_nwindows; ++k)
+        if (g_windows[k].kept) stop_keeping(g_windows[k].win), any = true;
+    return any;
 }
 
 void next_span() { g_span.fetch_add(1, std::memory_order_relaxed); }
@@ -554,7 +615,7 @@ void unprotect_all() {
     // All of them: a page another thread's single step closed again just after it was opened may be
     // marked open and still be protected, and MPI must never meet one. In a span that watches no
     // window every page is open already: nothing to do on this path, taken by every MPI call.
-    if (g_windows_armed) protect_window_runs(PROT_READ | PROT_WRITE, true);
+    if (g_windows_armed) protect_window_runs(PROT_READ | PROT_WRITE, [](int i) { return !page_kept(i); });
 }
 
 void reprotect_all() {
@@ -567,7 +628,7 @@ void reprotect_all() {
     }
     g_protected = true;
     if (n) protect_runs(n, [](const Page& p) { return p.prot; });
-    if (g_windows_armed) protect_window_runs(PROT_NONE);
+    if (g_windows_armed) protect_window_runs(PROT_NONE, [](int i) { return !page_open(i); });
 }
 
 void set_track_only() { g_track_only = true; }

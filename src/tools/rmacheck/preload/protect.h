@@ -14,7 +14,14 @@
 // rank to the next: the records the happens-before analysis orders by) are
 // recorded when they lie in the window's bytes (each at its faulting address,
 // one byte: the access's width is not decoded); after 8 faults a page, and
-// after 32 a whole window, stays open until the span ends. Windows
+// after 32 a whole window, stays open until the span ends. A window whose
+// memory every member reaches through its own mapping of a shared segment
+// (Open MPI's osc/sm, MPICH's shared memory) is *kept* closed inside MPI calls
+// as well: MPI's own accesses there fault inside a wrapper and open the page
+// for the span, and another thread's accesses while one is inside MPI are seen
+// (a hybrid program's race with a Put at the target). A kept window goes back
+// to being lifted inside MPI calls for good once its memory is given to an MPI
+// call as a buffer (the kernel may copy it: CMA). Windows
 // over the user's memory (Win_create, Win_create_dynamic) are not protected:
 // Open MPI's shared-memory transport writes them with process_vm_writev, which
 // fails with EFAULT on a protected page and is retried until the page opens.
@@ -33,9 +40,14 @@ struct Hit {
 
 bool install();  // handlers + this thread's alternate stack; false if sigaltstack/sigaction fails
 // Window memory [lo, hi) of window `win` (origin buffers never share its pages). watch_target:
-// protect it at the target (allocated windows); returns whether it is watched (false also when its
-// pages do not fit the table, or in precise mode).
-bool add_window_memory(uint64_t lo, uint64_t hi, uint32_t win, bool watch_target);
+// protect it at the target (allocated windows); keep_closed: inside MPI calls too (see above);
+// returns whether it is watched (false also when its pages do not fit the table, or in precise mode).
+bool add_window_memory(uint64_t lo, uint64_t hi, uint32_t win, bool watch_target, bool keep_closed = false);
+bool any_kept();
+int kept_window_at(uint64_t addr);  // the kept window whose pages hold addr, or -1
+bool window_kept(uint32_t win);
+void stop_keeping(uint32_t win);    // lifted now (inside a wrapper) and inside MPI calls from now on
+bool stop_keeping_all();            // every window; whether one was kept
 void remove_window_memory(uint64_t lo);  // one attached range (Win_detach)
 void remove_window(uint32_t win);        // all of a window's memory (Win_free: MPI frees allocated memory)
 // A synchronisation was recorded: every watched window page is protected again at the next

@@ -17,6 +17,7 @@ struct WinInfo {
 };
 
 uint32_t mode();  // trace::Mode
+bool job_on_one_node();  // mode 1: every rank of MPI_COMM_WORLD shares this rank's node (asked at MPI_Init)
 // Mode 1: whether the buffers of an RMA operation issued at `site` are watched (the sampler of
 // tools/rmacheck/sampling.h; every one with --check-all and in mode 2); completion() ends its interval.
 bool watch_buffers(const void* site);
