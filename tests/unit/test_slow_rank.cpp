@@ -436,6 +436,25 @@ TEST_CASE("a node that a process outside the job takes CPUs from is named starve
     CHECK_THAT(slow_summary(v), Catch::StartsWith("slow: node n1 (ranks 2-3, starved of CPU) ~"));
 }
 
+TEST_CASE("on a contended node the worst served rank is held back, not named", "[slow]") {
+    // One node: an outside load takes 1.6 of its 2 CPUs, and rank 3 is served worst (4 % of a CPU
+    // against its peers' 12 %, all at 50 % before). Starved against its peers, yet so are they.
+    PollingJob spec;
+    spec.load[0] = 1.6;
+    spec.quota[3] = 0.04;
+    spec.fault_from = 160;
+    const SlowVerdict v = polling_verdict(spec);
+    CHECK(v.status == SlowStatus::no_slow);
+    CHECK_THAT(slow_summary(v), Catch::Contains("held back: rank 3 starved of CPU, but so are its peers ("));
+    CHECK_THAT(slow_summary(v), Catch::Contains("the node is contended"));
+    PollingJob alone = spec;  // the same rank with its peers served as before: named
+    alone.load.clear();
+    alone.quota[3] = 0.1;
+    const SlowVerdict named = polling_verdict(alone);
+    REQUIRE(named.status == SlowStatus::slow);
+    CHECK(named.slow_ranks == std::vector<int>{3});
+}
+
 TEST_CASE("no starvation verdict: balanced, the whole node loaded alike, a rank asleep in I/O, no schedstat", "[slow]") {
     for (unsigned seed = 1; seed <= 20; ++seed) {
         PollingJob balanced;

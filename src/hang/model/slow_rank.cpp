@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <optional>
 #include <set>
 
@@ -34,6 +35,9 @@ constexpr double kStarveMargin = 0.05;
 // The peers' CPU share is recorded only over this much of their runnable time.
 constexpr double kMinCpuEvidenceSeconds = 2;
 constexpr size_t kStarveBaselineValues = 20;  // fewer timed baseline rounds: the unit is not tested for starvation
+// A one-node job whose other ranks kept less than this share of the CPU they had at baseline: the
+// node is contended, and the worst served rank says nothing of its own (decision-rule.md §5).
+constexpr double kNodeContended = 0.5;
 
 // Each value against the median of the others: how much more of its runnable time it waited for a CPU.
 template <typename Key>
@@ -476,6 +480,7 @@ SlowVerdict SlowRankModel::look() const {
             if (in_unit(f.unit, rank) && !std::count(suspects.begin(), suspects.end(), rank)) suspects.push_back(rank);
     std::vector<SlowUnit> ranks, nodes;
     const Finding* strongest = nullptr;
+    std::string contended;  // a starved rank held back: its whole node lost CPU
     for (const auto& f : found) {
         const double factor = compute_factor(f, suspects);
         if (factor < config_.min_factor) continue;
@@ -490,6 +495,18 @@ SlowVerdict SlowRankModel::look() const {
             cpu_shares(since(f.since), f.unit, &own, &peers);
             cpu_shares(baseline(), f.unit, &own0, &peers0);
             if (own <= 0 || peers / own < config_.min_factor || own0 / own < config_.min_factor) continue;
+            // On one node, its peers having lost half their CPU or more, the node is contended (an
+            // outside load, every rank served less) and the worst served of its ranks is no sick
+            // rank: seen with a 4-rank CP2K run beside a parallel build, one rank at 6 % of its
+            // runnable time and its peers at 11 %, named ~8x. Several nodes test their nodes instead.
+            if (base.node.size() < 2 && peers < kNodeContended * peers0) {
+                char text[160];
+                std::snprintf(text, sizeof text, "rank %d starved of CPU, but so are its peers (%.0f %% of their runnable "
+                              "time, against %.0f %% at baseline): the node is contended", f.unit.rank, 100 * peers,
+                              100 * peers0);
+                if (contended.empty()) contended = text;
+                continue;
+            }
         }
         SlowUnit u{f.unit.node, {}, f.unit.is_node, f.unit.kind, f.before.value(), f.after.value(), f.window, f.p,
                    factor, 0, 0, f.since};
@@ -546,7 +563,10 @@ SlowVerdict SlowRankModel::look() const {
     }
     for (const SlowUnit& r : ranks)
         if (!std::count(v.slow_nodes.begin(), v.slow_nodes.end(), r.node)) v.units.push_back(r);
-    if (v.units.empty()) return v;
+    if (v.units.empty()) {
+        if (!contended.empty()) v.held_back = "held back: " + contended;
+        return v;
+    }
 
     v.status = SlowStatus::slow;
     std::set<int> slow;
