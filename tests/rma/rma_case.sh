@@ -198,6 +198,12 @@ omp_target_load)  # GCC-built: a thread's load of the window while the master is
   # the load is thread 1's, not the master's (which made rank 1's MPI calls)
   jq -e '[.findings[] | select(.b.rank == 1 and .b.thread > 0)] | length == 1' "$WORK/racy.json" >/dev/null ||
     fail "the finding does not name rank 1's loading thread" ;;
+omp_origin_store)  # GCC-built: a thread's store to the master's pending Put origin, two threads named
+  run racy 4 "$@"
+  put="put\(rank 0 thread [0-9]+, $f:$(line_of "the master's put")\)" store="store\(rank 0 thread [0-9]+, $f:$(line_of "/\\* thread 1's store")\)"
+  expect_line "^RACE local ($put vs $store|$store vs $put) on win 1 origin buffer"
+  jq -e '[.findings[] | select(.a.rank == 0 and .b.rank == 0 and .a.thread != .b.thread and .a.thread > 0 and .b.thread > 0)] | length == 1' \
+    "$WORK/racy.json" >/dev/null || fail "the finding does not name two threads of rank 0" ;;
 thread_load)  # a worker thread's load of the main thread's pending Get buffer: seen (pages, not watchpoints);
   # the main thread's store to its window (mem[0] = 42) is the other thread of window accesses
   run racy 4 "$@"
