@@ -35,9 +35,10 @@ constexpr double kStarveMargin = 0.05;
 // The peers' CPU share is recorded only over this much of their runnable time.
 constexpr double kMinCpuEvidenceSeconds = 2;
 constexpr size_t kStarveBaselineValues = 20;  // fewer timed baseline rounds: the unit is not tested for starvation
-// A one-node job whose other ranks kept less than this share of the CPU they had at baseline: the
-// node is contended, and the worst served rank says nothing of its own (decision-rule.md §5).
-constexpr double kNodeContended = 0.5;
+// A one-node job whose other ranks lost at least this factor of their CPU share since baseline, and at
+// least the square root of the starved rank's own loss (half of it on a log scale): the node is
+// contended, and the worst served rank says nothing of its own (decision-rule.md §5).
+constexpr double kNodeContended = 1.2;
 
 // Each value against the median of the others: how much more of its runnable time it waited for a CPU.
 template <typename Key>
@@ -495,11 +496,15 @@ SlowVerdict SlowRankModel::look() const {
             cpu_shares(since(f.since), f.unit, &own, &peers);
             cpu_shares(baseline(), f.unit, &own0, &peers0);
             if (own <= 0 || peers / own < config_.min_factor || own0 / own < config_.min_factor) continue;
-            // On one node, its peers having lost half their CPU or more, the node is contended (an
-            // outside load, every rank served less) and the worst served of its ranks is no sick
-            // rank: seen with a 4-rank CP2K run beside a parallel build, one rank at 6 % of its
-            // runnable time and its peers at 11 %, named ~8x. Several nodes test their nodes instead.
-            if (base.node.size() < 2 && peers < kNodeContended * peers0) {
+            // On one node, its peers having lost much of what it lost, the node is contended (an
+            // outside load, every rank served less, some a little less than others) and the worst
+            // served of its ranks is no sick rank: seen beside a parallel build, a 4-rank CP2K run
+            // with one rank at 6 % of its runnable time and its peers at 11 % (about 50 % at
+            // baseline), named ~8x, and QE at 20 % against 28 %, named ~3.4x. A rank that alone
+            // lost CPU (a quota, a process on its core) leaves its peers as they were or better.
+            // Several nodes test their nodes against each other instead.
+            const double peers_lost = peers > 0 ? peers0 / peers : 0;
+            if (base.node.size() < 2 && peers_lost >= kNodeContended && peers_lost * peers_lost >= own0 / own) {
                 char text[160];
                 std::snprintf(text, sizeof text, "rank %d starved of CPU, but so are its peers (%.0f %% of their runnable "
                               "time, against %.0f %% at baseline): the node is contended", f.unit.rank, 100 * peers,
