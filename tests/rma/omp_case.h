@@ -1,6 +1,7 @@
 /* The frame shared by the MPI + OpenMP cases (omp_*.c): MPI_Init_thread with
  * MPI_THREAD_MULTIPLE (refused plainly when not provided), a window of 8 ints
- * on every rank, and the end (a barrier, free, finalize). */
+ * on every rank (over a static buffer, or allocated by MPI), and the end (a
+ * barrier, free, finalize). */
 #pragma once
 #include <mpi.h>
 #include <stdio.h>
@@ -9,8 +10,8 @@
 
 static int omp_case_buf[8];
 
-/* Returns the rank; *racy from argv[1]. */
-static int omp_case_begin(int* argc, char*** argv, const char* name, MPI_Win* win, int* racy) {
+/* MPI_Init_thread (MPI_THREAD_MULTIPLE or a plain refusal); returns the rank; *racy from argv[1]. */
+static int omp_case_init(int* argc, char*** argv, const char* name, int* racy) {
     int rank, provided;
     *racy = *argc > 1 && strcmp((*argv)[1], "racy") == 0;
     MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
@@ -19,7 +20,23 @@ static int omp_case_begin(int* argc, char*** argv, const char* name, MPI_Win* wi
         MPI_Abort(MPI_COMM_WORLD, 3);
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    return rank;
+}
+
+/* The window over omp_case_buf (MPI_Win_create). */
+static int omp_case_begin(int* argc, char*** argv, const char* name, MPI_Win* win, int* racy) {
+    int rank = omp_case_init(argc, argv, name, racy);
     MPI_Win_create(omp_case_buf, sizeof omp_case_buf, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, win);
+    return rank;
+}
+
+/* A window of 8 ints MPI allocates (MPI_Win_allocate: watched at the target in mode 1), zeroed, and a
+ * barrier after. */
+static int omp_case_allocate(int* argc, char*** argv, const char* name, MPI_Win* win, int** base, int* racy) {
+    int rank = omp_case_init(argc, argv, name, racy);
+    MPI_Win_allocate(8 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, base, win);
+    memset(*base, 0, 8 * sizeof(int));
+    MPI_Barrier(MPI_COMM_WORLD);
     return rank;
 }
 

@@ -5,11 +5,11 @@
  * see, so that the store falls between the Put and the flush on any machine.
  * Rule applied (MPI-3.1 11.7): an origin buffer may not be updated until its operation completes
  * (here: the flush). */
-#include <mpi.h>
 #include <omp.h>
 #include <stdio.h>
-#include <string.h>
 #include <unistd.h>
+
+#include "omp_case.h"
 
 static int origin[1024] __attribute__((aligned(4096))); /* a page of its own */
 static volatile int put_issued, stored;
@@ -19,16 +19,9 @@ static void wait_for(volatile int* flag) {
 }
 
 int main(int argc, char** argv) {
-    int racy = argc > 1 && strcmp(argv[1], "racy") == 0, rank, provided, *base;
+    int racy, *base;
     MPI_Win win;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    if (provided < MPI_THREAD_MULTIPLE) {
-        fprintf(stderr, "omp_origin_store: MPI_THREAD_MULTIPLE not provided (%d)\n", provided);
-        MPI_Abort(MPI_COMM_WORLD, 3);
-    }
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Win_allocate(8 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
-    MPI_Barrier(MPI_COMM_WORLD);
+    int rank = omp_case_allocate(&argc, &argv, "omp_origin_store", &win, &base, &racy);
     if (rank == 0) {
         origin[0] = 7;
         MPI_Win_lock_all(0, win);
@@ -51,8 +44,5 @@ int main(int argc, char** argv) {
         }
         MPI_Win_unlock_all(win);
     }
-    MPI_Barrier(MPI_COMM_WORLD);
-    MPI_Win_free(&win);
-    MPI_Finalize();
-    return 0;
+    return omp_case_end(&win);
 }

@@ -7,24 +7,16 @@
  * Rule applied (MPI-3.1 11.7): a load of window memory conflicts with a remote Put unless a
  * synchronisation orders them: rank 0's unlock precedes its MPI_Barrier, which precedes the end of
  * rank 1's, which the OpenMP barrier orders before thread 1's load. */
-#include <mpi.h>
 #include <omp.h>
 #include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
+#include "omp_case.h"
+
 int main(int argc, char** argv) {
-    int racy = argc > 1 && strcmp(argv[1], "racy") == 0, rank, provided, *base, seen = -1;
+    int racy, *base, seen = -1;
     MPI_Win win;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    if (provided < MPI_THREAD_MULTIPLE) {
-        fprintf(stderr, "omp_target_load: MPI_THREAD_MULTIPLE not provided (%d)\n", provided);
-        MPI_Abort(MPI_COMM_WORLD, 3);
-    }
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Win_allocate(8 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win);
-    memset(base, 0, 8 * sizeof(int));
-    MPI_Barrier(MPI_COMM_WORLD);
+    int rank = omp_case_allocate(&argc, &argv, "omp_target_load", &win, &base, &racy);
     if (rank == 0) {
         int value = 42;
         MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, win);
@@ -47,8 +39,5 @@ int main(int argc, char** argv) {
         }
         printf("rank 1 read %d\n", seen);
     }
-    MPI_Barrier(MPI_COMM_WORLD);
-    MPI_Win_free(&win);
-    MPI_Finalize();
-    return 0;
+    return omp_case_end(&win);
 }

@@ -105,7 +105,7 @@ TEST_CASE("damaged traces name the file and the offset, and keep what came befor
         std::string v2 = header() + put_record();
         v2[8] = 2;
         RankTrace t = parse_trace("old.jsrma", v2);
-        CHECK(t.error.find("old.jsrma: offset 8: trace version 2, this jobsentry reads versions 3 to 7") == 0);
+        CHECK(t.error.find("old.jsrma: offset 8: trace version 2, this jobsentry reads versions 3 to 8") == 0);
         CHECK(t.events.empty());
     }
 }

@@ -22,7 +22,8 @@ constexpr char kMagic[8] = {'J', 'S', 'R', 'M', 'A', 'T', 'R', '1'};
 // 5: win_create records end with the window's accumulate_ordering; older files are read with MPI's default.
 // 6: sampled records (mode 1's sampling of origin buffers); older files have none: every buffer was watched.
 // 7: local records of mode 1's page faults may have size kWidthFromInstruction.
-constexpr uint32_t kVersion = 7;
+// 8: omp records section_begin and sections_end (GCC's sections, preload/gomp_sections.cpp).
+constexpr uint32_t kVersion = 8;
 constexpr uint32_t kOldestVersion = 3;
 constexpr size_t kHeaderSize = 8 + 4 * 5;  // magic, version, rank, size, pid, mode
 // A local record's size when mode 1 caught the access by its page fault at the instruction `pc`:
@@ -112,6 +113,8 @@ enum class OmpKind : uint8_t {
     parallel_end,    // a: parallel region
     depend_in,       // a: address, b: the new task (after its task_create): depend(in: a)
     depend_out,      // a: address, b: the new task: depend(out/inout: a)
+    section_begin,   // a: the section's number (from 1): this thread runs it now (GCC's GOMP_sections_*)
+    sections_end,    // this thread runs no more sections of the construct
 };
 
 enum class RmaKind : uint8_t { put, get, acc, get_acc, fetch_op, cas };

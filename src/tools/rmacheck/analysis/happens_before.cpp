@@ -58,11 +58,50 @@ void Execution::make_lanes() {
                 thread_number_[s].emplace(tid, static_cast<int>(thread_number_[s].size()) + 1);
         lane_of_[s].resize(t.events.size()), pos_[s].resize(t.events.size());
         int whole = -1;
+        // GCC's sections (OmpKind::section_begin / sections_end): each section a thread runs is a lane
+        // of its own, after the thread's last event before the construct; the thread's next event
+        // after it comes after the last event of each. Two sections one thread ran in turn are then as
+        // unordered as when two threads ran them: OpenMP gives sections no order.
+        struct Sections {
+            int lane = -1;             // the section under way, or -1 outside any
+            long fork = -1;            // the thread's event before the construct
+            std::vector<size_t> last;  // the last event of each section it ran
+        };
+        std::map<uint32_t, Sections> sections;
+        std::map<uint32_t, long> last_on_thread;  // its latest event outside sections
+        auto new_lane = [&] {
+            lanes_.emplace_back();
+            return static_cast<int>(lanes_.size()) - 1;
+        };
+        auto lane_end = [&](int lane, std::vector<size_t>* out) {
+            if (!lanes_[static_cast<size_t>(lane)].empty()) out->push_back(lanes_[static_cast<size_t>(lane)].back().index);
+        };
         for (size_t i = 0; i < t.events.size(); ++i) {
-            int& l = per_thread ? lane_of_thread.emplace(t.events[i].thread, -1).first->second : whole;
-            if (l < 0) {
-                l = static_cast<int>(lanes_.size());
-                lanes_.emplace_back();
+            const Event& e = t.events[i];
+            int& base = per_thread ? lane_of_thread.emplace(e.thread, -1).first->second : whole;
+            if (base < 0) base = new_lane();
+            int l = base;
+            if (per_thread) {
+                Sections& sec = sections[e.thread];
+                const bool omp = e.type == Rec::omp;
+                if (omp && static_cast<OmpKind>(e.kind) == OmpKind::section_begin) {
+                    if (sec.lane < 0) {
+                        auto it = last_on_thread.find(e.thread);
+                        sec.fork = it == last_on_thread.end() ? -1 : it->second;
+                        sec.last.clear();
+                    } else {
+                        lane_end(sec.lane, &sec.last);
+                    }
+                    sec.lane = l = new_lane();
+                    if (sec.fork >= 0) deps_[s][i].push_back({static_cast<int>(s), static_cast<size_t>(sec.fork)});
+                } else if (sec.lane >= 0 && omp && static_cast<OmpKind>(e.kind) == OmpKind::sections_end) {
+                    lane_end(sec.lane, &sec.last);
+                    for (size_t j : sec.last) deps_[s][i].push_back({static_cast<int>(s), j});
+                    sec.lane = -1;
+                } else if (sec.lane >= 0) {
+                    l = sec.lane;
+                }
+                if (l == base) last_on_thread[e.thread] = static_cast<long>(i);
             }
             lane_of_[s][i] = l;
             pos_[s][i] = lanes_[static_cast<size_t>(l)].size();

@@ -105,7 +105,7 @@ void decode(RankTrace& t, Rec type, Decoder& d, uint32_t& thread) {
         return;
     case Rec::omp:
         e.kind = d.get<uint8_t>(), e.id = d.get<uint64_t>(), e.id2 = d.get<uint64_t>();
-        if (e.kind > static_cast<uint8_t>(trace::OmpKind::depend_out)) throw trace::DecodeError("unknown OpenMP event");
+        if (e.kind > static_cast<uint8_t>(trace::OmpKind::sections_end)) throw trace::DecodeError("unknown OpenMP event");
         t.omp_threads.insert(e.thread);
         if (std::find(t.thread_order.begin(), t.thread_order.end(), e.thread) == t.thread_order.end())
             t.thread_order.push_back(e.thread);

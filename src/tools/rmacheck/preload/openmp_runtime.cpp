@@ -53,6 +53,8 @@ std::optional<bool> libgomp_is_libomp() {
 }
 }  // namespace
 
+bool recording() { return g_recording.load(std::memory_order_relaxed); }
+
 std::string runtime_note() {
     const auto [word, what] = swap_said();
     const std::optional<bool> gomp = libgomp_is_libomp();

@@ -11,5 +11,7 @@ namespace rmacheck::openmp {
 // A note on the OpenMP runtime and what it means for ordering threads; "" when no
 // OpenMP runtime is in the process.
 std::string runtime_note();
+// Whether the runtime's OMPT events are being recorded (the callbacks were all accepted).
+bool recording();
 
 }  // namespace rmacheck::openmp
