@@ -19,3 +19,22 @@ packages=(
 )
 
 install_missing install-apps "${packages[@]}"
+
+# OpenBLAS's OpenMP build, unpacked beside the system (not installed: installing it would make it every
+# program's libblas.so.3 through the alternatives system, and every application here runs the
+# reference BLAS). tests/rma/app_hybrid.sh and bench/rma_hybrid_app.sh put it first on LD_LIBRARY_PATH
+# to run NWChem as an MPI + OpenMP code (its BLAS calls in GCC-built OpenMP threads, libgomp).
+OPENBLAS_OPENMP_DIR=${OPENBLAS_OPENMP_DIR:-/var/cache/jobsentry/openblas-openmp}
+openblas_lib=$OPENBLAS_OPENMP_DIR/usr/lib/x86_64-linux-gnu/openblas-openmp
+if [ ! -e "$openblas_lib/libblas.so.3" ]; then
+  [ "$(id -u)" -eq 0 ] || { echo "install-apps: $openblas_lib missing; run as root" >&2; exit 1; }
+  work=$(mktemp -d)
+  chmod 755 "$work"  # apt downloads as its own user
+  (cd "$work" && apt-get download -qq libopenblas0-openmp) ||
+    { apt-get update -qq && (cd "$work" && apt-get download -qq libopenblas0-openmp); }
+  mkdir -p "$OPENBLAS_OPENMP_DIR"
+  dpkg-deb -x "$work"/libopenblas0-openmp_*.deb "$OPENBLAS_OPENMP_DIR"
+  rm -rf "$work"
+  [ -e "$openblas_lib/libblas.so.3" ] || { echo "install-apps: libopenblas0-openmp has no libblas.so.3" >&2; exit 1; }
+  echo "install-apps: OpenBLAS (OpenMP build) unpacked in $openblas_lib"
+fi

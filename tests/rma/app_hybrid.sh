@@ -5,9 +5,14 @@
 #  - CP2K (`cp2k.psmp`, Fortran, `use mpi`): its MPI calls go through the Fortran bindings, which
 #    call PMPI_ directly; the module's own Fortran bindings (mpi_init_, ...) must see them: both ranks
 #    traced, finalized, no finding, and rma-check saying which Fortran calls it checks.
+#  - NWChem with OpenBLAS's OpenMP build first on LD_LIBRARY_PATH (scripts/install-apps.sh unpacks it):
+#    an MPI + OpenMP program that makes RMA calls (ARMCI-MPI) beside GCC-built OpenMP threads (its BLAS).
+#    rma-check must find libgomp three levels down (nwchem.openmpi -> libblas.so.3 -> libopenblas.so.0
+#    -> libgomp.so.1) and the program as mpirun's bare word (on PATH), give its ranks LLVM libomp, and
+#    report nothing but ARMCI-MPI's byte/double accumulates (as rma_app_nwchem).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../jobsentry_under_test.sh"
-for app in lmp cp2k.psmp; do
+for app in lmp cp2k.psmp nwchem.openmpi; do
   command -v "$app" >/dev/null || { echo "FAIL: $app missing: run scripts/install-apps.sh" >&2; exit 1; }
 done
 WORK=$(mktemp -d /tmp/jobsentry-rma-hybrid.XXXXXX)
@@ -52,4 +57,22 @@ expect 0 'PROGRAM ENDED AT' \
 jq -e '(.ranks | length) == 2 and all(.ranks[]; .finalized and .events > 1000) and .races == 0 and (.errors | length) == 0' \
   "$WORK/cp2k.json" >/dev/null || fail "CP2K: not both ranks traced through the Fortran bindings, or a finding: $(jq -c '.ranks, .findings' "$WORK/cp2k.json")"
 cp2k_events=$(jq -c '[.ranks[] | .events]' "$WORK/cp2k.json")
-echo "PASS: LAMMPS on LLVM libomp in libgomp's place, traced ($lammps_events events a rank), 0 findings; CP2K traced through its Fortran MPI calls ($cp2k_events events a rank), 0 findings"
+# NWChem + OpenBLAS (OpenMP): its inputs from a short native run of launch.sh, then mpirun's bare word.
+OPENBLAS=/var/cache/jobsentry/openblas-openmp/usr/lib/x86_64-linux-gnu/openblas-openmp
+[ -e "$OPENBLAS/libblas.so.3" ] || fail "$OPENBLAS/libblas.so.3 missing: run scripts/install-apps.sh"
+bash "$(dirname "$0")/../apps/launch.sh" nwchem "$WORK/nwchem" 2 5 >/dev/null 2>&1 || fail "NWChem did not run natively"
+export LD_LIBRARY_PATH=$OPENBLAS
+run nwchem -x LD_LIBRARY_PATH nwchem.openmpi h2o.nw
+unset LD_LIBRARY_PATH
+[ "$status" -eq 4 ] || [ "$status" -eq 0 ] || fail "rma-check exited $status on NWChem, expected 0 or 4"
+expect "$status" '^ Total times' \
+  'nwchem.openmpi runs GCC.s libgomp, which has no OMPT: its ranks run LLVM libomp' \
+  "NWChem (libgomp through libblas.so.3 and libopenblas.so.0, on LD_LIBRARY_PATH) was not given LLVM libomp" \
+  '^NOTE the OpenMP runtime is LLVM libomp .* in place of GCC.s libgomp .* and it offers OMPT' \
+  "the report does not name LLVM libomp with OMPT as the runtime NWChem ran"
+jq -e '(.errors | length) == 0 and all(.findings[]; .why == "different basic types" and .a.rank == .b.rank and
+      ([.a.basic_type, .b.basic_type] | sort) == ["MPI_BYTE", "MPI_DOUBLE"]) and
+      (.ranks | length) == 2 and all(.ranks[]; .finalized and .rma_calls >= 10000)' "$WORK/nwchem.json" >/dev/null ||
+  fail "NWChem: not both ranks traced with their RMA calls, or findings other than ARMCI-MPI's: $(jq -c '.ranks, [.findings[].line]' "$WORK/nwchem.json")"
+nwchem_calls=$(jq -c '[.ranks[] | .rma_calls]' "$WORK/nwchem.json")
+echo "PASS: LAMMPS on LLVM libomp in libgomp's place, traced ($lammps_events events a rank), 0 findings; CP2K traced through its Fortran MPI calls ($cp2k_events events a rank), 0 findings; NWChem + OpenBLAS (OpenMP) on LLVM libomp, $nwchem_calls RMA calls a rank, only ARMCI-MPI's byte/double accumulates"

@@ -63,8 +63,10 @@ std::string command_word_file(const std::string& word, bool first) {
     namespace fs = std::filesystem;
     std::error_code ec;
     if (word.empty() || word[0] == '-') return "";
-    if (word.find('/') != std::string::npos || !first)
-        return fs::is_regular_file(word, ec) ? word : "";
+    if (word.find('/') != std::string::npos) return fs::is_regular_file(word, ec) ? word : "";
+    // A later word names a file in the working directory, or a program the launcher finds on PATH
+    // (`mpirun -np 4 lmp -in in.lj`): mpirun looks its program up there too.
+    if (!first && fs::is_regular_file(word, ec)) return word;
     const char* path = std::getenv("PATH");
     std::istringstream dirs(path ? path : "");
     for (std::string dir; std::getline(dirs, dir, ':');) {

@@ -36,7 +36,8 @@ std::string fortran_mpi_of_needed(const std::vector<std::string>& needed);
 // The same of the command's first file linked with an MPI library: "PROGRAM is linked with LIB", or "".
 std::string detect_fortran_mpi(const std::vector<std::string>& command);
 
-// A word of a command as a regular file: the first word through PATH, the others as paths; "" when none.
+// A word of a command as a regular file: a path as it is; the first word through PATH; a later word
+// as a file of the working directory, else through PATH (the program mpirun runs); "" when none.
 std::string command_word_file(const std::string& word, bool first);
 
 }  // namespace jobsentry

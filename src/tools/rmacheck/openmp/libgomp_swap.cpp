@@ -5,7 +5,10 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <deque>
 #include <iostream>
+#include <set>
+#include <utility>
 
 #include "tools/mpiwrap/program_mpi.h"
 #include "tools/rmacheck/openmp/elf_versions.h"
@@ -46,24 +49,38 @@ std::string find_library(const std::string& name, const std::string& program, co
     return "";
 }
 
-// The first file of the command linked with libgomp.so.1, itself or through one of the shared
-// libraries it names (one level, found as the loader would: LAMMPS's lmp needs liblammps.so.0, which
-// needs libgomp), and what it and those libraries need from libgomp.
+// The libraries a file needs, all the way down, found as the loader would (each through the RUNPATH
+// of the file that names it): breadth first, each once, at most kMaxLibraries. Debian's NWChem with
+// OpenBLAS's OpenMP build on LD_LIBRARY_PATH needs libblas.so.3, which needs libopenblas.so.0, which
+// needs libgomp: two levels down.
+constexpr size_t kMaxLibraries = 256;
+
+// The first file of the command linked with libgomp.so.1, itself or through the shared libraries it
+// needs (LAMMPS's lmp needs liblammps.so.0, which needs libgomp), and what it and those libraries
+// need from libgomp.
 bool find_libgomp_user(const std::vector<std::string>& command, std::string* file, ElfVersions* v) {
     for (size_t i = 0; i < command.size(); ++i) {
         std::string f = jobsentry::command_word_file(command[i], i == 0);
         if (f.empty()) continue;
         ElfVersions e = read_elf_versions(f, kLibgomp);
         bool uses = needs_libgomp(e);
-        for (const auto& lib : e.needed) {
-            if (lib == kLibgomp) continue;
-            std::string path = find_library(lib, f, e.runpath);
-            if (path.empty()) continue;
-            ElfVersions l = read_elf_versions(path, kLibgomp);
-            if (!needs_libgomp(l)) continue;
-            uses = true;
-            e.needs.insert(l.needs.begin(), l.needs.end());
-            e.need_versions.insert(l.need_versions.begin(), l.need_versions.end());
+        std::set<std::string> seen{f};
+        std::deque<std::pair<std::string, ElfVersions>> todo{{f, e}};
+        while (!todo.empty() && seen.size() < kMaxLibraries) {
+            const auto [from, elf] = std::move(todo.front());
+            todo.pop_front();
+            for (const auto& lib : elf.needed) {
+                if (lib == kLibgomp) continue;
+                std::string path = find_library(lib, from, elf.runpath);
+                if (path.empty() || !seen.insert(path).second) continue;
+                ElfVersions l = read_elf_versions(path, kLibgomp);
+                if (needs_libgomp(l)) {
+                    uses = true;
+                    e.needs.insert(l.needs.begin(), l.needs.end());
+                    e.need_versions.insert(l.need_versions.begin(), l.need_versions.end());
+                }
+                todo.emplace_back(path, std::move(l));
+            }
         }
         if (!uses) continue;
         *file = f, *v = std::move(e);
