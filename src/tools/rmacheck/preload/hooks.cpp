@@ -250,13 +250,8 @@ int g_inside = 0;
 // A kept window (protect.h) whose memory a call is given as a buffer goes back to being lifted
 // inside MPI calls: the transport may copy it with the kernel (CMA), which a protected page makes
 // fail. Not so for an RMA call on a kept window itself (its copies are loads and stores through the
-// shared segment); MPI_BOTTOM (absolute addresses: anywhere) releases them all, so does a null buffer
-// of a send or receive of no elements (the count is not looked at). Said once.
+// shared segment); MPI_BOTTOM (absolute addresses: anywhere) releases them all. Said once.
 void release_kept_windows(std::initializer_list<const void*> buffers, MPI_Win win) {
-    // An RMA call on a kept window copies with loads and stores, its origin too (MPI_Get_accumulate
-    // with MPI_NO_OP passes a null origin: not MPI_BOTTOM's absolute addresses).
-    if (win != MPI_WIN_NULL)
-        if (const WinInfo* w = win_info(win); w && protect::window_kept(w->id)) return;
     bool released = false;
     for (const void* b : buffers) {
         if (b == MPI_IN_PLACE) continue;
@@ -266,6 +261,8 @@ void release_kept_windows(std::initializer_list<const void*> buffers, MPI_Win wi
         }
         const int k = protect::kept_window_at(u64(b));
         if (k < 0) continue;
+        const WinInfo* w = win != MPI_WIN_NULL ? win_info(win) : nullptr;
+        if (w && protect::window_kept(w->id)) continue;  // an RMA call on a kept window: loads and stores
         protect::stop_keeping(static_cast<uint32_t>(k));
         released = true;
     }
