@@ -52,7 +52,7 @@ std::string find_library(const std::string& name, const std::string& program, co
 // The libraries a file needs, all the way down, found as the loader would (each through the RUNPATH
 // of the file that names it): breadth first, each once, at most kMaxLibraries. Debian's NWChem with
 // OpenBLAS's OpenMP build on LD_LIBRARY_PATH needs libblas.so.3, which needs libopenblas.so.0, which
-// needs libgomp: two levels down.
+// needs libgomp.so.1: three links down.
 constexpr size_t kMaxLibraries = 256;
 
 // The first file of the command linked with libgomp.so.1, itself or through the shared libraries it

@@ -213,7 +213,6 @@ bool window_budget_spent(uint64_t page) {
     return spent;
 }
 
-
 // Calls mprotect once per run of adjacent pages that get the same protection: a batch of Gets into
 // one array keeps two or three neighbouring pages pending, and every MPI call lifts and restores them.
 template <class ProtOf> void protect_runs(int n, ProtOf prot_of) {

@@ -13,10 +13,11 @@
 // first accesses to each page within a span (from one synchronisation of the
 // rank to the next: the records the happens-before analysis orders by) are
 // recorded when they lie in the window's bytes (each at its faulting address,
-// one byte: the access's width is not decoded); after 8 faults a page, and
+// its width decoded later by the analysis); after 8 faults a page, and
 // after 32 a whole window, stays open until the span ends. A window whose
-// memory every member reaches through its own mapping of a shared segment
-// (Open MPI's osc/sm, MPICH's shared memory) is *kept* closed inside MPI calls
+// memory lies in a shared segment of a job on one node (Open MPI and MPICH
+// place allocated windows so; peers load and store through their own
+// mappings, hooks_handles.cpp) is *kept* closed inside MPI calls
 // as well: MPI's own accesses there fault inside a wrapper and open the page
 // for the span, and another thread's accesses while one is inside MPI are seen
 // (a hybrid program's race with a Put at the target). A kept window goes back
