@@ -346,6 +346,10 @@ struct PollingJob {
     double fault_from = 1e18;
     unsigned seed = 1;
     bool sched_known = true;
+    // Samples that follow the CPU: each step every rank computes kWork CPU-seconds at its share of
+    // a CPU, then polls in MPI until the slowest is done (false: computing or in MPI at random, the
+    // samples saying nothing of the fault, as seen on LAMMPS under a quota).
+    bool samples_follow_cpu = false;
 };
 
 class PollingStream {
@@ -368,37 +372,47 @@ public:
                 if (fixed.count(r)) cpus -= fixed.at(r);
                 else if (!(fault && std::count(job_.asleep.begin(), job_.asleep.end(), r))) ++sharing;
             }
+            double step = 0;  // the step's length at these shares, and each rank's compute time in it
+            std::map<int, double> shares, compute;
             for (int r = first; r < last; ++r) {
-                double runnable = dt, share;
-                if (fault && std::count(job_.asleep.begin(), job_.asleep.end(), r)) {
-                    runnable = 0.05 * dt;
-                    share = 1;
-                } else if (fixed.count(r)) {
-                    share = fixed.at(r);
-                } else {
-                    share = std::min(1.0, cpus / sharing);
-                }
-                share = std::clamp(share * noise(rng_), 0.01, 1.0);
+                const bool asleep = fault && std::count(job_.asleep.begin(), job_.asleep.end(), r);
+                shares[r] = asleep ? 1 : fixed.count(r) ? fixed.at(r) : std::min(1.0, cpus / sharing);
+                compute[r] = asleep ? 0 : kWork / std::max(shares[r], 0.01);
+                step = std::max(step, compute[r] + kExchange);
+            }
+            step_sum_[fault] += step, ++steps_[fault];
+            for (int r = first; r < last; ++r) {
+                const bool asleep = fault && std::count(job_.asleep.begin(), job_.asleep.end(), r);
+                const double runnable = asleep ? 0.05 * dt : dt;
+                const double share = std::clamp((asleep ? 1 : shares[r]) * noise(rng_), 0.01, 1.0);
                 run_[r] += static_cast<uint64_t>(runnable * share * 1e9);
                 wait_[r] += static_cast<uint64_t>(runnable * (1 - share) * 1e9);
-                const Activity a = coin(rng_) < 0.5 ? Activity::computing : Activity::in_mpi;
+                const double computing = job_.samples_follow_cpu && !asleep ? compute[r] / step : 0.5;
+                const Activity a = coin(rng_) < computing ? Activity::computing : Activity::in_mpi;
                 round.ranks.push_back({r, a, job_.sched_known, run_[r], wait_[r]});
             }
         }
         return round;
     }
 
+    // The mean step after fault_from over the mean step before: the job's slowdown (one node).
+    double slowdown() const { return (step_sum_[1] / steps_[1]) / (step_sum_[0] / steps_[0]); }
+
 private:
+    static constexpr double kWork = 0.05, kExchange = 0.05;
     PollingJob job_;
     std::mt19937 rng_;
     double now_ = 0;
     std::vector<uint64_t> run_, wait_;
+    double step_sum_[2] = {0, 0};  // before fault_from, after
+    int steps_[2] = {0, 0};
 };
 
-SlowVerdict polling_verdict(PollingJob spec, int rounds = 1000) {
+SlowVerdict polling_verdict(PollingJob spec, int rounds = 1000, double* slowdown = nullptr) {
     PollingStream job(spec);
     SlowRankModel model({}, nodes_of(spec.ranks, spec.per_node));
     for (int i = 0; i < rounds; ++i) model.observe(job.next());
+    if (slowdown) *slowdown = job.slowdown();
     return model.verdict();
 }
 
@@ -417,10 +431,36 @@ TEST_CASE("a rank held to 30 % of a CPU is named starved of CPU, though its samp
     CHECK(v.units[0].cpu_share == Approx(0.3).margin(0.03));
     CHECK(v.units[0].peers_cpu_share == Approx(0.567).margin(0.03));
     CHECK(v.units[0].compute_factor == Approx(1.89).epsilon(0.1));
-    CHECK(v.job_factor == Approx(0.5 / 0.3).epsilon(0.1));  // its own share: half a CPU at baseline, 30 % now
+    CHECK(v.job_factor == Approx(1).epsilon(0.1));  // samples that say nothing: every rank's compute rate as before
+    CHECK(v.compute_rate_before > 0);
     CHECK(v.units[0].since > 150);
     CHECK(v.units[0].since < 175);
     CHECK_THAT(slow_summary(v), Catch::StartsWith("slow: rank 2 (node n0, starved of CPU) ~"));
+}
+
+TEST_CASE("the job factor is the ranks' compute rates: CPU a second times the share of samples computing", "[slow]") {
+    // Rank 2 held to 30 % of a CPU: its steps take 0.05/0.3 s of compute against 0.1 s, plus the
+    // exchange, and its peers compute as before and poll longer. The job runs 1.44x slower.
+    PollingJob spec;
+    spec.quota[2] = 0.3;
+    spec.fault_from = 160;
+    spec.samples_follow_cpu = true;
+    double measured = 0;
+    const SlowVerdict v = polling_verdict(spec, 1000, &measured);
+    REQUIRE(v.status == SlowStatus::slow);
+    CHECK(v.slow_ranks == std::vector<int>{2});
+    CHECK(measured == Approx(1.44).epsilon(0.02));
+    CHECK(v.job_factor == Approx(measured).epsilon(0.1));
+    CHECK(v.compute_rate_before == Approx(v.compute_rate_now * measured).epsilon(0.15));
+    // Without schedstat the rates are unknown and the peers' waiting speaks (1.74x here: the peers
+    // wait in MPI for both the rank's compute and the exchange, which this job did not lengthen).
+    PollingJob blind = spec;
+    blind.sched_known = false;
+    const SlowVerdict w = polling_verdict(blind, 1000);
+    REQUIRE(w.status == SlowStatus::slow);
+    CHECK(w.slow_ranks == std::vector<int>{2});
+    CHECK(w.compute_rate_before == 0);
+    CHECK(w.job_factor > 1.1);
 }
 
 TEST_CASE("a node that a process outside the job takes CPUs from is named starved against the other nodes", "[slow]") {

@@ -128,6 +128,7 @@ SlowRankModel::Round SlowRankModel::mark(const SlowRound& round) {
         const bool working = works(r.activity);
         // A working rank is not among the waiting, so `waiting` counts its peers only.
         Mark m{r.rank, working, r.activity == Activity::in_mpi, working && 2 * waiting > others};
+        m.stopped = r.activity == Activity::stopped;
         if (!r.sched_known) {
             last_sched_.erase(r.rank);
         } else {
@@ -136,6 +137,7 @@ SlowRankModel::Round SlowRankModel::mark(const SlowRound& round) {
                 round.at > last->second.at) {
                 m.run = static_cast<double>(r.run_ns - last->second.run_ns) / 1e9;
                 m.wait = static_cast<double>(r.wait_ns - last->second.wait_ns) / 1e9;
+                m.dt = round.at - last->second.at;
                 m.timed = m.run + m.wait > 0 && m.run + m.wait >= kMinRunnable * (round.at - last->second.at);
             }
             last_sched_[r.rank] = {r.run_ns, r.wait_ns, round.at};
@@ -349,11 +351,36 @@ double SlowRankModel::peers_waiting(const Rounds& rounds, const std::vector<int>
     return seen ? static_cast<double>(waiting) / seen : 0;
 }
 
-// The job's slowdown from its peers' waiting: in a bulk-synchronous step they compute c and wait
-// for the slowest, so the job factor is their working share at baseline over the share now. Their
-// CPU share of runnable time in both periods is recorded beside it as evidence; correcting the
-// factor by it would lower estimates that are low already (decision-rule.md §5).
-void SlowRankModel::estimate_job_factor(const Rounds& now, SlowVerdict* v) const {
+std::map<int, double> SlowRankModel::compute_rates(const Rounds& rounds) const {
+    struct Sum {
+        double run = 0, wall = 0;
+        int computing = 0, running = 0;  // samples computing; samples not stopped
+    };
+    std::map<int, Sum> sums;
+    for (const Round* round : rounds)
+        for (const Mark& m : round->marks) {
+            Sum& s = sums[m.rank];
+            if (m.dt > 0) s.run += m.run, s.wall += m.dt;
+            if (m.stopped) continue;  // no CPU while stopped: what it did then is not what its CPU did
+            ++s.running;
+            s.computing += m.working;
+        }
+    std::map<int, double> out;
+    for (const auto& [rank, s] : sums)
+        if (s.wall >= kMinCpuEvidenceSeconds && s.running > 0) out[rank] = s.run / s.wall * s.computing / s.running;
+    return out;
+}
+
+// The job's slowdown, reported: a rank gets through its compute work at its CPU time per second
+// times the share of that time it computes (its samples), whatever holds it up; each step's work
+// is fixed, so every rank's rate goes as the job's steps per second, and the job factor is the
+// median over the ranks timed in both periods of the rate at baseline over the rate since (a
+// median: a rank asleep in I/O computes little and is no measure of the job's pace).
+// The estimate returned, which decides whether the job is slower at all, is the older one that
+// the false-alarm evidence was gathered with: in a bulk-synchronous step the peers compute c and
+// wait for the slowest, so the job factor is their working share at baseline over the share now
+// (low where the peers gained CPU; decision-rule.md §5).
+double SlowRankModel::estimate_job_factor(const Rounds& now, SlowVerdict* v) const {
     const Rounds base = baseline();
     int samples = 0;
     const double working0 = 1 - peers_waiting(base, v->slow_ranks);
@@ -361,10 +388,26 @@ void SlowRankModel::estimate_job_factor(const Rounds& now, SlowVerdict* v) const
     // sample can say; it is given the bound of one working sample more.
     const double waiting1 = peers_waiting(now, v->slow_ranks, &samples);
     const double working1 = std::max(1 - waiting1, 1.0 / (samples + 1));
-    v->job_factor = working0 / working1;
+    const double from_waiting = working0 / working1;
+    v->job_factor = from_waiting;
+    const std::map<int, double> rates0 = compute_rates(base), rates1 = compute_rates(now);
+    std::vector<double> ratios;
+    double before = 0, after = 0;
+    for (const auto& [rank, rate] : rates1) {
+        auto it = rates0.find(rank);
+        if (it == rates0.end() || it->second <= 0) continue;
+        before += it->second, after += rate;
+        // A rank never seen computing since: one computing sample more, as above.
+        ratios.push_back(it->second / std::max(rate, it->second / (samples + 1)));
+    }
+    if (ratios.size() >= 2) {
+        v->compute_rate_before = before, v->compute_rate_now = after;
+        v->job_factor = median_of(ratios);
+    }
     if (!peers_cpu_share(base, v->slow_ranks, &v->peers_cpu_before) ||
         !peers_cpu_share(now, v->slow_ranks, &v->peers_cpu_now))
         v->peers_cpu_before = v->peers_cpu_now = 0;
+    return from_waiting;
 }
 
 bool SlowRankModel::peers_cpu_share(const Rounds& rounds, const std::vector<int>& suspects, double* share) const {
@@ -582,26 +625,28 @@ SlowVerdict SlowRankModel::look() const {
     }
     v.slow_ranks.assign(slow.begin(), slow.end());
     v.p_value = std::min(1.0, strongest->p * v.tests);
-    estimate_job_factor(since(strongest->since), &v);
+    double job_factor = estimate_job_factor(since(strongest->since), &v);
+    const bool from_rates = v.compute_rate_before > 0;
     if (strongest->unit.kind == SlowEvidence::cpu_starved) {
-        // A job goes at its slowest rank's pace: the starved unit's share of
-        // CPU now against its own at baseline (an upper bound where it had
-        // slack), or the peers' waiting where that says more (a rank stopped
-        // and continued waits on the run queue too, yet mostly holds its
-        // peers up by its stops).
+        // A job goes at its slowest rank's pace: the starved unit's share of CPU now against its
+        // own at baseline (an upper bound where it had slack), or the peers' waiting where that
+        // says more (a rank stopped and continued waits on the run queue too, yet mostly holds its
+        // peers up by its stops). Reported only where the compute rates are unknown.
         double own0 = 0, own1 = 0, peers = 0;
         cpu_shares(baseline(), strongest->unit, &own0, &peers);
         cpu_shares(since(strongest->since), strongest->unit, &own1, &peers);
-        if (own1 > 0) v.job_factor = std::max({1.0, own0 / own1, v.job_factor});
+        if (own1 > 0) job_factor = std::max({1.0, own0 / own1, job_factor});
+        if (!from_rates) v.job_factor = job_factor;
     }
     // A rank its peers wait for more, in a job that is not slower, is no sick node: the job moved
     // into a phase with less waiting overall and one rank now ends its steps last (seen on a
     // balanced random-access code, ~0.21x). Nothing to act on; the look says what it held back.
-    if (v.job_factor < config_.min_job_factor) {
+    if (job_factor < config_.min_job_factor) {
         SlowVerdict held;
         held.status = SlowStatus::no_slow;
         held.rounds = v.rounds, held.baseline_rounds = v.baseline_rounds, held.tests = v.tests;
         held.threshold = v.threshold, held.p_value = v.p_value;
+        v.job_factor = job_factor;  // the estimate that decided
         held.held_back = "held back: " + slow_units_summary(v) + " (the job is not slower)";
         return held;
     }

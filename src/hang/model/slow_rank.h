@@ -71,8 +71,9 @@ struct SlowRankConfig {
     std::vector<int> windows{32, 64, 128, 256, 512};  // recent windows tested at each look, ascending
     int look_every = 4;         // rounds between looks
     double min_factor = 1.1;    // smaller estimated compute slowdowns are not named
-    // A look whose estimated job slowdown is smaller names nothing: the job is not slower. Not
-    // min_factor: the estimate runs low (a 1.3x rank slowing its job 1.16x is estimated 1.09x).
+    // A look whose estimated job slowdown is smaller names nothing: the job is not slower. Judged on
+    // the peers' waiting (and a starved unit's own CPU), not on the compute rates reported: not
+    // min_factor, as that estimate runs low (a 1.3x rank slowing its job 1.16x is estimated 1.09x).
     double min_job_factor = 1.0;
     // The verdict judges the job on a scale of tens of seconds, whatever the sampling rate the hang
     // verdict uses: a round less than min_spacing_s after the last one taken is left out (the
@@ -106,8 +107,10 @@ private:
     struct Mark {
         int rank;
         bool working, waiting, waited_for;
+        bool stopped = false;
         bool timed = false;       // run and wait are known and the rank was runnable long enough
         double run = 0, wait = 0;  // seconds since its previous round
+        double dt = 0;             // seconds since its previous round; 0: run and wait unknown
         double starve = 0;        // its waiting share of runnable time minus its peers' median (timed, with peers)
         bool starve_known = false;
     };
@@ -163,7 +166,13 @@ private:
     // The CPU share of runnable time of the unit and of its peers over these rounds (0 when untimed).
     void cpu_shares(const Rounds& rounds, const Unit& u, double* own, double* peers) const;
     double peers_waiting(const Rounds& rounds, const std::vector<int>& suspects, int* samples = nullptr) const;
-    void estimate_job_factor(const Rounds& now, SlowVerdict* v) const;
+    // Sets v->job_factor (from the ranks' compute rates where every rank is timed, else as the
+    // return value) and returns the estimate that decides whether the job is slower at all.
+    double estimate_job_factor(const Rounds& now, SlowVerdict* v) const;
+    // Per rank, its CPU time per second of wall time times the share of its samples (stopped ones
+    // left out) that compute: how fast it gets through its compute work. Ranks with less than
+    // kMinCpuEvidenceSeconds of timed wall time are left out.
+    std::map<int, double> compute_rates(const Rounds& rounds) const;
     // The peers' (every rank but the suspects) CPU share of their runnable time; false when too little is timed.
     bool peers_cpu_share(const Rounds& rounds, const std::vector<int>& suspects, double* share) const;
     double change_point(const Finding& f) const;

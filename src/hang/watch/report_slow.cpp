@@ -42,6 +42,12 @@ nlohmann::json slow_json(const SlowVerdict& v) {
     out["units"] = units;
     out["since"] = v.since;
     out["job_factor"] = v.job_factor;
+    // What the job factor comes from: the ranks' summed compute rates, or (absent) the peers' waiting.
+    out["job_factor_from"] = v.compute_rate_before > 0 ? "compute_rates" : "peers_waiting";
+    if (v.compute_rate_before > 0) {
+        out["compute_rate_before"] = v.compute_rate_before;
+        out["compute_rate_now"] = v.compute_rate_now;
+    }
     if (v.peers_cpu_now > 0) {  // the evidence behind a waited-for estimate: did the peers' CPU change?
         out["peers_cpu_before"] = v.peers_cpu_before;
         out["peers_cpu_now"] = v.peers_cpu_now;
@@ -62,6 +68,12 @@ std::string slow_text(const SlowVerdict& v) {
                   v.job_factor, slow_time(v.since).c_str(), v.p_value, v.tests, v.threshold * v.tests, v.rounds,
                   v.baseline_rounds);
     out += line;
+    if (v.compute_rate_before > 0) {
+        std::snprintf(line, sizeof line,
+                      "                from the ranks' compute rates: %.3f CPU-s/s computing at baseline, %.3f since\n",
+                      v.compute_rate_before, v.compute_rate_now);
+        out += line;
+    }
     for (const SlowUnit& u : v.units) {
         const std::string who = u.is_node ? "node " + u.node : "rank " + std::to_string(u.ranks.front());
         out += "                " + who + ": " + slow_unit_evidence(u) + "\n";
