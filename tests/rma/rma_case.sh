@@ -204,6 +204,12 @@ omp_origin_store)  # GCC-built: a thread's store to the master's pending Put ori
   expect_line "^RACE local ($put vs $store|$store vs $put) on win 1 origin buffer"
   jq -e '[.findings[] | select(.a.rank == 0 and .b.rank == 0 and .a.thread != .b.thread and .a.thread > 0 and .b.thread > 0)] | length == 1' \
     "$WORK/racy.json" >/dev/null || fail "the finding does not name two threads of rank 0" ;;
+omp_get_into_window)  # GCC-built: a thread's load of a Get's origin in the rank's own kept window, after MPI's copy
+  run racy 4 "$@"
+  get="get\(rank 0 thread [0-9]+, $f:$(line_of '/\* the get')\)" load="load\(rank 0 thread [0-9]+, $f:$(line_of "/\\* thread 1's load")\)"
+  expect_line "^RACE local ($get vs $load|$load vs $get) on win 1 origin buffer"
+  jq -e '[.findings[] | select(.a.thread != .b.thread)] | length == 1' "$WORK/racy.json" >/dev/null ||
+    fail "the finding does not name two threads of rank 0" ;;
 omp_sections_one_thread)  # GCC-built: a section's load, unordered with the other section's MPI_Barrier
   run racy 4 "$@"
   expect_line "^RACE remote put\(rank 0, $f:$(line_of '/\* the put')\) vs load\(rank 1( thread [0-9]+)?, $f:$(line_of "the section's load")\) on win 1 bytes \[12,16\) of rank 1$" ;;

@@ -31,6 +31,10 @@ constexpr uint8_t kFaultsPerSpan = 8;
 // Faults a whole window takes per span: then all its pages open at once. A stencil sweeping a 4 MiB
 // window every iteration would otherwise take 8 faults on each of its 1024 pages (12x its run time).
 constexpr uint32_t kWindowFaultsPerSpan = 32;
+// Faults MPI's own accesses (inside a wrapper) take on a kept page per span: the page closes again
+// after each, as a program thread may touch it next in the same span (a Get into the window while
+// another thread reads it), then stays open (a bulk copy would fault on every instruction).
+constexpr uint8_t kMpiFaultsPerSpan = 4;
 constexpr uint64_t kTrapFlag = 0x100;
 
 constexpr uint64_t kMaxWatched = 32;  // 4 debug registers of 8 bytes
@@ -58,12 +62,12 @@ struct WinMem {
     uint64_t first_span;  // the span it was created in
     uint32_t faults;      // taken on its pages in the current span (atomic builtins: the handler counts)
 };
-// A page of watched window memory. faults: taken in the current span; open: left open until the span
-// ends (after kFaultsPerSpan); kept: closed inside MPI calls too (all its windows are kept). Read and
-// written by the handler, hence the atomic builtins.
+// A page of watched window memory. faults: taken in the current span (mpi_faults: by MPI's own
+// accesses); open: left open until the span ends (after kFaultsPerSpan); kept: closed inside MPI
+// calls too (all its windows are kept). Read and written by the handler, hence the atomic builtins.
 struct WinPage {
     uint64_t addr;
-    uint8_t open, faults, kept;
+    uint8_t open, faults, kept, mpi_faults;
 };
 
 Pending g_pending[kMaxPending];
@@ -176,6 +180,7 @@ void arm_windows(uint64_t span) {
         was_closed[i] = page_kept(i) && !page_open(i);
         __atomic_store_n(&g_wpages[i].open, 1, __ATOMIC_RELAXED);
         __atomic_store_n(&g_wpages[i].faults, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&g_wpages[i].mpi_faults, 0, __ATOMIC_RELAXED);
     }
     bool any = false;
     for (int k = 0; k < g_nwindows; ++k) {
@@ -263,9 +268,16 @@ void on_segv(int sig, siginfo_t* si, void* ctx) {
         // hold other data). The page is closed again after the instruction, until its budget of
         // faults is spent; then it stays open until the span ends.
         if (w >= 0 && mprotect(reinterpret_cast<void*>(page_of(addr)), g_page, PROT_READ | PROT_WRITE) == 0) {
-            // MPI's own access (a kept page, inside a wrapper): the page stays open until the span ends.
+            // MPI's own access (a kept page, inside a wrapper): not recorded; the page closes again
+            // after the instruction (kMpiFaultsPerSpan times), then stays open until the span ends.
             if (t_depth != 0) {
-                __atomic_store_n(&g_wpages[w].open, 1, __ATOMIC_RELAXED);
+                if (__atomic_add_fetch(&g_wpages[w].mpi_faults, 1, __ATOMIC_RELAXED) > kMpiFaultsPerSpan ||
+                    t_nstep >= 4) {
+                    __atomic_store_n(&g_wpages[w].open, 1, __ATOMIC_RELAXED);
+                    return;
+                }
+                t_step_pages[t_nstep++] = page_of(addr);
+                uc->uc_mcontext.gregs[REG_EFL] |= kTrapFlag;
                 return;
             }
             if (in_watched_window(addr))
@@ -450,7 +462,7 @@ bool add_window_pages(uint64_t lo, uint64_t hi, bool kept) {
             continue;
         }
         std::memmove(&g_wpages[j + 1], &g_wpages[j], (n - j) * sizeof(WinPage));
-        g_wpages[j] = {pg, 0, 0, kept};
+        g_wpages[j] = {pg, 0, 0, kept, 0};
         ++n;
     }
     g_nwpages.store(n, std::memory_order_release);
