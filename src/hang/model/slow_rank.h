@@ -166,8 +166,9 @@ private:
     // The CPU share of runnable time of the unit and of its peers over these rounds (0 when untimed).
     void cpu_shares(const Rounds& rounds, const Unit& u, double* own, double* peers) const;
     double peers_waiting(const Rounds& rounds, const std::vector<int>& suspects, int* samples = nullptr) const;
-    // Sets v->job_factor (from the ranks' compute rates where every rank is timed, else as the
-    // return value) and returns the estimate that decides whether the job is slower at all.
+    // Sets v->job_factor (from the ranks' compute rates where two or more ranks are timed in both
+    // periods, else as the return value) and returns the estimate that decides whether the job is
+    // slower at all.
     double estimate_job_factor(const Rounds& now, SlowVerdict* v) const;
     // Per rank, its CPU time per second of wall time times the share of its samples (stopped ones
     // left out) that compute: how fast it gets through its compute work. Ranks with less than

@@ -44,8 +44,9 @@ struct SlowVerdict {
     double since = 0;                // the earliest change among the units
     double job_factor = 1;           // the job runs about this many times slower than at baseline
     // What job_factor comes from: the ranks' compute rates (CPU seconds a second that their samples
-    // show computing, summed over ranks: the job's throughput), at baseline and since the change;
-    // both 0 where schedstat is unknown and the peers' waiting share is used instead.
+    // show computing), summed over the ranks timed at baseline and since the change (the factor is
+    // the median of the ranks' own ratios); both 0 where fewer than two ranks are timed (no
+    // schedstat) and the peers' waiting share is used instead.
     double compute_rate_before = 0, compute_rate_now = 0;
     double peers_cpu_before = 0;     // the other ranks' CPU share of their runnable time at baseline (0: unknown)
     double peers_cpu_now = 0;        // ... since the change
