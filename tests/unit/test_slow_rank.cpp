@@ -362,6 +362,7 @@ public:
         const double dt = pause(rng_);
         now_ += dt;
         const bool fault = now_ >= job_.fault_from;
+        auto asleep = [&](int r) { return fault && std::count(job_.asleep.begin(), job_.asleep.end(), r) > 0; };
         SlowRound round{now_, {}};
         for (int node = 0; node * job_.per_node < job_.ranks; ++node) {
             const int first = node * job_.per_node, last = std::min(job_.ranks, first + job_.per_node);
@@ -370,24 +371,22 @@ public:
             int sharing = 0;
             for (int r = first; r < last; ++r) {
                 if (fixed.count(r)) cpus -= fixed.at(r);
-                else if (!(fault && std::count(job_.asleep.begin(), job_.asleep.end(), r))) ++sharing;
+                else if (!asleep(r)) ++sharing;
             }
             double step = 0;  // the step's length at these shares, and each rank's compute time in it
             std::map<int, double> shares, compute;
             for (int r = first; r < last; ++r) {
-                const bool asleep = fault && std::count(job_.asleep.begin(), job_.asleep.end(), r);
-                shares[r] = asleep ? 1 : fixed.count(r) ? fixed.at(r) : std::min(1.0, cpus / sharing);
-                compute[r] = asleep ? 0 : kWork / std::max(shares[r], 0.01);
+                shares[r] = asleep(r) ? 1 : fixed.count(r) ? fixed.at(r) : std::min(1.0, cpus / sharing);
+                compute[r] = asleep(r) ? 0 : kWork / std::max(shares[r], 0.01);
                 step = std::max(step, compute[r] + kExchange);
             }
             step_sum_[fault] += step, ++steps_[fault];
             for (int r = first; r < last; ++r) {
-                const bool asleep = fault && std::count(job_.asleep.begin(), job_.asleep.end(), r);
-                const double runnable = asleep ? 0.05 * dt : dt;
-                const double share = std::clamp((asleep ? 1 : shares[r]) * noise(rng_), 0.01, 1.0);
+                const double runnable = asleep(r) ? 0.05 * dt : dt;
+                const double share = std::clamp(shares[r] * noise(rng_), 0.01, 1.0);
                 run_[r] += static_cast<uint64_t>(runnable * share * 1e9);
                 wait_[r] += static_cast<uint64_t>(runnable * (1 - share) * 1e9);
-                const double computing = job_.samples_follow_cpu && !asleep ? compute[r] / step : 0.5;
+                const double computing = job_.samples_follow_cpu && !asleep(r) ? compute[r] / step : 0.5;
                 const Activity a = coin(rng_) < computing ? Activity::computing : Activity::in_mpi;
                 round.ranks.push_back({r, a, job_.sched_known, run_[r], wait_[r]});
             }

@@ -351,7 +351,7 @@ double SlowRankModel::peers_waiting(const Rounds& rounds, const std::vector<int>
     return seen ? static_cast<double>(waiting) / seen : 0;
 }
 
-std::map<int, double> SlowRankModel::compute_rates(const Rounds& rounds) const {
+std::map<int, SlowRankModel::ComputeRate> SlowRankModel::compute_rates(const Rounds& rounds) const {
     struct Sum {
         double run = 0, wall = 0;
         int computing = 0, running = 0;  // samples computing; samples not stopped
@@ -365,9 +365,12 @@ std::map<int, double> SlowRankModel::compute_rates(const Rounds& rounds) const {
             ++s.running;
             s.computing += m.working;
         }
-    std::map<int, double> out;
+    std::map<int, ComputeRate> out;
     for (const auto& [rank, s] : sums)
-        if (s.wall >= kMinCpuEvidenceSeconds && s.running > 0) out[rank] = s.run / s.wall * s.computing / s.running;
+        if (s.wall >= kMinCpuEvidenceSeconds && s.running > 0) {
+            const double cpu = s.run / s.wall;
+            out[rank] = {cpu * s.computing / s.running, cpu / (s.running + 1)};
+        }
     return out;
 }
 
@@ -390,15 +393,15 @@ double SlowRankModel::estimate_job_factor(const Rounds& now, SlowVerdict* v) con
     const double working1 = std::max(1 - waiting1, 1.0 / (samples + 1));
     const double from_waiting = working0 / working1;
     v->job_factor = from_waiting;
-    const std::map<int, double> rates0 = compute_rates(base), rates1 = compute_rates(now);
+    const std::map<int, ComputeRate> rates0 = compute_rates(base), rates1 = compute_rates(now);
     std::vector<double> ratios;
     double before = 0, after = 0;
     for (const auto& [rank, rate] : rates1) {
         auto it = rates0.find(rank);
-        if (it == rates0.end() || it->second <= 0) continue;
-        before += it->second, after += rate;
+        if (it == rates0.end() || it->second.rate <= 0) continue;
+        before += it->second.rate, after += rate.rate;
         // A rank never seen computing since: one computing sample more, as above.
-        ratios.push_back(it->second / std::max(rate, it->second / (samples + 1)));
+        ratios.push_back(it->second.rate / std::max(rate.rate, rate.floor));
     }
     if (ratios.size() >= 2) {
         v->compute_rate_before = before, v->compute_rate_now = after;

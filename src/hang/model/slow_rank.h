@@ -172,8 +172,12 @@ private:
     double estimate_job_factor(const Rounds& now, SlowVerdict* v) const;
     // Per rank, its CPU time per second of wall time times the share of its samples (stopped ones
     // left out) that compute: how fast it gets through its compute work. Ranks with less than
-    // kMinCpuEvidenceSeconds of timed wall time are left out.
-    std::map<int, double> compute_rates(const Rounds& rounds) const;
+    // kMinCpuEvidenceSeconds of timed wall time are left out. floor: the rate had one more of its
+    // samples computed (the bound used when none did).
+    struct ComputeRate {
+        double rate = 0, floor = 0;
+    };
+    std::map<int, ComputeRate> compute_rates(const Rounds& rounds) const;
     // The peers' (every rank but the suspects) CPU share of their runnable time; false when too little is timed.
     bool peers_cpu_share(const Rounds& rounds, const std::vector<int>& suspects, double* share) const;
     double change_point(const Finding& f) const;
