@@ -20,6 +20,12 @@ end_tagged() {
 }
 trap 'end_tagged; rm -rf "$SCRATCH"' EXIT
 
+# The real applications' work sized from this machine's rates (as the tests do): once per boot.
+calibrated_app_rates() {
+  export JOBSENTRY_APP_RATES=${JOBSENTRY_APP_RATES:-$BUILD/app-rates.env}
+  bash "$TOP/tests/apps/launch.sh" calibrate "$JOBSENTRY_APP_RATES" >&2
+}
+
 # stats FILE: "median p90 p99 min max count" of the numbers in FILE, one per line.
 stats() {
   sort -g "$1" | awk '{v[NR]=$1} END {

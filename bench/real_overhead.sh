@@ -12,8 +12,7 @@ PAIRS=${2:-6}
 SECS=${3:-60}
 NP=${4:-4}
 LAUNCH=$TOP/tests/apps/launch.sh
-export JOBSENTRY_APP_RATES=${JOBSENTRY_APP_RATES:-$BUILD/app-rates.env}
-bash "$LAUNCH" calibrate "$JOBSENTRY_APP_RATES" >&2
+calibrated_app_rates
 one() {  # one APP MODE: appends the app's own timing of one run (and, watched, the CPU shares)
   local app=$1 mode=$2
   rm -rf "$SCRATCH/run"; mkdir -p "$SCRATCH/run"

@@ -19,9 +19,7 @@ RANDOM=${3:-$$}
 OUT=${OUT:-$TOP/bench-out/slow_detection}
 mkdir -p "$OUT"
 export PROGRAMS=$BUILD/tests/programs JOBSENTRY HANGPROG NP=4
-# The applications' work sized from this machine's rates (as the tests do: tests/apps/launch.sh calibrate).
-export JOBSENTRY_APP_RATES=$BUILD/app-rates.env
-bash "$TOP/tests/apps/launch.sh" calibrate "$JOBSENTRY_APP_RATES" >&2
+calibrated_app_rates
 apps=(lammps cp2k nwchem)
 RESULTS=$OUT/results.tsv
 [ -s "$RESULTS" ] || echo -e "app\tfault\tparam\trank\tdelay_after_baseline\tslow\tnamed\tright\tverdict_delay_s\testimated\tmeasured" >"$RESULTS"

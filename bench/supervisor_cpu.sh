@@ -13,6 +13,7 @@ shift $(($# < 2 ? $# : 2))
 CODES=("$@")
 [ ${#CODES[@]} -gt 0 ] || CODES=(lammps overlap_test)
 LAUNCH=$TOP/tests/apps/launch.sh
+calibrated_app_rates
 
 watch_one() {  # watch_one CODE: the report of one watched run in $SCRATCH/CODE.json
   local code=$1 cmd

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The supervisor's CPU budget (--cpu-budget, hang/model/sampling_budget.h) on a real job: 4 ranks
 # confined to one CPU keep it busy, and a budget far below what sampling costs slows the healthy
-# phase to the cap (4x) once a 30 s window has been judged. A hang injected after that is still
+# phase to the cap (4x) once the slow verdict's baseline (the shortest allowed here: the budget does
+# not slow a baseline) and the budget's first window have passed. A hang injected after that is still
 # found promptly and named: the budget slows healthy phases, never the run that proves a hang.
 . "$(dirname "$0")/lib.sh"
 MPIEXEC=(taskset -c 0 "${MPIEXEC[@]}")
-WATCH_LIMIT=170 run_watch 3 --cpu-budget 0.001 -- --seconds 150 --hang sleep --hang-rank 1 --hang-after 48
+WATCH_LIMIT=170 run_watch 3 --cpu-budget 0.001 --slow-baseline-rounds 32 -- --seconds 150 --hang sleep --hang-rank 1 --hang-after 48
 expect_json .verdict hang
 expect_json '.suspect_ranks | join(",")' 1
 grep -q "sampling slowed to 4x the model's interval: .* (the job keeps its 1 CPUs busy; --cpu-budget 0.001 %)" "$WORK/watch.err" ||

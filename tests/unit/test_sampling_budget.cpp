@@ -28,9 +28,11 @@ struct Run {
 TEST_CASE("on a busy node the interval stretches until the supervisor's share is within budget") {
     Run r{SamplingBudget(0.1)};
     // 4 ms of CPU a second against a job of 2 busy CPUs: 0.2 %, twice the budget.
-    r.go(30, 0.004, 2, 2, 2);
-    CHECK(r.budget.stretch() == 1);  // not judged before a whole window
-    r.go(200, 0.004, 2, 2, 2);
+    r.go(SamplingBudget::kFirstWindowSeconds, 0.004, 2, 2, 2);
+    CHECK(r.budget.stretch() == 1);  // not judged before a whole first window
+    r.go(1, 0.004, 2, 2, 2);
+    CHECK(r.budget.stretch() > 1);   // judged after 10 s, not 30: a short job counts too
+    r.go(800, 0.004, 2, 2, 2);       // the unslowed first 10 s weigh on the whole run's share for a while
     CHECK(r.budget.full_node());
     CHECK(r.budget.stretch() == Approx(2 / SamplingBudget::kAim).epsilon(0.05));
     CHECK(r.budget.window_share_percent() == Approx(0.1 * SamplingBudget::kAim).epsilon(0.05));
@@ -64,6 +66,20 @@ TEST_CASE("the stretch comes back when the node frees up or the cost falls") {
     CHECK(r.budget.stretch() == Approx(4).epsilon(0.05));
     r.go(60, 0.008, 2, 0.5, 2);  // the ranks now wait most of the time (local work elsewhere)
     CHECK(r.budget.stretch() == 1);
-    r.go(200, 0.001, 2, 2, 2);  // cheap samples: within budget at full rate
+    r.go(2000, 0.001, 2, 2, 2);  // cheap samples: within budget at full rate, once the dear ones are paid back
     CHECK(r.budget.stretch() == 1);
+}
+
+TEST_CASE("the start-up is paid back: the whole run's share is held, not only the last window's") {
+    // Half a CPU-second of start-up (every binary's tables read once), then 3 ms a second: 0.15 % of a
+    // job of 2 busy CPUs, half again the budget.
+    Run r{SamplingBudget(0.1)};
+    r.supervisor = 0.5;
+    r.go(300, 0.003, 2, 2, 2);
+    CHECK(r.budget.whole_share_percent() > 0.1);  // after 300 s the start-up still weighs
+    CHECK(r.budget.stretch() == SamplingBudget::kMaxStretch);  // so the sampling stays slowest
+    r.go(1600, 0.003, 2, 2, 2);
+    CHECK(r.budget.whole_share_percent() <= 0.1);  // paid back: the share the report shows holds
+    CHECK(r.budget.stretch() < SamplingBudget::kMaxStretch);  // and the sampling speeds up again
+    CHECK(r.budget.stretch() >= 1.5 / SamplingBudget::kAim - 0.2);  // never faster than the budget allows
 }

@@ -121,7 +121,9 @@ void Watcher::sample_round() {
         report_.warm_at = unix_now();
         report_.warm_job_cpu_s = static_cast<double>(job_cpu_.total_ticks()) / static_cast<double>(sysconf(_SC_CLK_TCK));
     }
-    if (report_.samples >= kWarmSamples && budget_.due(monotonic_now())) observe_budget();
+    if (report_.samples >= kWarmSamples && slow_.verdict().status != SlowStatus::learning &&
+        budget_.due(monotonic_now()))
+        observe_budget();
     const double s_out = effective_s_out(activities);
     const double s_move = share_moved(moved);
     last_judgement_ = model_.observe(s_out);
@@ -245,7 +247,10 @@ double Watcher::next_delay() {
 }
 
 void Watcher::observe_budget() {
-    // Called from the 20th round on: the start-up (every binary's symbol tables) is no steady cost to budget.
+    // Called from the 20th round on, once the slow verdict's baseline is complete: the budget only
+    // slows phases without evidence building, and the baseline's length is counted in rounds. The
+    // whole run's share, which the budget holds too, counts what came before (the start-up: every
+    // binary's symbol tables), so it is paid back after.
     const double tick = static_cast<double>(sysconf(_SC_CLK_TCK));
     const double before = budget_.stretch();
     budget_.observe(monotonic_now(), own_cpu_seconds(),
@@ -256,7 +261,7 @@ void Watcher::observe_budget() {
     msg.precision(3);
     msg << "sampling " << (budget_.stretch() > before ? "slowed" : "sped up") << " to " << budget_.stretch()
         << "x the model's interval: the supervisor used " << budget_.window_share_percent()
-        << " % of the job's CPU over the last " << SamplingBudget::kWindowSeconds << " s ("
+        << " % of the job's CPU over the last window, " << budget_.whole_share_percent() << " % over the run ("
         << (budget_.full_node() ? "the job keeps its " + std::to_string(local_cpus_) + " CPUs busy"
                                 : "the job leaves CPUs idle")
         << "; --cpu-budget " << budget_.budget_percent() << " %)";
