@@ -32,9 +32,15 @@ constexpr uint8_t kFaultsPerSpan = 8;
 // window every iteration would otherwise take 8 faults on each of its 1024 pages (12x its run time).
 constexpr uint32_t kWindowFaultsPerSpan = 32;
 // Faults MPI's own accesses (inside a wrapper) take on a kept page per span: the page closes again
-// after each, as a program thread may touch it next in the same span (a Get into the window while
-// another thread reads it), then stays open (a bulk copy would fault on every instruction).
+// when the outermost wrapper returns (reprotect_all), as a program thread may touch it next in the
+// same span (a Get into the window, then another thread reads it), then stays open. Not after the
+// instruction: a single step costs a second signal (a Get-heavy code's local Gets took one each,
+// 11 % of its run), and MPI's copy continues on the page.
 constexpr uint8_t kMpiFaultsPerSpan = 4;
+// Faults MPI's own accesses take on a whole window per span: then all its pages open at once. A
+// Get-heavy code reading its own window (dht: 256 local Gets a span over 1024 pages) took a fault and
+// two mprotects per Get in every watched span, 18 % of its run.
+constexpr uint32_t kWindowMpiFaultsPerSpan = 32;
 constexpr uint64_t kTrapFlag = 0x100;
 
 constexpr uint64_t kMaxWatched = 32;  // 4 debug registers of 8 bytes
@@ -61,6 +67,7 @@ struct WinMem {
     bool kept;            // and kept closed inside MPI calls too (add_window_memory)
     uint64_t first_span;  // the span it was created in
     uint32_t faults;      // taken on its pages in the current span (atomic builtins: the handler counts)
+    uint32_t mpi_faults;  // of them, by MPI's own accesses
 };
 // A page of watched window memory. faults: taken in the current span (mpi_faults: by MPI's own
 // accesses); open: left open until the span ends (after kFaultsPerSpan); kept: closed inside MPI
@@ -185,6 +192,7 @@ void arm_windows(uint64_t span) {
     bool any = false;
     for (int k = 0; k < g_nwindows; ++k) {
         __atomic_store_n(&g_windows[k].faults, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&g_windows[k].mpi_faults, 0, __ATOMIC_RELAXED);
         const WinMem& w = g_windows[k];
         if (!w.watched || !watch_in_span(w, span)) continue;
         any = true;
@@ -199,15 +207,18 @@ void arm_windows(uint64_t span) {
     g_windows_armed = any;
 }
 
-// Counts a fault against the watched windows on `page`; when one has spent its budget for the span,
-// all its pages are opened (one mprotect) and true returned.
-bool window_budget_spent(uint64_t page) {
+// Counts a fault against the watched windows on `page` (the program's, or with by_mpi MPI's own);
+// when one has spent that budget for the span, all its pages are opened (one mprotect) and true
+// returned.
+bool window_budget_spent(uint64_t page, bool by_mpi = false) {
     bool spent = false;
     const int nw = g_nwpages.load(std::memory_order_relaxed);
     for (int k = 0; k < g_nwindows; ++k) {
         WinMem& m = g_windows[k];
         if (!m.watched || page < page_of(m.lo) || page > page_of(m.hi - 1)) continue;
-        if (__atomic_add_fetch(&m.faults, 1, __ATOMIC_RELAXED) < kWindowFaultsPerSpan) continue;
+        if (by_mpi ? __atomic_add_fetch(&m.mpi_faults, 1, __ATOMIC_RELAXED) < kWindowMpiFaultsPerSpan
+                   : __atomic_add_fetch(&m.faults, 1, __ATOMIC_RELAXED) < kWindowFaultsPerSpan)
+            continue;
         spent = true;
         int i = find_wpage(page_of(m.lo));
         for (int j = i; j >= 0 && j < nw && g_wpages[j].addr < m.hi; ++j)
@@ -268,16 +279,13 @@ void on_segv(int sig, siginfo_t* si, void* ctx) {
         // hold other data). The page is closed again after the instruction, until its budget of
         // faults is spent; then it stays open until the span ends.
         if (w >= 0 && mprotect(reinterpret_cast<void*>(page_of(addr)), g_page, PROT_READ | PROT_WRITE) == 0) {
-            // MPI's own access (a kept page, inside a wrapper): not recorded; the page closes again
-            // after the instruction (kMpiFaultsPerSpan times), then stays open until the span ends.
+            // MPI's own access (a kept page, inside a wrapper): not recorded; the page, lifted now
+            // but not marked open, closes again as the outermost wrapper returns
+            // (kMpiFaultsPerSpan times), then stays open until the span ends.
             if (t_depth != 0) {
-                if (__atomic_add_fetch(&g_wpages[w].mpi_faults, 1, __ATOMIC_RELAXED) > kMpiFaultsPerSpan ||
-                    t_nstep >= 4) {
+                if (window_budget_spent(page_of(addr), true)) return;
+                if (__atomic_add_fetch(&g_wpages[w].mpi_faults, 1, __ATOMIC_RELAXED) > kMpiFaultsPerSpan)
                     __atomic_store_n(&g_wpages[w].open, 1, __ATOMIC_RELAXED);
-                    return;
-                }
-                t_step_pages[t_nstep++] = page_of(addr);
-                uc->uc_mcontext.gregs[REG_EFL] |= kTrapFlag;
                 return;
             }
             if (in_watched_window(addr))
@@ -500,7 +508,7 @@ bool add_window_memory(uint64_t lo, uint64_t hi, uint32_t win, bool watch_target
         keep_closed = keep_closed && watch_target;
         watched = watch_target && !g_track_only && add_window_pages(lo, hi, keep_closed);
         g_windows[g_nwindows++] = {lo, hi, win, watched, watched && keep_closed,
-                                   g_span.load(std::memory_order_relaxed), 0};
+                                   g_span.load(std::memory_order_relaxed), 0, 0};
         shadow::mark(lo, hi);
     }
     // A buffer already tracked on these pages must not stay protected.
