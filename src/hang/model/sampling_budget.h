@@ -5,10 +5,11 @@
 // supervisor's CPU is within budget_percent of the job's, at most kMaxStretch times: over the last
 // window and over the whole run so far, whichever is higher, so that the start-up (every binary's
 // unwind and symbol tables, read once) is paid back by sampling less afterwards and the share a
-// user sees in the report, start-up included, is the one held. The rule is the decision's own: ParaStack's statistics count samples, not seconds, so a
-// longer interval delays a verdict but never makes one likelier; and the watcher samples at the
-// unstretched rate as soon as a run of suspicious samples or a still rank begins (watcher_sampling.cpp),
-// so a hang's evidence comes as fast as without a budget. Pure: the clocks are read by the caller.
+// user sees in the report, start-up included, is the one held. The rule is the decision's own:
+// ParaStack's statistics count samples, not seconds, so a longer interval delays a verdict but never
+// makes one likelier; and the watcher samples at the unstretched rate as soon as a run of suspicious
+// samples or a still rank begins (watcher_sampling.cpp), so a hang's evidence comes as fast as
+// without a budget. Pure: the clocks are read by the caller.
 #pragma once
 
 namespace jobsentry {
