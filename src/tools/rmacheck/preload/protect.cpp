@@ -18,6 +18,7 @@
 
 #include "tools/rmacheck/preload/guard.h"
 #include "tools/rmacheck/preload/thread_id.h"
+#include "tools/rmacheck/preload/thread_start.h"
 #include "tools/rmacheck/preload/watchpoints.h"
 
 namespace rmacheck::protect {
@@ -281,11 +282,19 @@ void on_segv(int sig, siginfo_t* si, void* ctx) {
         if (w >= 0 && mprotect(reinterpret_cast<void*>(page_of(addr)), g_page, PROT_READ | PROT_WRITE) == 0) {
             // MPI's own access (a kept page, inside a wrapper): not recorded; the page, lifted now
             // but not marked open, closes again as the outermost wrapper returns
-            // (kMpiFaultsPerSpan times), then stays open until the span ends.
+            // (kMpiFaultsPerSpan times), then stays open until the span ends. A thread MPI started
+            // has no wrapper to return from: its access is stepped over and the page closed after it.
             if (t_depth != 0) {
                 if (window_budget_spent(page_of(addr), true)) return;
-                if (__atomic_add_fetch(&g_wpages[w].mpi_faults, 1, __ATOMIC_RELAXED) > kMpiFaultsPerSpan)
+                if (__atomic_add_fetch(&g_wpages[w].mpi_faults, 1, __ATOMIC_RELAXED) > kMpiFaultsPerSpan ||
+                    (t_mpi_thread && t_nstep >= 4)) {
                     __atomic_store_n(&g_wpages[w].open, 1, __ATOMIC_RELAXED);
+                    return;
+                }
+                if (t_mpi_thread) {
+                    t_step_pages[t_nstep++] = page_of(addr);
+                    uc->uc_mcontext.gregs[REG_EFL] |= kTrapFlag;
+                }
                 return;
             }
             if (in_watched_window(addr))

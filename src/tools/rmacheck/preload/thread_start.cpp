@@ -52,9 +52,12 @@ void* as_mpi_thread(void* p) {
     Start s = *static_cast<Start*>(p);
     delete static_cast<Start*>(p);
     t_depth = 1;
+    t_mpi_thread = true;
     return s.start(s.arg);
 }
 }  // namespace
+
+thread_local bool t_mpi_thread __attribute__((tls_model("initial-exec"))) = false;
 
 int program_threads() noexcept { return g_started.load(std::memory_order_relaxed); }
 

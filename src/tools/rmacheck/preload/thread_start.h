@@ -11,4 +11,8 @@ namespace rmacheck {
 // thread may have touched a buffer watched later just the same as not).
 int program_threads() noexcept;
 
+// Whether the calling thread is one MPI started (it runs as if inside a wrapper for its whole life,
+// so no outermost wrapper's return follows its accesses).
+extern thread_local bool t_mpi_thread __attribute__((tls_model("initial-exec")));
+
 }  // namespace rmacheck
