@@ -48,15 +48,6 @@ int g_rank = -1;
 
 // Loads and stores reported by the precise-mode runtime, written at the next MPI call.
 std::mutex g_local_mutex;
-
-// Without threads of the program's own, the one thread that calls MPI is the only one here: no
-// lock, which was a large part of a Get-heavy code's cost (five lock pairs per call). A thread can
-// only appear through this same thread's pthread_create (thread_start.cpp), never inside MPI.
-std::unique_lock<std::mutex> lock_if_threads(std::mutex& m) {
-    std::unique_lock<std::mutex> lock(m, std::defer_lock);
-    if (program_threads() > 0) lock.lock();
-    return lock;
-}
 struct LocalAccess {
     uint64_t pc, addr;
     uint32_t size, thread;
@@ -99,12 +90,12 @@ Sampler& g_sampler = *new Sampler(1, {}, false);  // never destroyed: MPI calls 
 
 bool watch_buffers(const void* site) {
     if (g_mode != trace::mode_protect) return true;
-    auto lock = lock_if_threads(g_sampler_mutex);
+    std::lock_guard<std::mutex> lock(g_sampler_mutex);
     return g_sampler.watch(u64(site));
 }
 
 void completion() {
-    auto lock = lock_if_threads(g_sampler_mutex);
+    std::lock_guard<std::mutex> lock(g_sampler_mutex);
     g_sampler.interval_ended();
 }
 
@@ -287,7 +278,7 @@ void release_kept_windows(std::initializer_list<const void*> buffers, MPI_Win wi
 
 void enter_outermost(std::initializer_list<const void*> buffers, MPI_Win win) noexcept {
     if (g_mode == trace::mode_protect) {
-        auto lock = lock_if_threads(g_inside_mutex);
+        std::lock_guard<std::mutex> lock(g_inside_mutex);
         if (buffers.size() && protect::any_kept()) release_kept_windows(buffers, win);
         if (g_inside++ == 0) protect::unprotect_all();
     }
@@ -296,7 +287,7 @@ void enter_outermost(std::initializer_list<const void*> buffers, MPI_Win win) no
 
 void leave_outermost() noexcept {
     if (g_mode == trace::mode_protect) {
-        auto lock = lock_if_threads(g_inside_mutex);
+        std::lock_guard<std::mutex> lock(g_inside_mutex);
         // 0: the wrapper that started tracing (MPI_Init) was entered before there was anything to lift.
         if (g_inside == 0 || --g_inside == 0) protect::reprotect_all();
     }
@@ -305,8 +296,10 @@ void leave_outermost() noexcept {
 void record_local(uint64_t pc, uint64_t addr, uint32_t size, bool write) noexcept {
     const uint32_t thread = this_thread();  // the buffer is written later, maybe by another thread
     // Without threads of the program's own, the thread recording here is the one that writes the
-    // buffer out (at its next MPI call).
-    auto lock = lock_if_threads(g_local_mutex);
+    // buffer out (at its next MPI call): no lock, which was most of a recorded access's cost. A
+    // thread can only appear through this same thread's pthread_create (thread_start.cpp).
+    std::unique_lock<std::mutex> lock(g_local_mutex, std::defer_lock);
+    if (program_threads() > 0) lock.lock();
     auto& buf = *g_local;
     // A loop walking through memory is one record per instruction between two MPI calls: the
     // last record of each instruction (a small table by PC, 4-way, so that the few instructions of

@@ -35,12 +35,13 @@ constexpr uint32_t kWindowFaultsPerSpan = 32;
 // Faults MPI's own accesses (inside a wrapper) take on a kept page per span: the page closes again
 // when the outermost wrapper returns (reprotect_all), as a program thread may touch it next in the
 // same span (a Get into the window, then another thread reads it), then stays open. Not after the
-// instruction: a single step costs a second signal (a Get-heavy code's local Gets took one each,
-// 11 % of its run), and MPI's copy continues on the page.
+// instruction: a single step is a second signal per access (perf, bench/rma/dht.c in mode 1: 11 % of
+// its run in the kernel's debug-trap handler), and MPI's copy continues on the page.
 constexpr uint8_t kMpiFaultsPerSpan = 4;
 // Faults MPI's own accesses take on a whole window per span: then all its pages open at once. A
-// Get-heavy code reading its own window (dht: 256 local Gets a span over 1024 pages) took a fault and
-// two mprotects per Get in every watched span, 18 % of its run.
+// Get-heavy code reading its own window (dht: about 256 local Gets a span over 1024 pages) otherwise
+// takes a fault and two mprotects per local Get in every watched span (with both rules, dht's mode 1
+// region went from 2.2x to about 1.45x native).
 constexpr uint32_t kWindowMpiFaultsPerSpan = 32;
 constexpr uint64_t kTrapFlag = 0x100;
 
