@@ -1,32 +1,59 @@
 // model_replay: feeds logged samples (the supervisor's log_samples=yes /
 // --verbose lines "sample N t=T ... S_out=X ... S_move=Y ... | r0:in_mpi+
-// r1:stopped ...") through fresh models, as the watcher does: the two
-// ParaStack models on S_out and S_move, and the per-rank model of still runs
-// (rank_stillness.h) on each rank's activity and movement ('+'). Prints the
-// first sample at which any of them would raise an alarm (or that none
-// would). For comparing decision rules on the same recorded jobs; it does not
-// verify, so a claim here is a candidate, not a verdict. Logs written before
-// the per-rank model (no t=) replay the two ParaStack models only.
-//   model_replay [--alpha A] < job_N.log
+// r1:stopped ..." and, below each, "sample N record: r0=S,p=...") through fresh
+// models, as the watcher does: the two ParaStack models on S_out and S_move
+// (with the watcher's hold: an all-still alarm must outlast twice the job's
+// longest healthy still phase), and the per-rank model of still runs
+// (rank_stillness.h) on each rank's activity and movement ('+').
+//
+// Each candidate is then verified as the watcher verifies it, on what the
+// recorded job did next: the verify window is the next 5 recorded rounds
+// after the candidate's round (longer on the all-still path, as long as the
+// stillness before it, up to 60 s), built into RankVerifications by
+// verify_rank and judged by judge_verification / judge_still_verification
+// (progress.h); a confirmed suspect spinning outside MPI is watched on the
+// recorded rounds after that until it has run --spin-verify-ms of CPU time
+// (60 s) in one call chain. A cleared candidate is dismissed from the models,
+// as in the watcher. What the replay cannot have: the watcher's own wakeup
+// count of a rank (a loop that sleeps), a rank that exited or never stopped
+// in the window (such a rank is never a hang's: the replay clears it), and
+// the exact timing (the recorded rounds are an interval apart; the watcher's
+// verification rounds half as far). Logs without record lines (written before
+// them) replay the candidates only: a claim there is a candidate, not a verdict.
+//   model_replay [--verbose] [--alpha A] [--spin-verify-ms MS] < job_N.log   (--verbose: each candidate and why it was cleared)
 // --seeds N [--block B]: a moving-block bootstrap of the log's stream instead.
 // Each of N seeds draws blocks of B consecutive samples (default 50, so that
 // each block keeps its phases' correlation) at random places of the recorded
-// stream until it is as long as the recorded one, and replays that stream;
-// prints how many of the N replays would have raised a candidate, and where.
+// stream until it is as long as the recorded one, and replays that stream; a
+// candidate's verification reads the recorded rounds after the candidate's
+// own (what the job did next, never a block join). Prints how many of the N
+// replays would have raised a candidate, and how many a hang verdict.
 // For hang-free logs only: N streams the job could have given, through the rule.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <map>
 #include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "hang/model/parastack.h"
+#include "hang/model/progress.h"
 #include "hang/model/rank_stillness.h"
+#include "hang/model/sample_record.h"
 
 namespace {
+
+using jobsentry::StackSample;
+
+bool g_verbose = false;  // --verbose: every candidate and why it was cleared, on stderr
+constexpr int kVerifyRounds = 5;        // --verify-rounds' default
+double g_spin_verify_s = 60;  // the watcher's --spin-verify-ms (its default; --spin-verify-ms here)
+constexpr double kLongestStillBefore = 60;  // the all-still path's window, at most
 
 // " r3:stopped+" -> rank 3, Activity::stopped, moved.
 bool parse_rank(const std::string& word, jobsentry::RankRoundSample* out, double t) {
@@ -42,6 +69,7 @@ bool parse_rank(const std::string& word, jobsentry::RankRoundSample* out, double
     else if (activity == "computing") a = Activity::computing;
     else if (activity == "idle_outside") a = Activity::idle_outside;
     else if (activity == "stopped") a = Activity::stopped;
+    else if (activity == "threads_working") a = Activity::threads_working;
     else return false;
     out->rank = std::atoi(word.c_str() + 1);
     out->kind = jobsentry::still_kind(a, moved);
@@ -50,31 +78,62 @@ bool parse_rank(const std::string& word, jobsentry::RankRoundSample* out, double
     return true;
 }
 
-// One logged sampling round: the two shares and the ranks' activities.
+// One logged sampling round: the two shares, the ranks' activities and, where logged, their records.
 struct Round {
     double s_out = 0, s_move = 0;
+    double t = 0;  // seconds since the watch began; a bootstrap stream's keep increasing across joins
     bool has_ranks = false, all_stopped = false;
     std::vector<jobsentry::RankRoundSample> ranks;
+    std::map<int, StackSample> records;
+    // Where the recorded watcher verified a candidate of this round: its verification rounds' and
+    // spin watch's records (what the job did then; the stream resumes after them).
+    std::vector<std::map<int, StackSample>> verification, spin_watch;
+    size_t source = 0;  // its index in the recorded stream
 };
+
+// " r0=S,p=... r1=..." -> each rank's record.
+std::map<int, StackSample> parse_records(const std::string& text) {
+    std::map<int, StackSample> out;
+    std::istringstream words(text);
+    std::string word;
+    while (words >> word) {
+        auto eq = word.find('=');
+        if (word.size() < 4 || word[0] != 'r' || eq == std::string::npos) continue;
+        if (auto s = jobsentry::parse_sample_record(std::string_view(word).substr(eq + 1)))
+            out[std::atoi(word.c_str() + 1)] = *s;
+    }
+    return out;
+}
 
 std::vector<Round> read_rounds(std::istream& in) {
     std::vector<Round> out;
     std::string line;
     while (std::getline(in, line)) {
+        auto record = line.find(" record: ");
+        if (record != std::string::npos) {
+            if (out.empty()) continue;
+            auto records = parse_records(line.substr(record + 9));
+            if (line.find("verification round ") != std::string::npos) out.back().verification.push_back(std::move(records));
+            else if (line.find("spin watch ") != std::string::npos) out.back().spin_watch.push_back(std::move(records));
+            else if (line.find("sample ") != std::string::npos) out.back().records = std::move(records);
+            continue;
+        }
         auto s_out = line.find(" S_out="), s_move = line.find(" S_move=");
         if (line.find("sample ") == std::string::npos || s_out == std::string::npos || s_move == std::string::npos)
             continue;
         Round r;
+        r.source = out.size();
         r.s_out = std::atof(line.c_str() + s_out + 7);
         r.s_move = std::atof(line.c_str() + s_move + 8);
         auto t = line.find(" t="), bar = line.find(" | ");
+        if (t != std::string::npos) r.t = std::atof(line.c_str() + t + 3);
         if (t != std::string::npos && bar != std::string::npos) {
             std::istringstream words(line.substr(bar + 3));
             std::string word;
             r.all_stopped = true;
             while (words >> word && word != "|") {
                 jobsentry::RankRoundSample rank;
-                if (!parse_rank(word, &rank, std::atof(line.c_str() + t + 3))) continue;
+                if (!parse_rank(word, &rank, r.t)) continue;
                 r.all_stopped = r.all_stopped && word.find(":stopped") != std::string::npos;
                 r.ranks.push_back(rank);
             }
@@ -85,32 +144,165 @@ std::vector<Round> read_rounds(std::istream& in) {
     return out;
 }
 
-// The first claim of fresh models fed these rounds, as the watcher would raise it; "" when none.
-// Times of a bootstrap stream are made to run on (each block's own spacing kept).
-std::string first_claim(const std::vector<Round>& rounds, const jobsentry::ModelConfig& config) {
-    jobsentry::ParaStackModel s_out_model(config), s_move_model(config);
-    jobsentry::RankStillnessModel ranks_model(jobsentry::StillnessConfig{config.alpha, 2.0});
-    for (size_t i = 0; i < rounds.size(); ++i) {
-        const Round& r = rounds[i];
-        const std::string at = "claim at sample " + std::to_string(i + 1);
-        auto a = s_out_model.observe(r.s_out);
-        auto b = s_move_model.observe(r.s_move);
-        if (a.hang || b.hang) return at + " (" + (a.hang ? "S_out" : "S_move") + ")";
-        if (!r.has_ranks) continue;
-        if (r.all_stopped) {  // a suspended job, as the watcher treats it
-            ranks_model.suspended();
+struct Outcome {
+    std::string first_candidate;  // "claim at sample N (...)", "" when none
+    int candidates = 0, cleared = 0;
+    bool unverifiable = false;    // a candidate without records: the replay stops there, as a claim
+    std::string verdict;          // "hang verdict at sample N: ...", "" when none
+};
+
+// The watcher's spin watch of `rank` over `looks` (its records, in order, with the time of each): ""
+// when the suspect's hang stands, else why it is cleared.
+std::string spin_watch(const std::vector<const StackSample*>& looks, const StackSample& latest) {
+    static const double tick = 1.0 / static_cast<double>(sysconf(_SC_CLK_TCK));
+    if (looks.empty()) return "the job ended during the spin watch";
+    const double began = looks.front()->taken_at;
+    int seen = 0, asleep = 0;
+    for (const StackSample* s : looks) {
+        if (s->taken_at - began > 10 * g_spin_verify_s) return "too little CPU time to tell";
+        if (jobsentry::progress_signature(*s) != jobsentry::progress_signature(latest)) return "moved to another function";
+        ++seen;
+        if (s->state == 'S') ++asleep;
+        const double ran = static_cast<double>(s->main_cpu_ticks - std::min(s->main_cpu_ticks, latest.main_cpu_ticks)) * tick;
+        if (ran >= g_spin_verify_s || (seen >= 20 && asleep == seen)) return {};
+    }
+    return "the job ended during the spin watch";
+}
+
+// Verification of a candidate raised at stream round r, on the recorded rounds after r.source:
+// the watcher's verdict ("" when cleared) and, for a clearance, the ranks that progressed.
+std::string verify(const std::vector<Round>& recorded, const Round& r, const std::vector<int>& still_suspects,
+                   double still_before, const std::vector<jobsentry::RankAlarm>& alarms, std::vector<int>* progressed,
+                   std::string* why) {
+    const bool deadlock_path = still_suspects.empty();
+    std::map<int, std::vector<StackSample>> window;
+    const Round& source = recorded[r.source];
+    // The recorded watcher's own verification of this round, where it made one; else the rounds after.
+    const bool own = !source.verification.empty();
+    int rounds = own ? static_cast<int>(source.verification.size()) : kVerifyRounds;
+    bool changed = false;
+    size_t j = r.source + 1;
+    for (int k = 0; k < rounds; ++k) {
+        if (!own && j >= recorded.size()) {
+            *why = "the job ended during verification";
+            return {};
+        }
+        const std::map<int, StackSample>& looks = own ? source.verification[k] : recorded[j++].records;
+        if (!own && k == rounds - 1 && deadlock_path && !changed && recorded[j - 1].t - r.t < still_before) ++rounds;
+        for (const auto& [rank, s] : looks) {
+            auto& list = window[rank];
+            if (!list.empty() && jobsentry::progress_signature(list.front()) != jobsentry::progress_signature(s))
+                changed = true;
+            list.push_back(s);
+        }
+    }
+    std::vector<jobsentry::RankVerification> checks;
+    for (const auto& [rank, before] : r.records) {
+        if (window[rank].empty()) {  // failed or gone in every round: never a hang of what was not seen
+            *why = "rank " + std::to_string(rank) + " not seen in the window";
+            return {};
+        }
+        auto v = jobsentry::verify_rank(rank, window[rank], &before);
+        v.outlier_run = std::any_of(alarms.begin(), alarms.end(),
+                                    [&](const jobsentry::RankAlarm& a) { return a.rank == rank && a.outlier; });
+        checks.push_back(v);
+    }
+    auto verdict = deadlock_path ? jobsentry::judge_verification(checks)
+                                 : jobsentry::judge_still_verification(checks, still_suspects);
+    *progressed = verdict.progressed;
+    if (!verdict.hang) {
+        *why = verdict.reason;
+        return {};
+    }
+    for (const auto& c : checks) {  // the watcher's spin watch of suspects computing outside MPI
+        if (!std::count(verdict.suspects.begin(), verdict.suspects.end(), c.rank) || c.in_mpi || c.stopped ||
+            c.cpu_ticks_used == 0)
+            continue;
+        if (!c.main_ran) {
+            if (c.cpu_ticks_used - std::min(c.cpu_ticks_used, c.main_cpu_ticks_used) >= jobsentry::kThreadsWorkingWindowTicks) {
+                *why = "rank " + std::to_string(c.rank) + "'s other threads work";
+                return {};
+            }
             continue;
         }
-        auto alarms = ranks_model.observe(r.ranks, static_cast<int>(r.ranks.size()));
-        const bool someone_not_still = std::any_of(r.ranks.begin(), r.ranks.end(), [](const auto& rank) {
-            return rank.kind == jobsentry::StillKind::none;
-        });
-        if (!someone_not_still) continue;  // as the watcher: nobody waits for a still rank
-        for (const auto& alarm : alarms)
-            if (alarm.significant && alarm.outlasted)
-                return at + " (rank " + std::to_string(alarm.rank) + " " + jobsentry::to_string(alarm.kind) + ")";
+        std::vector<const StackSample*> looks;  // the recorded spin watch's, or the rounds after the window
+        for (const auto& look : source.spin_watch)
+            if (auto it = look.find(c.rank); it != look.end()) looks.push_back(&it->second);
+        if (source.spin_watch.empty())
+            for (size_t k = j; k < recorded.size(); ++k)
+                if (auto it = recorded[k].records.find(c.rank); it != recorded[k].records.end()) looks.push_back(&it->second);
+        const std::string cleared = spin_watch(looks, window[c.rank].back());
+        if (!cleared.empty()) {
+            *why = "rank " + std::to_string(c.rank) + " " + cleared;
+            return {};
+        }
     }
-    return {};
+    return verdict.reason;
+}
+
+// The candidates and verdict of fresh models fed the rounds of `stream`, verifying on `recorded`.
+Outcome replay(const std::vector<Round>& stream, const std::vector<Round>& recorded, const jobsentry::ModelConfig& config) {
+    jobsentry::ParaStackModel s_out_model(config), s_move_model(config);
+    jobsentry::RankStillnessModel ranks_model(jobsentry::StillnessConfig{config.alpha, 2.0});
+    Outcome out;
+    double progress_seen = 0, still_phase = 0, longest_still = 0;  // the watcher's hold of all-still alarms
+    for (size_t i = 0; i < stream.size(); ++i) {
+        const Round& r = stream[i];
+        auto a = s_out_model.observe(r.s_out);
+        auto b = s_move_model.observe(r.s_move);
+        std::vector<int> suspects;
+        std::vector<jobsentry::RankAlarm> alarms;
+        std::string kind;
+        if (r.has_ranks && r.all_stopped) {
+            ranks_model.suspended();  // a suspended job, as the watcher treats it
+        } else if (r.has_ranks) {
+            alarms = ranks_model.observe(r.ranks, static_cast<int>(r.ranks.size()));
+            const bool someone_not_still = std::any_of(r.ranks.begin(), r.ranks.end(), [](const auto& rank) {
+                return rank.kind == jobsentry::StillKind::none;
+            });
+            if (someone_not_still)  // as the watcher: nobody waits for a still rank
+                for (const auto& alarm : alarms)
+                    if (alarm.significant && alarm.outlasted) {
+                        suspects.push_back(alarm.rank);
+                        if (kind.empty()) kind = "rank " + std::to_string(alarm.rank) + " " + jobsentry::to_string(alarm.kind);
+                    }
+        }
+        if (r.s_move > 0) {
+            if (still_phase > progress_seen && progress_seen > 0) longest_still = std::max(longest_still, still_phase - progress_seen);
+            progress_seen = r.t;
+        } else {
+            still_phase = r.t;
+        }
+        if (suspects.empty()) {
+            if (!a.hang && !b.hang) continue;
+            if (progress_seen > 0 && r.t - progress_seen < 2 * longest_still) continue;  // held
+            kind = a.hang ? "S_out" : "S_move";
+        }
+        ++out.candidates;
+        const std::string at = "sample " + std::to_string(i + 1);
+        if (out.first_candidate.empty()) out.first_candidate = "claim at " + at + " (" + kind + ")";
+        if (r.records.empty()) {  // a log without records: the candidate stands as a claim
+            out.unverifiable = true;
+            return out;
+        }
+        std::vector<int> progressed;
+        std::string why;
+        const double still_before = progress_seen > 0 ? std::min(r.t - progress_seen, kLongestStillBefore) : 0;
+        const std::string hang = verify(recorded, r, suspects, still_before, alarms, &progressed, &why);
+        if (!hang.empty()) {
+            out.verdict = "hang verdict at " + at + " (" + kind + "): " + hang;
+            return out;
+        }
+        ++out.cleared;
+        if (g_verbose) std::cerr << "candidate at " << at << " (" << kind << ") cleared: " << why << "\n";
+        s_out_model.dismiss_streak();
+        s_move_model.dismiss_streak();
+        for (int rank : suspects) {
+            if (std::count(progressed.begin(), progressed.end(), rank)) ranks_model.cleared(rank);
+            else ranks_model.postpone(rank);
+        }
+    }
+    return out;
 }
 
 // A stream as long as `rounds` of blocks of `block` consecutive rounds drawn at random; the
@@ -122,13 +314,14 @@ std::vector<Round> bootstrap(const std::vector<Round>& rounds, size_t block, std
     double clock = 0;
     while (out.size() < rounds.size()) {
         const size_t from = start(rng);
-        const double first = rounds[from].has_ranks ? rounds[from].ranks.front().at : 0;
+        const double first = rounds[from].t;
         for (size_t i = from; i < from + block && out.size() < rounds.size(); ++i) {
             Round r = rounds[i];
-            for (auto& rank : r.ranks) rank.at = clock + (rank.at - first);
+            r.t = clock + (r.t - first);
+            for (auto& rank : r.ranks) rank.at = r.t;
             out.push_back(std::move(r));
         }
-        if (!out.back().ranks.empty()) clock = out.back().ranks.front().at + 0.4;
+        clock = out.back().t + 0.4;
     }
     return out;
 }
@@ -141,6 +334,10 @@ int main(int argc, char** argv) {
     size_t block = 50;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
+        if (arg == "--verbose") {
+            g_verbose = true;
+            continue;
+        }
         if (i + 1 >= argc) {
             std::cerr << "model_replay: " << arg << " needs a value\n";
             return 2;
@@ -148,31 +345,43 @@ int main(int argc, char** argv) {
         const char* value = argv[++i];
         if (arg == "--alpha") config.alpha = std::atof(value);
         else if (arg == "--seeds") seeds = std::atoi(value);
+        else if (arg == "--spin-verify-ms") g_spin_verify_s = std::atof(value) / 1000;
         else if (arg == "--block") block = static_cast<size_t>(std::max(1, std::atoi(value)));
         else {
-            std::cerr << "usage: model_replay [--alpha A] [--seeds N [--block B]] < supervisor.log\n";
+            std::cerr << "usage: model_replay [--verbose] [--alpha A] [--spin-verify-ms MS] [--seeds N [--block B]] < supervisor.log\n";
             return 2;
         }
     }
     const std::vector<Round> rounds = read_rounds(std::cin);
     if (seeds <= 0) {
-        const std::string claim = first_claim(rounds, config);
-        std::cout << (claim.empty() ? "no claim in " + std::to_string(rounds.size()) + " samples" : claim) << "\n";
+        const Outcome o = replay(rounds, rounds, config);
+        std::cout << (o.first_candidate.empty() ? "no claim in " + std::to_string(rounds.size()) + " samples"
+                                                : o.first_candidate)
+                  << "\n";
+        if (o.unverifiable) std::cout << "verdict: not replayed (the log has no sample records)\n";
+        else if (!o.verdict.empty()) std::cout << "verdict: " << o.verdict << "\n";
+        else if (o.candidates == 0) std::cout << "verdict: none (no candidate)\n";
+        else std::cout << "verdict: none (" << o.candidates << " candidate(s), all cleared by the replayed verification)\n";
         return 0;
     }
     if (rounds.empty()) {
         std::cout << "no samples\n";
         return 0;
     }
-    int claims = 0;
+    int claims = 0, verdicts = 0, candidates = 0, unverifiable = 0;
     for (int seed = 1; seed <= seeds; ++seed) {
         std::mt19937 rng(static_cast<unsigned>(seed));
-        const std::string claim = first_claim(bootstrap(rounds, block, rng), config);
-        if (claim.empty()) continue;
+        const Outcome o = replay(bootstrap(rounds, block, rng), rounds, config);
+        candidates += o.candidates;
+        if (o.unverifiable) ++unverifiable;
+        if (o.first_candidate.empty()) continue;
         ++claims;
-        std::cout << "seed " << seed << ": " << claim << "\n";
+        if (!o.verdict.empty()) ++verdicts;
+        std::cout << "seed " << seed << ": " << o.first_candidate << "; "
+                  << (o.unverifiable ? "not verifiable" : o.verdict.empty() ? "all cleared" : o.verdict) << "\n";
     }
     std::cout << "replays " << seeds << " of " << rounds.size() << " samples (blocks of " << block << "): " << claims
-              << " with a claim\n";
+              << " with a claim, " << candidates << " candidates, " << verdicts << " with a hang verdict, "
+              << unverifiable << " not verifiable\n";
     return 0;
 }

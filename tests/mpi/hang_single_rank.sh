@@ -16,5 +16,6 @@ delay=$(awk -v a="$injected" -v b="$detected" 'BEGIN { printf "%.1f", b - a }')
 [ -f "$WORK/report.txt" ] || fail "no text report"
 grep -q "verdict:      hang" "$WORK/report.txt" || fail "text report lacks the verdict"
 expect_cost
+expect_replay_agrees hang
 expect_no_leftovers
 pass "$KIND hang of rank $RANK detected after $delay s, rank named"

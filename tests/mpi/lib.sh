@@ -88,6 +88,20 @@ run_watch() {
 
 json() { jq -r "$1" "$WORK/report.json"; }
 
+# bench/model_replay on this run's log (--verbose writes each sample's and verification's records)
+# replays the rule and its verification and must reach the verdict the watcher reached: a hang
+# verdict for a hang, none for a hang-free run (docs/benchmarks.md, "Replaying the recorded runs").
+expect_replay_agrees() {  # expect_replay_agrees hang|none [model_replay options]
+  [ -n "${MODEL_REPLAY:-}" ] || return 0  # the packaged tests: the bench helper is not installed
+  local want=$1; shift
+  local got
+  got=$("$MODEL_REPLAY" "$@" <"$WORK/watch.err" | sed -n 's/^verdict: //p')
+  case $want in
+    hang) [[ $got == "hang verdict"* ]] || fail "replay of the log: '$got', the watcher found a hang" ;;
+    none) [[ $got == none* ]] || fail "replay of the log: '$got', the watcher found no hang" ;;
+  esac
+}
+
 expect_json() {  # expect_json JQ_FILTER EXPECTED
   local got
   got=$(json "$1")

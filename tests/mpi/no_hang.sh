@@ -13,6 +13,7 @@ expect_json .command_status 0
 samples=$(json .samples)
 [ "$samples" -ge 30 ] || fail "only $samples samples in ${SECONDS_TO_RUN} s"
 expect_cost
+expect_replay_agrees none
 grep -q "no hang; $samples samples; supervisor CPU" "$WORK/watch.err" || fail "no end-of-run line with the watching cost"
 pass "$MODE: no alarm in $SECONDS_TO_RUN s ($samples samples, $(json .evidence.verifications) verifications," \
   "supervisor CPU $(json '.supervisor_cost.share_percent * 1000 | round / 1000') % of the job's)"

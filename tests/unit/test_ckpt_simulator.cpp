@@ -11,13 +11,13 @@
 using namespace jobsentry::ckpt;
 
 namespace {
-constexpr std::uint64_t kSeed = 2026;
+constexpr std::uint64_t kSimulationSeed = 2026;
 }  // namespace
 
 TEST_CASE("without failures the makespan is the work plus the checkpoints") {
     Platform p{1e-15, 5, 1, 5};
     IterationDist d = IterationDist::uniform(20, 80);
-    SimResult r = simulate({p, d, 1000, 20, kSeed}, {Strategy::every(5, "k5"), Strategy::every(3, "k3")});
+    SimResult r = simulate({p, d, 1000, 20, kSimulationSeed}, {Strategy::every(5, "k5"), Strategy::every(3, "k3")});
     CHECK(r.mean_failures == 0);
     CHECK(r.mean_makespan[0] == Approx(r.useful_work + 200 * 5).epsilon(1e-9));
     // 1000 = 333·3 + 1: the last iteration is always checkpointed.
@@ -30,7 +30,7 @@ TEST_CASE("simulated static makespans match n/k · E[T_λ]") {
         INFO(to_string(d.kind));
         for (long k : {1L, 5L, 10L}) {
             INFO("k = " << k);
-            SimResult r = simulate({p, d, 1000, 4000, kSeed}, {Strategy::every(k, "k")});
+            SimResult r = simulate({p, d, 1000, 4000, kSimulationSeed}, {Strategy::every(k, "k")});
             double theory = 1000.0 / static_cast<double>(k) * k * d.mean() * static_slowdown(p, d, k);
             CHECK(r.mean_makespan[0] == Approx(theory).epsilon(2e-3));
             // Failures strike at rate λ during all but the downtime.
@@ -49,7 +49,7 @@ TEST_CASE("the strategies rank as in the slides (p_fail = 1e-2, 10 000 runs)") {
         s.push_back(Strategy::every(10, "k=10"));
         s.push_back(Strategy::at_work(0.5 * w, "0.5 W_th"));
         s.push_back(Strategy::at_work(2 * w, "2 W_th"));
-        SimResult r = simulate({p, d, 1000, 10000, kSeed}, s);
+        SimResult r = simulate({p, d, 1000, 10000, kSimulationSeed}, s);
         const auto& ms = r.mean_makespan;
         // Slide 22: k_static = k_FO = 5, so the two static strategies coincide.
         CHECK(ms[0] == ms[1]);

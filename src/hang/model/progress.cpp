@@ -152,6 +152,36 @@ bool stopped_throughout(const std::string& states) {
     return !states.empty() && states.find_first_not_of("Tt") == std::string::npos;
 }
 
+RankVerification verify_rank(int rank, const std::vector<StackSample>& window, const StackSample* before) {
+    RankVerification v;
+    v.rank = rank;
+    if (window.empty()) return v;
+    v.sampled = true;
+    const uint64_t first = progress_signature(window.front());
+    if (before && progress_signature(*before) != first) v.signature_changed = true;
+    size_t in_kernel = 0;  // D in every sample, not a passing page fault
+    std::string states;
+    for (const auto& s : window) {
+        if (progress_signature(s) != first) v.signature_changed = true;
+        if (s.state == 'D') ++in_kernel;
+        states += s.state;
+    }
+    // Stopped in every look, not in some: a throttled rank is continued between them.
+    if (stopped_throughout(states) || in_kernel == window.size()) v.stopped = true;
+    v.seen_stopped = v.stopped || states.find_first_of("Tt") != std::string::npos;
+    const StackSample& last = window.back();
+    v.in_mpi = last.in_mpi;
+    v.in_mpi_any = std::any_of(window.begin(), window.end(), [](const StackSample& s) { return s.in_mpi; });
+    v.mpi_call = outermost_mpi_call(last);
+    auto used = [](uint64_t now, uint64_t then) { return now >= then ? now - then : 0; };
+    v.cpu_ticks_used = used(last.cpu_ticks, window.front().cpu_ticks);
+    v.main_cpu_ticks_used = used(last.main_cpu_ticks, window.front().main_cpu_ticks);
+    v.main_ran = main_thread_ran(used(last.main_user_ticks, window.front().main_user_ticks), v.main_cpu_ticks_used,
+                                 std::any_of(window.begin(), window.end(), [](const StackSample& s) { return s.state != 'S'; }));
+    v.run_share = run_share(window.front(), last);
+    return v;
+}
+
 bool whole_job_stopped(const std::vector<RankVerification>& ranks) {
     size_t sampled = 0, stopped = 0;
     for (const auto& r : ranks) {

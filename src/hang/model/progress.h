@@ -125,6 +125,13 @@ struct RankVerification {
     std::string mpi_call;        // outermost MPI function, empty outside MPI
 };
 
+// A rank's evidence from its samples of a verification window (status ok, oldest first) and its last
+// sample before the window (nullptr: none): sampled, signature_changed, stopped, seen_stopped, in_mpi,
+// in_mpi_any, mpi_call, the CPU ticks, main_ran and run_share. What only the watcher knows (a rank
+// that exited or never stopped in the window, woke by itself, or whose still run is an outlier) it
+// adds itself. The watcher and bench/model_replay both build their windows with it.
+RankVerification verify_rank(int rank, const std::vector<StackSample>& window, const StackSample* before);
+
 struct Verdict {
     bool hang = false;            // no rank made progress
     std::vector<int> progressed;  // ranks whose signature changed

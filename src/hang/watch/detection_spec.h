@@ -69,8 +69,8 @@ inline constexpr OptionSpec kDetectionOptions[kDetectionOptionCount] = {
     {"seed", "", "", OptionType::integer, 0, 0, 0, false, false, "", "S",  // any value: no range
      "random seed for the rank choice and sampling times; 0 takes one from the clock"},
     {"verbose", "", "", OptionType::flag, 0, 0, 1, false, false, "", "",
-     "every sample, its S_out, S_move, each rank's activity and still run, and the models' judgements on stderr "
-     "(under Slurm: plugstack.conf log_samples=yes)"},
+     "every sample, its S_out, S_move, each rank's activity and still run, and the models' judgements on stderr, "
+     "with each sample's record for bench/model_replay (under Slurm: plugstack.conf log_samples=yes)"},
 };
 
 // The site's limits on what users may choose (plugstack.conf only).

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "base/clock.h"
+#include "hang/model/sample_record.h"
 #include "hang/watch/watcher_internal.h"
 
 namespace jobsentry {
@@ -47,7 +48,7 @@ void Watcher::sample_round() {
     std::vector<bool> moved;
     std::vector<RankRoundSample> round;
     std::vector<SlowTracker::Sampled> slow_round;
-    std::ostringstream detail;
+    std::ostringstream detail, records;  // --verbose: the round for people, and for bench/model_replay
     bool someone_gone = false;
     std::vector<RankProcess> visited = monitored_;
     const size_t fixed = visited.size();  // the monitored ranks come first; then the rotating visitors
@@ -94,6 +95,7 @@ void Watcher::sample_round() {
         round.push_back({proc.rank, still_kind(a, rank_moved), rank_moved, s.taken_at});
         slow_round.push_back({proc.rank, proc.node, a, s.sched_known, s.main_run_ns, s.main_wait_ns});
         last_activity_[proc.rank] = to_string(a);
+        if (opt_.verbose) records << " r" << proc.rank << '=' << sample_record(s);
         last_sample_[proc.rank] = std::move(s);
         if (opt_.verbose) detail << " r" << proc.rank << (visitor ? "*" : "") << ':' << to_string(a) << (rank_moved ? "+" : "");
         if (visitor) continue;  // S_out and S_move stay ParaStack's, over the fixed monitored set
@@ -141,7 +143,10 @@ void Watcher::sample_round() {
     else if (streak_started_ == 0) streak_started_ = unix_now();
     track_slow(slow_round);
     cost_.add(CostStep::model, thread_cpu_now() - model_began);
-    if (opt_.verbose) log_round(s_out, s_move, detail.str());
+    if (opt_.verbose) {
+        log_round(s_out, s_move, detail.str());
+        log("sample " + std::to_string(report_.samples) + " record:" + records.str());
+    }
     if (!still_suspects.empty()) {
         verify(still_suspects);
         return;

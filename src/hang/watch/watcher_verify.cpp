@@ -10,6 +10,7 @@
 #include "base/proc_files.h"
 #include "hang/model/own_wakeups.h"
 #include "hang/model/report_stacks.h"
+#include "hang/model/sample_record.h"
 #include "hang/watch/watcher_internal.h"
 
 namespace jobsentry {
@@ -57,7 +58,7 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
         // The verdict needs only the digests (remote ranks: ~120 bytes, not ~3 kB); a
         // hang's report fetches the frames it needs afterwards (fetch_report_stacks).
         std::map<int, StackSample> round_samples = take_samples(ranks_, false);
-        std::ostringstream detail;
+        std::ostringstream detail, records;  // --verbose: for people, and for bench/model_replay
         for (const auto& proc : ranks_) {
             StackSample s = std::move(round_samples[proc.rank]);
             wakeups.looked(proc.rank);
@@ -75,9 +76,11 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
             if (s.status == SampleStatus::ok) {
                 auto& list = seen[proc.rank];
                 if (!list.empty() && progress_signature(list.front()) != progress_signature(s)) changed = true;
-                if (opt_.verbose)
+                if (opt_.verbose) {
                     detail << " r" << proc.rank << ':' << s.state << ':' << outermost_mpi_call(s) << '#' << std::hex
                            << (progress_signature(s) & 0xffff) << std::dec;
+                    records << " r" << proc.rank << '=' << sample_record(s);
+                }
                 list.push_back(std::move(s));
             } else if (opt_.verbose) {
                 detail << " r" << proc.rank << ':' << to_string(s.status);
@@ -90,6 +93,7 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
             at << std::fixed << monotonic_now() - window_start;
             log("verification round " + std::to_string(round + 1) + "/" + std::to_string(rounds) + " at +" + at.str() +
                 "s:" + detail.str());
+            log("verification round " + std::to_string(round + 1) + " record:" + records.str());
         }
     }
     // Never stopped for a sample, and in D or T at every try.
@@ -97,43 +101,21 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
     std::vector<RankVerification> checks;
     std::map<int, StackSample> latest;
     for (const auto& proc : ranks_) {
-        RankVerification v;
-        v.rank = proc.rank;
         auto& samples = seen[proc.rank];
+        auto previous = last_sample_.find(proc.rank);
+        RankVerification v = verify_rank(proc.rank, samples, previous != last_sample_.end() ? &previous->second : nullptr);
         // A rank that never stopped for us in uninterruptible sleep (D) is
         // stuck in the kernel (or stopped, T), a suspect like a rank stopped by a signal. One
         // that was runnable (R) was starved of CPU, which says nothing: on a
         // loaded node a busy-polling rank once missed every stop of a window.
-        const bool blocked = samples.empty() && stuck(proc.rank);
-        v.sampled = !samples.empty() || exited[proc.rank] || blocked;
-        v.stopped = blocked;
-        v.signature_changed = exited[proc.rank];  // ending is progress too
+        if (samples.empty()) {
+            const bool blocked = stuck(proc.rank);
+            v.sampled = exited[proc.rank] || blocked;
+            v.stopped = blocked;
+        }
+        if (exited[proc.rank]) v.signature_changed = true;  // ending is progress too
         if (!samples.empty()) {
-            uint64_t first = progress_signature(samples.front());
-            auto previous = last_sample_.find(proc.rank);
-            if (previous != last_sample_.end() && progress_signature(previous->second) != first)
-                v.signature_changed = true;
-            size_t in_kernel = 0;  // D in every sample, not a passing page fault
-            std::string states;
-            for (const auto& s : samples) {
-                if (progress_signature(s) != first) v.signature_changed = true;
-                if (s.state == 'D') ++in_kernel;
-                states += s.state;
-            }
-            // Stopped in every look, not in some: a throttled rank is continued between them.
-            if (stopped_throughout(states) || in_kernel == samples.size()) v.stopped = true;
-            v.seen_stopped = v.stopped || states.find_first_of("Tt") != std::string::npos;
-            v.in_mpi = samples.back().in_mpi;
-            v.in_mpi_any = std::any_of(samples.begin(), samples.end(), [](const StackSample& s) { return s.in_mpi; });
-            v.mpi_call = outermost_mpi_call(samples.back());
             if (wakeups.woke_by_itself(proc.rank)) v.signature_changed = true;  // a loop that sleeps
-            v.cpu_ticks_used = samples.back().cpu_ticks - samples.front().cpu_ticks;
-            v.main_cpu_ticks_used = samples.back().main_cpu_ticks - samples.front().main_cpu_ticks;
-            v.main_ran = main_thread_ran(samples.back().main_user_ticks - samples.front().main_user_ticks,
-                                         v.main_cpu_ticks_used,
-                                         std::any_of(samples.begin(), samples.end(),
-                                                     [](const StackSample& s) { return s.state != 'S'; }));
-            v.run_share = run_share(samples.front(), samples.back());
             v.outlier_run = std::any_of(last_rank_runs_.begin(), last_rank_runs_.end(),
                                         [&](const RankAlarm& a) { return a.rank == proc.rank && a.outlier; });
             latest[proc.rank] = samples.back();
@@ -253,6 +235,7 @@ std::string Watcher::watch_spinning_suspects(const Verdict& verdict, const std::
             reject_astray_unwind(proc.rank, s);
             if (s.status == SampleStatus::gone) return "rank " + std::to_string(proc.rank) + " exited";
             if (s.status != SampleStatus::ok) continue;
+            if (opt_.verbose) log("spin watch record: r" + std::to_string(proc.rank) + '=' + sample_record(s));
             if (progress_signature(s) != progress_signature(latest[proc.rank]))
                 return "rank " + std::to_string(proc.rank) + " computing outside MPI moved to another function";
             cpu_now[proc.rank] = std::max(cpu_now[proc.rank], s.main_cpu_ticks);
