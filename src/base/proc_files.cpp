@@ -161,6 +161,65 @@ std::optional<SchedStat> read_thread_schedstat(pid_t pid, pid_t tid) {
     return parse_schedstat(*text);
 }
 
+std::vector<std::pair<std::string, std::string>> parse_proc_cgroup(const std::string& text) {
+    std::vector<std::pair<std::string, std::string>> out;
+    size_t pos = 0;
+    while (pos < text.size()) {
+        size_t end = text.find('\n', pos);
+        if (end == std::string::npos) end = text.size();
+        const std::string line = text.substr(pos, end - pos);
+        pos = end + 1;
+        const size_t first = line.find(':');
+        const size_t second = first == std::string::npos ? first : line.find(':', first + 1);
+        if (second == std::string::npos) continue;
+        out.emplace_back(line.substr(first + 1, second - first - 1), line.substr(second + 1));
+    }
+    return out;
+}
+
+std::optional<std::string> cpu_stat_path(const std::string& proc_cgroup_text) {
+    // "4:cpu,cpuacct:/slurm/uid_1/job_7" (v1) or "0::/system.slice/x" (v2); v1's CPU controller first.
+    std::optional<std::string> v1, v2;
+    for (const auto& [controllers, path] : parse_proc_cgroup(proc_cgroup_text)) {
+        if (path.empty() || path[0] != '/' || path.find("/..") != std::string::npos) continue;
+        const std::string tail = path == "/" ? "" : path;
+        if (controllers.empty()) {
+            v2 = "/sys/fs/cgroup" + tail + "/cpu.stat";
+            continue;
+        }
+        for (size_t c = 0; c <= controllers.size();) {
+            size_t comma = controllers.find(',', c);
+            if (comma == std::string::npos) comma = controllers.size();
+            if (comma - c == 3 && controllers.compare(c, 3, "cpu") == 0)
+                v1 = "/sys/fs/cgroup/" + controllers + tail + "/cpu.stat";
+            c = comma + 1;
+        }
+    }
+    return v1 ? v1 : v2;
+}
+
+std::optional<uint64_t> cpu_stat_nr_throttled(const std::string& cpu_stat_text) {
+    static const std::string key = "nr_throttled ";
+    size_t at = 0;
+    if (cpu_stat_text.compare(0, key.size(), key) != 0) {
+        at = cpu_stat_text.find("\n" + key);
+        if (at == std::string::npos) return std::nullopt;
+        ++at;
+    }
+    const char* p = cpu_stat_text.c_str() + at + key.size();
+    return parse_decimal(p);
+}
+
+std::optional<uint64_t> read_cpu_throttled_periods(pid_t pid) {
+    auto cgroups = read_bounded("/proc/" + std::to_string(pid) + "/cgroup", 4096);
+    if (!cgroups) return std::nullopt;
+    auto path = cpu_stat_path(*cgroups);
+    if (!path) return std::nullopt;
+    auto stat = read_bounded(*path, 1024);
+    if (!stat) return std::nullopt;
+    return cpu_stat_nr_throttled(*stat);
+}
+
 std::optional<uint64_t> status_voluntary_switches(const std::string& status_text) {
     static const std::string key = "\nvoluntary_ctxt_switches:";
     const size_t at = status_text.find(key);

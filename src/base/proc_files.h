@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace jobsentry {
@@ -64,6 +65,17 @@ struct SchedStat {
 };
 std::optional<SchedStat> parse_schedstat(const std::string& text);
 std::optional<SchedStat> read_thread_schedstat(pid_t pid, pid_t tid);
+// The lines of a /proc/PID/cgroup text ("id:controllers:path") as (controllers, path) pairs; the
+// controllers are empty for cgroup v2. Pure; malformed lines are skipped.
+std::vector<std::pair<std::string, std::string>> parse_proc_cgroup(const std::string& text);
+// How often a CPU quota held a process back: nr_throttled of the cpu.stat of its own cgroup (the
+// CPU controller's under cgroup v1, the unified one's under v2), counted in the quota's periods.
+// A rank starved of CPU by a quota has it grow; one served less by the kernel's placement does not.
+// cpu_stat_path: the cpu.stat file named by /proc/PID/cgroup's text (nullopt: no CPU controller, or a
+// path that is not plain); both parsers pure.
+std::optional<std::string> cpu_stat_path(const std::string& proc_cgroup_text);
+std::optional<uint64_t> cpu_stat_nr_throttled(const std::string& cpu_stat_text);
+std::optional<uint64_t> read_cpu_throttled_periods(pid_t pid);
 // How many CPUs these processes may run on together (the union of their affinity masks); 0 when
 // none could be read.
 int cpus_allowed_together(const std::vector<pid_t>& pids);

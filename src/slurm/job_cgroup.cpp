@@ -67,20 +67,8 @@ std::vector<pid_t> parse_pid_list(const std::string& text, size_t max_pids) {
 
 std::vector<std::pair<std::string, std::string>> job_cgroups_of(const std::string& text) {
     std::vector<std::pair<std::string, std::string>> out;
-    size_t pos = 0;
-    while (pos < text.size()) {
-        size_t end = text.find('\n', pos);
-        if (end == std::string::npos) end = text.size();
-        const std::string line = text.substr(pos, end - pos);
-        pos = end + 1;
-        // id:controllers:path; the controllers are empty for cgroup v2.
-        size_t first = line.find(':');
-        size_t second = first == std::string::npos ? first : line.find(':', first + 1);
-        if (second == std::string::npos) continue;
-        const std::string hierarchy = line.substr(first + 1, second - first - 1);
-        const std::string path = line.substr(second + 1);
-        if (path.find("/job_") != std::string::npos) out.emplace_back(hierarchy, path);
-    }
+    for (auto& [hierarchy, path] : parse_proc_cgroup(text))
+        if (path.find("/job_") != std::string::npos) out.emplace_back(std::move(hierarchy), std::move(path));
     return out;
 }
 

@@ -144,3 +144,23 @@ TEST_CASE("status_signal_pending reads SigPnd and ShdPnd") {
     CHECK_FALSE(status_signal_pending(cont_shared, 0).has_value());
     CHECK_FALSE(status_signal_pending(cont_shared, 65).has_value());
 }
+
+TEST_CASE("the cpu.stat of a process's cgroup and its throttle count") {
+    CHECK(cpu_stat_path("9:name=systemd:/\n2:cpuacct:/\n1:cpu:/jobsentry-slow-test-1\n0::/\n") ==
+          std::optional<std::string>("/sys/fs/cgroup/cpu/jobsentry-slow-test-1/cpu.stat"));
+    CHECK(cpu_stat_path("4:cpu,cpuacct:/slurm/uid_1/job_7/step_0\n") ==
+          std::optional<std::string>("/sys/fs/cgroup/cpu,cpuacct/slurm/uid_1/job_7/step_0/cpu.stat"));
+    CHECK(cpu_stat_path("1:cpu:/\n") == std::optional<std::string>("/sys/fs/cgroup/cpu/cpu.stat"));
+    CHECK(cpu_stat_path("0::/system.slice/slurmstepd.scope/job_7\n") ==
+          std::optional<std::string>("/sys/fs/cgroup/system.slice/slurmstepd.scope/job_7/cpu.stat"));
+    CHECK(cpu_stat_path("3:cpuset:/\n2:cpuacct:/\n") == std::nullopt);  // no CPU controller
+    CHECK(cpu_stat_path("1:cpu:/a/../../etc\n") == std::nullopt);      // not a plain path
+    CHECK(cpu_stat_path("") == std::nullopt);
+    CHECK(cpu_stat_nr_throttled("nr_periods 120\nnr_throttled 37\nthrottled_time 981\n") == std::optional<uint64_t>(37));
+    CHECK(cpu_stat_nr_throttled("usage_usec 5\nnr_periods 0\nnr_throttled 0\nthrottled_usec 0\n") ==
+          std::optional<uint64_t>(0));
+    CHECK(cpu_stat_nr_throttled("nr_throttled 5") == std::optional<uint64_t>(5));
+    CHECK(cpu_stat_nr_throttled("usage_usec 5\n") == std::nullopt);
+    CHECK(read_cpu_throttled_periods(getpid()).has_value() == cpu_stat_path(*read_bounded("/proc/self/cgroup", 4096))
+                                                                    .has_value());
+}

@@ -350,6 +350,11 @@ struct PollingJob {
     // a CPU, then polls in MPI until the slowest is done (false: computing or in MPI at random, the
     // samples saying nothing of the fault, as seen on LAMMPS under a quota).
     bool samples_follow_cpu = false;
+    // Each rank's CPU quota throttle count read (RankState::throttled), every round here: a rank in
+    // `quota` is throttled in every round from fault_from when quota_throttles, else its share is
+    // what the kernel's placement gives it (never throttled).
+    bool throttle_known = false;
+    bool quota_throttles = true;
 };
 
 class PollingStream {
@@ -388,7 +393,12 @@ public:
                 wait_[r] += static_cast<uint64_t>(runnable * (1 - share) * 1e9);
                 const double computing = job_.samples_follow_cpu && !asleep(r) ? compute[r] / step : 0.5;
                 const Activity a = coin(rng_) < computing ? Activity::computing : Activity::in_mpi;
-                round.ranks.push_back({r, a, job_.sched_known, run_[r], wait_[r]});
+                int64_t throttled = -1;
+                if (job_.throttle_known) {
+                    if (fault && job_.quota_throttles && job_.quota.count(r)) ++throttles_[r];
+                    throttled = throttles_[r];
+                }
+                round.ranks.push_back({r, a, job_.sched_known, run_[r], wait_[r], throttled});
             }
         }
         return round;
@@ -398,6 +408,7 @@ public:
     double slowdown() const { return (step_sum_[1] / steps_[1]) / (step_sum_[0] / steps_[0]); }
 
 private:
+    std::map<int, int64_t> throttles_;
     static constexpr double kWork = 0.05, kExchange = 0.05;
     PollingJob job_;
     std::mt19937 rng_;
@@ -498,6 +509,35 @@ TEST_CASE("on a contended node the worst served rank is held back, not named", "
     const SlowVerdict named = polling_verdict(alone);
     REQUIRE(named.status == SlowStatus::slow);
     CHECK(named.slow_ranks == std::vector<int>{3});
+}
+
+TEST_CASE("a rank the kernel serves less than its peers, who gain what it lost, is held back unless throttled", "[slow]") {
+    // 4 ranks on 2 CPUs: rank 3 at 17 % of a CPU from 160 s on, its peers at 61 % (50 % before),
+    // as seen on balanced runs with three ranks placed on one CPU. Not throttled: held back.
+    PollingJob placed;
+    placed.quota[3] = 0.17;
+    placed.fault_from = 160;
+    placed.throttle_known = true;
+    placed.quota_throttles = false;
+    const SlowVerdict v = polling_verdict(placed);
+    CHECK(v.status == SlowStatus::no_slow);
+    CHECK_THAT(slow_summary(v), Catch::Contains("held back: rank 3 starved of CPU, but its peers gained what it lost"));
+    PollingJob quota = placed;  // the same shares from a CPU quota: its throttle count grows, named
+    quota.quota_throttles = true;
+    const SlowVerdict q = polling_verdict(quota);
+    REQUIRE(q.status == SlowStatus::slow);
+    CHECK(q.slow_ranks == std::vector<int>{3});
+    PollingJob unknown = placed;  // throttling unknown (another node's rank, no cgroup): named
+    unknown.throttle_known = false;
+    const SlowVerdict u = polling_verdict(unknown);
+    REQUIRE(u.status == SlowStatus::slow);
+    CHECK(u.slow_ranks == std::vector<int>{3});
+    PollingJob hog = placed;  // a process beside it takes CPU from the job: its peers gain nothing, named
+    hog.load[0] = 0.5;
+    hog.quota[3] = 0.15;
+    const SlowVerdict h = polling_verdict(hog);
+    REQUIRE(h.status == SlowStatus::slow);
+    CHECK(h.slow_ranks == std::vector<int>{3});
 }
 
 TEST_CASE("no starvation verdict: balanced, the whole node loaded alike, a rank asleep in I/O, no schedstat", "[slow]") {

@@ -39,6 +39,10 @@ constexpr size_t kStarveBaselineValues = 20;  // fewer timed baseline rounds: th
 // least the square root of the starved rank's own loss (half of it on a log scale): the node is
 // contended, and the worst served rank says nothing of its own (decision-rule.md §5).
 constexpr double kNodeContended = 1.2;
+// A one-node job whose other ranks gained at least this factor of their CPU share since baseline
+// while a rank, never throttled by a CPU quota, lost its own: the job's ranks outnumber the CPUs
+// they may run on and the kernel serves them unevenly (decision-rule.md §5).
+constexpr double kPeersGained = 1.05;
 
 // Each value against the median of the others: how much more of its runnable time it waited for a CPU.
 template <typename Key>
@@ -129,6 +133,7 @@ SlowRankModel::Round SlowRankModel::mark(const SlowRound& round) {
         // A working rank is not among the waiting, so `waiting` counts its peers only.
         Mark m{r.rank, working, r.activity == Activity::in_mpi, working && 2 * waiting > others};
         m.stopped = r.activity == Activity::stopped;
+        m.throttled = r.throttled;
         if (!r.sched_known) {
             last_sched_.erase(r.rank);
         } else {
@@ -460,6 +465,20 @@ double SlowRankModel::compute_factor(const Finding& f, const std::vector<int>& s
     return before > 0 ? after / before : 0;
 }
 
+bool SlowRankModel::never_throttled(int rank, const Rounds& rounds) const {
+    int64_t first = -1, last = -1;
+    int known = 0;
+    for (const Round* round : rounds)
+        for (const Mark& m : round->marks) {
+            if (m.rank != rank || m.throttled < 0) continue;
+            if (last >= 0 && m.throttled < last) return false;  // another cgroup: unknown
+            if (first < 0) first = m.throttled;
+            last = m.throttled;
+            ++known;
+        }
+    return known >= 2 && last == first;
+}
+
 void SlowRankModel::cpu_shares(const Rounds& rounds, const Unit& u, double* own, double* peers) const {
     double own_run = 0, own_runnable = 0, peers_run = 0, peers_runnable = 0;
     for (const Round* round : rounds)
@@ -555,6 +574,22 @@ SlowVerdict SlowRankModel::look() const {
                 std::snprintf(text, sizeof text, "rank %d starved of CPU, but so are its peers (%.0f %% of their runnable "
                               "time, against %.0f %% at baseline): the node is contended", f.unit.rank, 100 * peers,
                               100 * peers0);
+                if (contended.empty()) contended = text;
+                continue;
+            }
+            // On one node, its peers having gained what it lost, and no CPU quota having held it
+            // back: the job's own ranks outnumber the CPUs they may run on and the kernel's placement
+            // serves one of them less (three ranks on one of two CPUs, one alone on the other) --
+            // no sick node, nothing a drain would mend. Seen on balanced 4-rank runs on 2 CPUs: a
+            // rank at 17 % of its runnable time for over a minute, its peers at 61 % (50 % at
+            // baseline). A quota shows in its throttle count; a process beside it (a hog) takes
+            // CPU from the job, so its peers gain nothing. Unknown throttling names the rank.
+            if (base.node.size() < 2 && peers0 > 0 && peers >= kPeersGained * peers0 &&
+                never_throttled(f.unit.rank, since(f.since))) {
+                char text[200];
+                std::snprintf(text, sizeof text, "rank %d starved of CPU, but its peers gained what it lost (%.0f %% of "
+                              "their runnable time, against %.0f %% at baseline) and no CPU quota held it back: the "
+                              "job's ranks share the node's CPUs unevenly", f.unit.rank, 100 * peers, 100 * peers0);
                 if (contended.empty()) contended = text;
                 continue;
             }

@@ -58,6 +58,9 @@ struct RankState {
     // (StackSample::main_run_ns, main_wait_ns); sched_known false: no evidence of starvation.
     bool sched_known = false;
     uint64_t run_ns = 0, wait_ns = 0;
+    // How often a CPU quota has held it back (its cgroup's cpu.stat nr_throttled); -1: not read this
+    // round (the watcher reads it every few rounds, on its own node only) or unknown.
+    int64_t throttled = -1;
 };
 
 struct SlowRound {
@@ -113,6 +116,7 @@ private:
         double dt = 0;             // seconds since its previous round; 0: run and wait unknown
         double starve = 0;        // its waiting share of runnable time minus its peers' median (timed, with peers)
         bool starve_known = false;
+        int64_t throttled = -1;   // RankState::throttled
     };
     struct Round {
         double at;
@@ -184,6 +188,9 @@ private:
     Rounds baseline() const;
     Rounds recent(int window) const;
     Rounds since(double at) const;  // the stored rounds from `at` on: the estimates' window
+    // The rank's throttle count known at two rounds or more of these and the same at every one: no
+    // CPU quota held it back (false also when unknown, or when it fell: the rank changed cgroup).
+    bool never_throttled(int rank, const Rounds& rounds) const;
 
     SlowRankConfig config_;
     std::map<int, std::string> rank_node_;

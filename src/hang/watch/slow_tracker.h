@@ -26,6 +26,7 @@ public:
         Activity activity = Activity::in_mpi;
         bool sched_known = false;  // StackSample::main_run_ns, main_wait_ns
         uint64_t run_ns = 0, wait_ns = 0;
+        int64_t throttled = -1;    // RankState::throttled
     };
     // One sampling round of the ranks sampled in it (visitors included),
     // taken at unix time `at`. Rounds in which the whole job is suspended

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "base/clock.h"
+#include "base/proc_files.h"
 #include "hang/model/sample_record.h"
 #include "hang/watch/watcher_internal.h"
 
@@ -17,6 +18,7 @@ namespace jobsentry {
 namespace {
 
 constexpr uint64_t kWarmSamples = 20;  // start-up cost (symbol tables of each rank) is behind us by then
+constexpr uint64_t kThrottleEvery = 4;  // rounds between reads of a rank's CPU quota throttling
 constexpr double kSlowHoldP = 0.1;      // the CPU budget waits while the slow verdict's look is below this
 
 double own_cpu_seconds() {
@@ -93,7 +95,12 @@ void Watcher::sample_round() {
              s.main_user_ticks},
             &rank_moved);
         round.push_back({proc.rank, still_kind(a, rank_moved), rank_moved, s.taken_at});
-        slow_round.push_back({proc.rank, proc.node, a, s.sched_known, s.main_run_ns, s.main_wait_ns});
+        slow_round.push_back({proc.rank, proc.node, a, s.sched_known, s.main_run_ns, s.main_wait_ns, -1});
+        // Every 4th round, on this node: whether a CPU quota holds the rank back (two small reads;
+        // the slow verdict's hold on ranks the kernel serves unevenly needs it, slow_rank.cpp).
+        if (proc.node.empty() && report_.samples % kThrottleEvery == 0)
+            if (auto throttled = read_cpu_throttled_periods(proc.pid))
+                slow_round.back().throttled = static_cast<int64_t>(*throttled);
         last_activity_[proc.rank] = to_string(a);
         if (opt_.verbose) records << " r" << proc.rank << '=' << sample_record(s);
         last_sample_[proc.rank] = std::move(s);
