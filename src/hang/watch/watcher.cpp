@@ -28,6 +28,11 @@ std::string ptrace_requirements() {
 namespace {
 
 constexpr double kDiscoverySeconds = 2.0;
+// While the rank set stays the same, discovery backs off, doubling up to this: each look reads every
+// process of the job's tree (a third of a 6-minute LAMMPS run's supervisor CPU at every 2 s). A rank
+// that ends is seen by the next sample (discovery follows at once), so only a rank that appears
+// beside the others (a second launcher started meanwhile) waits up to this long to be watched.
+constexpr double kDiscoveryMaxSeconds = 30.0;
 constexpr double kNoRanksWarningSeconds = 30.0;
 
 }  // namespace
@@ -99,6 +104,8 @@ void Watcher::stop_monitoring(const std::string& why) {
 
 void Watcher::discover() {
     next_discovery_ = monotonic_now() + kDiscoverySeconds;
+    const double every = discovery_every_;
+    discovery_every_ = kDiscoverySeconds;  // kept only below, where nothing changed
     Discovery found = job_.find_ranks();
     for (const auto& r : found.ranks)  // discovery read each rank's stat anyway: the job's CPU time, for free
         if (r.node.empty()) job_cpu_.observe(r.node, r.pid, r.start_time, r.cpu_ticks);
@@ -133,7 +140,11 @@ void Watcher::discover() {
         }
         return;
     }
-    if (same(found.ranks, ranks_)) return;
+    if (same(found.ranks, ranks_)) {
+        discovery_every_ = std::min(2 * every, kDiscoveryMaxSeconds);
+        next_discovery_ = monotonic_now() + discovery_every_;
+        return;
+    }
     for (const auto& old : ranks_) {  // drop the caches of processes that left
         bool kept = std::any_of(found.ranks.begin(), found.ranks.end(), [&](const RankProcess& r) {
             return r.pid == old.pid && r.start_time == old.start_time && r.node == old.node;

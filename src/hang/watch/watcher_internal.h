@@ -116,6 +116,7 @@ private:
     static constexpr size_t kVisitorSlots = 2;
     static constexpr int kVisitRounds = 8;
     bool ranks_stable_ = false;
+    double discovery_every_ = 2.0;  // seconds between discoveries, doubled while nothing changes (watcher.cpp)
     double next_discovery_ = 0;
     double next_sample_ = 0;
     double sample_late_ = 0;  // how late this round started (bench/hostile_peers.sh: jitter under attack)
