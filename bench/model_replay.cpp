@@ -14,10 +14,12 @@
 // (progress.h); a confirmed suspect spinning outside MPI is watched on the
 // recorded rounds after that until it has run --spin-verify-ms of CPU time
 // (60 s) in one call chain. A cleared candidate is dismissed from the models,
-// as in the watcher. What the replay cannot have: the watcher's own wakeup
-// count of a rank (a loop that sleeps), a rank that exited or never stopped
-// in the window (such a rank is never a hang's: the replay clears it), and
-// the exact timing (the recorded rounds are an interval apart; the watcher's
+// as in the watcher, and a rank whose sleeps (voluntary context switches, the
+// "v" words of the record lines) grew beyond what the looks account for woke by
+// itself (own_wakeups.h). What the replay cannot have: the sleeps where a log
+// has no v words (its first campaign logs with records: a rank blocked in
+// I/O then looks stuck), a rank that exited or never stopped in the window
+// (such a rank is never a hang's: the replay clears it), and the exact timing (the recorded rounds are an interval apart; the watcher's
 // verification rounds half as far). Logs without record lines (written before
 // them) replay the candidates only: a claim there is a candidate, not a verdict.
 //   model_replay [--verbose] [--alpha A] [--spin-verify-ms MS] < job_N.log   (--verbose: each candidate and why it was cleared)
@@ -41,6 +43,7 @@
 #include <string>
 #include <vector>
 
+#include "hang/model/own_wakeups.h"
 #include "hang/model/parastack.h"
 #include "hang/model/progress.h"
 #include "hang/model/rank_stillness.h"
@@ -85,19 +88,26 @@ struct Round {
     bool has_ranks = false, all_stopped = false;
     std::vector<jobsentry::RankRoundSample> ranks;
     std::map<int, StackSample> records;
+    std::map<int, uint64_t> sleeps;  // each rank's voluntary context switches before the look, where logged
     // Where the recorded watcher verified a candidate of this round: its verification rounds' and
     // spin watch's records (what the job did then; the stream resumes after them).
     std::vector<std::map<int, StackSample>> verification, spin_watch;
+    std::vector<std::map<int, uint64_t>> verification_sleeps;
     size_t source = 0;  // its index in the recorded stream
 };
 
-// " r0=S,p=... r1=..." -> each rank's record.
-std::map<int, StackSample> parse_records(const std::string& text) {
+// " r0=S,p=... v0=812 r1=..." -> each rank's record and, where logged, its sleeps (voluntary
+// context switches) read just before the look (own_wakeups.h).
+std::map<int, StackSample> parse_records(const std::string& text, std::map<int, uint64_t>* sleeps) {
     std::map<int, StackSample> out;
     std::istringstream words(text);
     std::string word;
     while (words >> word) {
         auto eq = word.find('=');
+        if (word.size() >= 3 && word[0] == 'v' && eq != std::string::npos) {
+            (*sleeps)[std::atoi(word.c_str() + 1)] = std::strtoull(word.c_str() + eq + 1, nullptr, 10);
+            continue;
+        }
         if (word.size() < 4 || word[0] != 'r' || eq == std::string::npos) continue;
         if (auto s = jobsentry::parse_sample_record(std::string_view(word).substr(eq + 1)))
             out[std::atoi(word.c_str() + 1)] = *s;
@@ -112,10 +122,17 @@ std::vector<Round> read_rounds(std::istream& in) {
         auto record = line.find(" record: ");
         if (record != std::string::npos) {
             if (out.empty()) continue;
-            auto records = parse_records(line.substr(record + 9));
-            if (line.find("verification round ") != std::string::npos) out.back().verification.push_back(std::move(records));
-            else if (line.find("spin watch ") != std::string::npos) out.back().spin_watch.push_back(std::move(records));
-            else if (line.find("sample ") != std::string::npos) out.back().records = std::move(records);
+            std::map<int, uint64_t> sleeps;
+            auto records = parse_records(line.substr(record + 9), &sleeps);
+            if (line.find("verification round ") != std::string::npos) {
+                out.back().verification.push_back(std::move(records));
+                out.back().verification_sleeps.push_back(std::move(sleeps));
+            } else if (line.find("spin watch ") != std::string::npos) {
+                out.back().spin_watch.push_back(std::move(records));
+            } else if (line.find("sample ") != std::string::npos) {
+                out.back().records = std::move(records);
+                out.back().sleeps = std::move(sleeps);
+            }
             continue;
         }
         auto s_out = line.find(" S_out="), s_move = line.find(" S_move=");
@@ -182,11 +199,15 @@ std::string verify(const std::vector<Round>& recorded, const Round& r, const std
     int rounds = own ? static_cast<int>(source.verification.size()) : kVerifyRounds;
     bool changed = false;
     size_t j = r.source + 1;
+    jobsentry::OwnWakeups wakeups;  // a rank asleep at every look that woke by itself between them
     for (int k = 0; k < rounds; ++k) {
         if (!own && j >= recorded.size()) {
             *why = "the job ended during verification";
             return {};
         }
+        const std::map<int, uint64_t>& sleeps = own ? source.verification_sleeps[k] : recorded[j].sleeps;
+        for (const auto& [rank, n] : sleeps) wakeups.reading(rank, n);
+        for (const auto& [rank, s] : r.records) wakeups.looked(rank);
         const std::map<int, StackSample>& looks = own ? source.verification[k] : recorded[j++].records;
         if (!own && k == rounds - 1 && deadlock_path && !changed && recorded[j - 1].t - r.t < still_before) ++rounds;
         for (const auto& [rank, s] : looks) {
@@ -203,6 +224,7 @@ std::string verify(const std::vector<Round>& recorded, const Round& r, const std
             return {};
         }
         auto v = jobsentry::verify_rank(rank, window[rank], &before);
+        if (wakeups.woke_by_itself(rank)) v.signature_changed = true;  // a loop that sleeps
         v.outlier_run = std::any_of(alarms.begin(), alarms.end(),
                                     [&](const jobsentry::RankAlarm& a) { return a.rank == rank && a.outlier; });
         checks.push_back(v);

@@ -30,6 +30,9 @@ CAMPAIGN=$OUT/campaign.tsv
 [ -s "$CAMPAIGN" ] || echo -e "started\ttarget\tsuspended\tseconds\tinterval_ms\tequivalent_seconds\tsamples\tverdict\tcleared\tslow\tforeign_cpu_percent" >"$CAMPAIGN"
 busy_ticks() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat; }
 mapfile -t apps < <(bash "$TOP/tests/apps/launch.sh" list)
+# The applications' work sized from this machine's calibrated rates (their built-in ones ran NWChem
+# and HPCC for 30-80 s of a 150-s run, too short for the slow verdict's baseline).
+calibrated_app_rates
 # long_phases: hangprog whose rank 0 computes alone for 3-5 s every ~6 s while the others wait in a
 # barrier (a phase that looks like a hang of rank 0).
 # long_compute: dgemm_phase whose rank computes alone in ONE function for 15-45 s of CPU time while the

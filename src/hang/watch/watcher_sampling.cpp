@@ -56,6 +56,13 @@ void Watcher::sample_round() {
     const size_t fixed = visited.size();  // the monitored ranks come first; then the rotating visitors
     rotate_visitors();
     visited.insert(visited.end(), visitors_.begin(), visitors_.end());
+    // --verbose: each local rank's sleeps just before the look, as verification reads them
+    // (own_wakeups.h), so that bench/model_replay can verify on these rounds too.
+    std::map<int, uint64_t> sleeps;
+    if (opt_.verbose)
+        for (const auto& proc : visited)
+            if (proc.node.empty())
+                if (auto n = read_voluntary_switches(proc.pid, proc.pid)) sleeps[proc.rank] = *n;
     std::map<int, StackSample> samples = take_samples(visited, false);
     const double model_began = thread_cpu_now();  // counted for the rounds that feed the model (report_.samples)
     for (size_t i = 0; i < visited.size(); ++i) {
@@ -102,7 +109,10 @@ void Watcher::sample_round() {
             if (auto throttled = read_cpu_throttled_periods(proc.pid))
                 slow_round.back().throttled = static_cast<int64_t>(*throttled);
         last_activity_[proc.rank] = to_string(a);
-        if (opt_.verbose) records << " r" << proc.rank << '=' << sample_record(s);
+        if (opt_.verbose) {
+            records << " r" << proc.rank << '=' << sample_record(s);
+            if (sleeps.count(proc.rank)) records << " v" << proc.rank << '=' << sleeps[proc.rank];
+        }
         last_sample_[proc.rank] = std::move(s);
         if (opt_.verbose) detail << " r" << proc.rank << (visitor ? "*" : "") << ':' << to_string(a) << (rank_moved ? "+" : "");
         if (visitor) continue;  // S_out and S_move stay ParaStack's, over the fixed monitored set

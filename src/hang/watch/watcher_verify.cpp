@@ -52,13 +52,16 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
             if (!pause_until(monotonic_now() + pause(rng_))) return;
         }
         // Read here, not in every sample: only verification needs it (own_wakeups.h).
+        std::ostringstream detail, records;  // --verbose: for people, and for bench/model_replay
         for (const auto& proc : ranks_)
             if (proc.node.empty())
-                if (auto sleeps = read_voluntary_switches(proc.pid, proc.pid)) wakeups.reading(proc.rank, *sleeps);
+                if (auto sleeps = read_voluntary_switches(proc.pid, proc.pid)) {
+                    wakeups.reading(proc.rank, *sleeps);
+                    if (opt_.verbose) records << " v" << proc.rank << '=' << *sleeps;
+                }
         // The verdict needs only the digests (remote ranks: ~120 bytes, not ~3 kB); a
         // hang's report fetches the frames it needs afterwards (fetch_report_stacks).
         std::map<int, StackSample> round_samples = take_samples(ranks_, false);
-        std::ostringstream detail, records;  // --verbose: for people, and for bench/model_replay
         for (const auto& proc : ranks_) {
             StackSample s = std::move(round_samples[proc.rank]);
             wakeups.looked(proc.rank);
