@@ -48,6 +48,7 @@
 #include "hang/model/progress.h"
 #include "hang/model/rank_stillness.h"
 #include "hang/model/sample_record.h"
+#include "hang/model/spin_watch.h"
 
 namespace {
 
@@ -168,20 +169,17 @@ struct Outcome {
     std::string verdict;          // "hang verdict at sample N: ...", "" when none
 };
 
-// The watcher's spin watch of `rank` over `looks` (its records, in order, with the time of each): ""
-// when the suspect's hang stands, else why it is cleared.
+// The watcher's spin watch (spin_watch.h) of a suspect over `looks` (its records, in order, with
+// the time of each): "" when the suspect's hang stands, else why it is cleared.
 std::string spin_watch(const std::vector<const StackSample*>& looks, const StackSample& latest) {
     static const double tick = 1.0 / static_cast<double>(sysconf(_SC_CLK_TCK));
+    jobsentry::SpinWatch watch(latest, g_spin_verify_s, tick);
     if (looks.empty()) return "the job ended during the spin watch";
     const double began = looks.front()->taken_at;
-    int seen = 0, asleep = 0;
     for (const StackSample* s : looks) {
-        if (s->taken_at - began > 10 * g_spin_verify_s) return "too little CPU time to tell";
-        if (jobsentry::progress_signature(*s) != jobsentry::progress_signature(latest)) return "moved to another function";
-        ++seen;
-        if (s->state == 'S') ++asleep;
-        const double ran = static_cast<double>(s->main_cpu_ticks - std::min(s->main_cpu_ticks, latest.main_cpu_ticks)) * tick;
-        if (ran >= g_spin_verify_s || (seen >= 20 && asleep == seen)) return {};
+        if (s->taken_at - began > watch.wall_limit_seconds()) return "too little CPU time to tell";
+        if (watch.look(*s) == jobsentry::SpinWatch::Look::moved) return "moved to another function";
+        if (watch.stands()) return {};
     }
     return "the job ended during the spin watch";
 }
@@ -237,16 +235,12 @@ std::string verify(const std::vector<Round>& recorded, const Round& r, const std
         return {};
     }
     for (const auto& c : checks) {  // the watcher's spin watch of suspects computing outside MPI
-        if (!std::count(verdict.suspects.begin(), verdict.suspects.end(), c.rank) || c.in_mpi || c.stopped ||
-            c.cpu_ticks_used == 0)
-            continue;
-        if (!c.main_ran) {
-            if (c.cpu_ticks_used - std::min(c.cpu_ticks_used, c.main_cpu_ticks_used) >= jobsentry::kThreadsWorkingWindowTicks) {
-                *why = "rank " + std::to_string(c.rank) + "'s other threads work";
-                return {};
-            }
-            continue;
+        const auto need = jobsentry::spin_watch_need(c, verdict.suspects);
+        if (need == jobsentry::SpinWatchNeed::threads_work) {
+            *why = "rank " + std::to_string(c.rank) + "'s other threads work";
+            return {};
         }
+        if (need != jobsentry::SpinWatchNeed::watch) continue;
         std::vector<const StackSample*> looks;  // the recorded spin watch's, or the rounds after the window
         for (const auto& look : source.spin_watch)
             if (auto it = look.find(c.rank); it != look.end()) looks.push_back(&it->second);

@@ -27,12 +27,11 @@ std::string ptrace_requirements() {
 
 namespace {
 
-constexpr double kDiscoverySeconds = 2.0;
-// While the rank set stays the same, discovery backs off, doubling up to this: each look reads every
-// process of the job's tree (a third of a 6-minute LAMMPS run's supervisor CPU at every 2 s). A rank
-// that ends is seen by the next sample (discovery follows at once), so only a rank that appears
-// beside the others (a second launcher started meanwhile) waits up to this long to be watched.
-constexpr double kDiscoveryMaxSeconds = 30.0;
+// While the rank set stays the same, discovery backs off, doubling up to kDiscoveryMaxSeconds
+// (watcher_internal.h): each look reads every process of the job's tree (a third of a 6-minute
+// LAMMPS run's supervisor CPU at every 2 s). A rank that ends is seen by the next sample (discovery
+// follows at once), so only a rank that appears beside the others (a second launcher started
+// meanwhile) waits up to that long to be watched.
 constexpr double kNoRanksWarningSeconds = 30.0;
 
 }  // namespace
@@ -161,6 +160,7 @@ void Watcher::discover() {
     for (const auto& r : ranks_)
         if (r.node.empty()) local.push_back(r.pid);
     local_cpus_ = cpus_allowed_together(local);
+    ranks_share_cpus_ = local_cpus_ <= 0 || local.size() > static_cast<size_t>(local_cpus_);
     pick_monitored();
     {  // every change of the rank set is logged: it says which processes are touched
         std::ostringstream msg;

@@ -116,7 +116,11 @@ private:
     static constexpr size_t kVisitorSlots = 2;
     static constexpr int kVisitRounds = 8;
     bool ranks_stable_ = false;
-    double discovery_every_ = 2.0;  // seconds between discoveries, doubled while nothing changes (watcher.cpp)
+    // Seconds between discoveries: kDiscoverySeconds, doubled up to kDiscoveryMaxSeconds while
+    // the rank set stays the same (watcher.cpp).
+    static constexpr double kDiscoverySeconds = 2.0;
+    static constexpr double kDiscoveryMaxSeconds = 30.0;
+    double discovery_every_ = kDiscoverySeconds;
     double next_discovery_ = 0;
     double next_sample_ = 0;
     double sample_late_ = 0;  // how late this round started (bench/hostile_peers.sh: jitter under attack)
@@ -143,6 +147,10 @@ private:
     JobCpuTally job_cpu_;
     SamplingBudget budget_;           // the supervisor's CPU share where the job keeps its CPUs busy
     int local_cpus_ = 0;              // how many CPUs this node's ranks may use
+    // This node's ranks outnumber the CPUs they may use (or that is unknown): only then can the
+    // kernel's placement serve one rank less than its peers, the slow verdict's hold that needs the
+    // CPU quota throttle counts (watcher_sampling.cpp), so only then are they read.
+    bool ranks_share_cpus_ = true;
     void observe_budget();
     Report report_;
 };

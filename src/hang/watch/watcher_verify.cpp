@@ -11,6 +11,7 @@
 #include "hang/model/own_wakeups.h"
 #include "hang/model/report_stacks.h"
 #include "hang/model/sample_record.h"
+#include "hang/model/spin_watch.h"
 #include "hang/watch/watcher_internal.h"
 
 namespace jobsentry {
@@ -181,56 +182,30 @@ std::map<int, int> Watcher::fetch_report_stacks(std::map<int, StackSample>& late
 
 std::string Watcher::watch_spinning_suspects(const Verdict& verdict, const std::vector<RankVerification>& checks,
                                              std::map<int, StackSample>& latest) {
-    // A suspect outside MPI that gets CPU time may be in an infinite loop or
-    // in a long computation that happens to stay in one call chain for the
-    // few verification samples. Watch only those ranks, closely, until each
-    // has run --spin-verify-ms of CPU time in that chain: a computation moves
-    // to another function, a loop never does. CPU time, not wall time: on a
-    // loaded node a 4 s compute phase lasts 20 s of wall time, and a wall-time
-    // window cancelled such a healthy phase (bench/real_false_alarms.sh, three
-    // benches at once). A rank starved of CPU is watched at most ten times
-    // the window in wall time; if it has not run the window by then, nothing
-    // is known and the alarm is cleared (its run must grow further): three
-    // benches at once gave a healthy dgemm_phase rank 4 s of CPU in 50 s,
-    // and confirming then cancelled a 2-4 s compute phase.
-    // A suspect whose main thread did not run is frozen, not spinning: nothing to watch, unless its
-    // other threads worked meanwhile (a master waiting at an OpenMP barrier while its team
-    // computes), which clears the alarm. Watching a frozen rank with a little CPU time from Open
-    // MPI's helper threads (2 ticks) cleared a sleeping CP2K rank after 50 s of watching, every time.
+    // Suspects computing outside MPI are watched closely until each has spun the window (spin_watch.h).
     std::vector<RankProcess> spinning;
     for (const auto& c : checks) {
-        bool suspect = std::count(verdict.suspects.begin(), verdict.suspects.end(), c.rank) > 0;
-        if (!suspect || c.in_mpi || c.stopped || c.cpu_ticks_used == 0 || !latest.count(c.rank)) continue;
-        if (!c.main_ran) {
-            const uint64_t others = c.cpu_ticks_used > c.main_cpu_ticks_used ? c.cpu_ticks_used - c.main_cpu_ticks_used : 0;
-            if (others >= kThreadsWorkingWindowTicks)
+        if (!latest.count(c.rank)) continue;
+        switch (spin_watch_need(c, verdict.suspects)) {
+            case SpinWatchNeed::none: break;
+            case SpinWatchNeed::threads_work:
                 return "rank " + std::to_string(c.rank) + "'s main thread waits while its other threads work (" +
-                       std::to_string(others) + " ticks of CPU time in the verification)";
-            continue;
+                       std::to_string(c.cpu_ticks_used - c.main_cpu_ticks_used) + " ticks of CPU time in the verification)";
+            case SpinWatchNeed::watch:
+                for (const auto& proc : ranks_)
+                    if (proc.rank == c.rank) spinning.push_back(proc);
         }
-        for (const auto& proc : ranks_)
-            if (proc.rank == c.rank) spinning.push_back(proc);
     }
     if (spinning.empty() || opt_.spin_verify_ms == 0) return {};
     const double window = opt_.spin_verify_ms / 1000.0;
-    const double until = monotonic_now() + 10 * window;
     static const double tick = 1.0 / sysconf(_SC_CLK_TCK);
-    std::map<int, uint64_t> cpu_at_start, cpu_now;
-    for (const auto& proc : spinning) cpu_at_start[proc.rank] = cpu_now[proc.rank] = latest[proc.rank].main_cpu_ticks;
-    // A rank asleep (state S) at every look is not looping, whatever CPU time it is charged: on a
-    // PVM guest a sleeping CP2K rank was charged 1-2 s in 50 s of watching, too little to pass the
-    // window and enough to look busy, and its hang was cleared. A spinning rank, starved or not, is
-    // R (running or runnable); so is a long computation.
-    constexpr int kAsleepLooks = 20;
-    std::map<int, int> looks, asleep;
-    auto asleep_throughout = [&](int rank) { return looks[rank] >= kAsleepLooks && asleep[rank] == looks[rank]; };
-    auto watched_long_enough = [&] {
-        for (const auto& proc : spinning)
-            if ((cpu_now[proc.rank] - cpu_at_start[proc.rank]) * tick < window && !asleep_throughout(proc.rank))
-                return false;
-        return true;
+    std::map<int, SpinWatch> watches;
+    for (const auto& proc : spinning) watches.emplace(proc.rank, SpinWatch(latest[proc.rank], window, tick));
+    const double until = monotonic_now() + watches.begin()->second.wall_limit_seconds();
+    auto all_stand = [&] {
+        return std::all_of(watches.begin(), watches.end(), [](const auto& w) { return w.second.stands(); });
     };
-    while (monotonic_now() < until && !watched_long_enough()) {
+    while (monotonic_now() < until && !all_stand()) {
         if (!pause_until(monotonic_now() + 0.1)) return "the job ended during verification";
         std::map<int, StackSample> watched = take_samples(spinning, false);
         for (const auto& proc : spinning) {
@@ -239,21 +214,17 @@ std::string Watcher::watch_spinning_suspects(const Verdict& verdict, const std::
             if (s.status == SampleStatus::gone) return "rank " + std::to_string(proc.rank) + " exited";
             if (s.status != SampleStatus::ok) continue;
             if (opt_.verbose) log("spin watch record: r" + std::to_string(proc.rank) + '=' + sample_record(s));
-            if (progress_signature(s) != progress_signature(latest[proc.rank]))
+            if (watches.at(proc.rank).look(s) == SpinWatch::Look::moved)
                 return "rank " + std::to_string(proc.rank) + " computing outside MPI moved to another function";
-            cpu_now[proc.rank] = std::max(cpu_now[proc.rank], s.main_cpu_ticks);
-            ++looks[proc.rank];
-            if (s.state == 'S') ++asleep[proc.rank];
             if (!s.digest_only) latest[proc.rank] = std::move(s);  // keep the full stack for the report
         }
     }
-    for (const auto& proc : spinning) {
-        const double ran = (cpu_now[proc.rank] - cpu_at_start[proc.rank]) * tick;
-        if (ran < window && !asleep_throughout(proc.rank)) {
+    for (const auto& [rank, watch] : watches) {
+        if (!watch.stands()) {
             std::ostringstream why;
             why.precision(3);
-            why << "rank " << proc.rank << " ran only " << ran << " s of CPU time in " << 10 * window
-                << " s of watching (--spin-verify-ms asks " << window
+            why << "rank " << rank << " ran only " << watch.ran_seconds() << " s of CPU time in "
+                << watch.wall_limit_seconds() << " s of watching (--spin-verify-ms asks " << window
                 << " s): too little to tell an endless loop from a long computation";
             return why.str();
         }
