@@ -4,7 +4,7 @@
 # set), so the fault is a token-bucket rate limit (tc tbf, which it has) on both directions of node
 # n2's link: jsv2 on the host (traffic to n2) and eth0 in n2's namespace (traffic from it).
 # A 3-node halo_waitall job (6 ranks, Open MPI over TCP on the nodes' network), --hang-detect with a
-# 64-round slow baseline; once the baseline is complete, n2's link is limited to RATE until the job
+# 128-round slow baseline (32 link readings: a node needs 20 to be tested); once the baseline is complete, n2's link is limited to RATE until the job
 # ends. Per rate: the job's pace after the fault against an unfaulted run of the same length (rank
 # 0's iterations), what the slow verdict named and when, and whether a hang was claimed.
 # Usage: bash bench/slow_link.sh [RATES="20mbit 2mbit"] [RUN_SECONDS=150]   (as root; JOBSENTRY_BUILD)
@@ -31,7 +31,7 @@ epoch() { date -d "$1" +%s; }
 # run RATE ("-": no fault): prints "iterations seconds fault_after_start verdict_after_fault named hang"
 run() {
   local rate=$1 id start fault=- verdict=- named=- hang=no line
-  id=$(submit --hang-detect=slow_baseline_rounds=64 "${MULTI_NODE[@]}" job.sh)
+  id=$(submit --hang-detect=slow_baseline_rounds=128 "${MULTI_NODE[@]}" job.sh)
   wait_state "$id" 60 RUNNING
   start=$(epoch "$(scontrol show job "$id" | sed -n 's/.* StartTime=\([^ ]*\).*/\1/p')")
   wait_log "$id" 120 "slow verdict: baseline of .* complete"

@@ -22,6 +22,7 @@
 #include "base/clock.h"
 #include "hang/watch/detection_options.h"
 #include "hang/watch/discovery.h"
+#include "hang/watch/link_reader.h"
 #include "slurm/job_cgroup.h"
 #include "base/proc_files.h"
 #include "slurm/slurm_client.h"
@@ -77,6 +78,7 @@ private:
     Connection leader_;
     std::vector<RankProcess> ranks_;  // last discovery
     nlohmann::json last_sent_ranks_;  // the list the leader has
+    LinkReader links_;                // this node's link reading, sent when the leader asks
     double retry_seconds_ = 0.5;
     std::string last_connect_error_;
     bool ended_ = false;
@@ -226,6 +228,12 @@ void NodeAgent::serve(const nlohmann::json& request) {
         reply["type"] = "samples";
         // json::value would throw on a "full" that is not a boolean, ending the agent.
         reply["samples"] = sample(request["ranks"], wire::sample_full(request));
+        if (wire::sample_link(request)) {  // the slow verdict's link evidence, every few rounds
+            std::vector<pid_t> pids;
+            for (const auto& r : ranks_) pids.push_back(r.pid);
+            if (auto ms = links_.read(pids)) reply["link_ms"] = *ms;
+            if (std::string error = links_.take_error(); !error.empty()) log_.info(error);
+        }
     } else {
         reply["type"] = "error";
         reply["error"] = "unknown request";

@@ -226,6 +226,14 @@ std::map<int, StackSample> SlurmJob::sample_remote(const std::vector<RankProcess
     return out;
 }
 
+void SlurmJob::ask_link_readings() {
+    if (hub_) hub_->ask_link_readings();
+}
+
+std::map<std::string, double> SlurmJob::take_link_readings() {
+    return hub_ ? hub_->take_link_readings() : std::map<std::string, double>{};
+}
+
 Discovery SlurmJob::find_ranks() {
     Discovery found = discover_ranks_among(cgroup_pids(cgroup_), info_.uid);
     if (hub_) {

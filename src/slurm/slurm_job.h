@@ -28,6 +28,8 @@ public:
     Discovery find_ranks() override;
     std::map<int, StackSample> sample_remote(const std::vector<RankProcess>& ranks, bool full) override;
     std::string unseen_part() const override;
+    void ask_link_readings() override;
+    std::map<std::string, double> take_link_readings() override;
     bool over() override;
     void child_exited(pid_t, int) override {}
     std::string signalled(int sig, const siginfo_t& info) override;

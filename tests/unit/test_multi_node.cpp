@@ -221,6 +221,21 @@ TEST_CASE("a sample request is full only with \"full\":true; a malformed one is 
     CHECK_FALSE(wire::sample_full(json{{"type", "sample"}}));
     CHECK_FALSE(wire::sample_full(json{{"type", "sample"}, {"full", "yes"}}));  // json::value threw here
     CHECK_FALSE(wire::sample_full(json{{"type", "sample"}, {"full", 1}}));
+    CHECK(wire::sample_link(json{{"type", "sample"}, {"link", true}}));  // the node's link reading too
+    CHECK_FALSE(wire::sample_link(json{{"type", "sample"}}));
+    CHECK_FALSE(wire::sample_link(json{{"type", "sample"}, {"link", "yes"}}));
+}
+
+TEST_CASE("a link reading is a bounded number of ms; anything else is refused with what is accepted") {
+    using nlohmann::json;
+    std::string error;
+    CHECK(wire::link_ms_from_json(json(0.35), &error) == Approx(0.35));
+    CHECK(wire::link_ms_from_json(json(0), &error) == Approx(0));
+    for (const json& bad : {json(-1), json(4e6), json("0.3"), json(nullptr), json::array({1}), json(true)}) {
+        error.clear();
+        CHECK_FALSE(wire::link_ms_from_json(bad, &error));
+        CHECK(error == "bad link reading (a number of ms from 0 to 3600000 expected)");
+    }
 }
 
 TEST_CASE("a hello is accepted only from the trusted uid, in its role, for its job") {

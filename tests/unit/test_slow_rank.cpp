@@ -43,7 +43,7 @@ public:
         std::uniform_real_distribution<double> pause(job_.pause / 2, 1.5 * job_.pause);
         now_ += pause(rng_);
         while (now_ >= step_end_) start_step();
-        SlowRound round{now_, {}};
+        SlowRound round{now_, {}, {}};
         std::uniform_real_distribution<double> coin(0, 1);
         for (int r = 0; r < job_.ranks; ++r) {
             Activity a = now_ < step_start_ + done_[r] ? Activity::computing : Activity::in_mpi;
@@ -299,7 +299,7 @@ TEST_CASE("too few rounds leave the slow verdict undecided", "[slow]") {
 
 TEST_CASE("a round with one rank is no evidence", "[slow]") {
     SlowRankModel model;
-    CHECK_FALSE(model.observe({1.0, {{0, Activity::computing}}}));
+    CHECK_FALSE(model.observe({1.0, {{0, Activity::computing}}, {}}));
     CHECK(model.verdict().rounds == 0);
 }
 
@@ -368,7 +368,7 @@ public:
         now_ += dt;
         const bool fault = now_ >= job_.fault_from;
         auto asleep = [&](int r) { return fault && std::count(job_.asleep.begin(), job_.asleep.end(), r) > 0; };
-        SlowRound round{now_, {}};
+        SlowRound round{now_, {}, {}};
         for (int node = 0; node * job_.per_node < job_.ranks; ++node) {
             const int first = node * job_.per_node, last = std::min(job_.ranks, first + job_.per_node);
             double cpus = job_.cpus - (fault && job_.load.count(node) ? job_.load.at(node) : 0);
@@ -578,4 +578,84 @@ TEST_CASE("no starvation verdict: balanced, the whole node loaded alike, a rank 
     blind.fault_from = 160;
     blind.sched_known = false;
     CHECK(polling_verdict(blind).status == SlowStatus::no_slow);
+}
+
+namespace {
+
+// A bulk-synchronous job on `nodes` nodes with each node's link reading every 4th round: the
+// smallest round trip of its connections to other hosts, 0.05-0.3 ms, and now and then (1 in 20)
+// a delayed acknowledgement's 40 ms. From t = 160 s on, node `slow_node`'s link takes `rtt_ms`
+// (every connection of it crosses the link; the others keep their fast connections to each other)
+// and each exchange lasts `comm_after`.
+struct LinkJob {
+    int nodes = 3, per_node = 2;
+    std::string slow_node;  // "": none
+    double rtt_ms = 300;
+    double comm_after = -1;
+    unsigned seed = 1;
+};
+
+SlowVerdict link_verdict(const LinkJob& spec, int rounds = 1400) {
+    Job job;
+    job.ranks = spec.nodes * spec.per_node;
+    job.slow_from = 160;
+    job.comm_after = spec.comm_after;
+    job.seed = spec.seed;
+    JobStream stream(job);
+    SlowRankModel model({}, nodes_of(job.ranks, spec.per_node));
+    std::mt19937 rng(spec.seed + 1000);
+    std::uniform_real_distribution<double> fast(0.05, 0.3), coin(0, 1);
+    for (int i = 0; i < rounds; ++i) {
+        SlowRound round = stream.next();
+        if (i % 4 == 0)
+            for (int n = 0; n < spec.nodes; ++n) {
+                const std::string node = "n" + std::to_string(n);
+                double ms = coin(rng) < 0.05 ? 40 : fast(rng);
+                if (node == spec.slow_node && round.at >= job.slow_from) ms = spec.rtt_ms * (0.8 + 0.4 * coin(rng));
+                round.node_link_ms[node] = ms;
+            }
+        model.observe(round);
+    }
+    return model.verdict();
+}
+
+}  // namespace
+
+TEST_CASE("a node whose link turned slow is named by its round trips, though every rank only waits", "[slow]") {
+    LinkJob spec;
+    spec.slow_node = "n1";
+    spec.comm_after = 0.3;  // every exchange crosses the slow link: the job goes at a quarter of its pace
+    const SlowVerdict v = link_verdict(spec);
+    REQUIRE(v.status == SlowStatus::slow);
+    CHECK(v.slow_nodes == std::vector<std::string>{"n1"});
+    CHECK(v.slow_ranks == std::vector<int>{2, 3});
+    REQUIRE(!v.units.empty());
+    CHECK(v.units.front().evidence == SlowEvidence::slow_link);
+    CHECK(v.units.front().link_ms > 200);
+    CHECK(v.units.front().baseline_link_ms < 1);
+    CHECK(v.since >= 150);
+    CHECK(v.job_factor > 1.5);
+    CHECK_THAT(slow_summary(v), Catch::StartsWith("slow: node n1 (ranks 2-3, slow network) ~"));
+}
+
+TEST_CASE("no link verdict: balanced links with delayed acknowledgements, two nodes, a job no slower", "[slow]") {
+    for (unsigned seed = 1; seed <= 20; ++seed) {  // balanced, 3 and 4 nodes
+        LinkJob spec;
+        spec.seed = seed;
+        spec.nodes = 3 + seed % 2;
+        const SlowVerdict v = link_verdict(spec);
+        INFO("seed " << seed << ": " << slow_summary(v));
+        CHECK(v.status == SlowStatus::no_slow);
+    }
+    LinkJob two;  // a slow link between two nodes raises both: neither is named by it
+    two.nodes = 2;
+    two.slow_node = "n1";
+    two.comm_after = 0.3;
+    for (const SlowUnit& u : link_verdict(two).units) CHECK(u.evidence != SlowEvidence::slow_link);
+    LinkJob idle;  // a link slower, but the job's exchanges are not: if named, the job factor says so
+    idle.slow_node = "n2";
+    const SlowVerdict v = link_verdict(idle);
+    INFO(slow_summary(v) << "; " << v.held_back);
+    if (v.status == SlowStatus::slow) CHECK(v.job_factor < 1.2);
+    else CHECK_THAT(v.held_back, Catch::Contains("node n2") && Catch::Contains("the job is not slower"));
 }

@@ -43,6 +43,13 @@ constexpr double kNodeContended = 1.2;
 // while a rank, never throttled by a CPU quota, lost its own: the job's ranks outnumber the CPUs
 // they may run on and the kernel serves them unevenly (decision-rule.md §5).
 constexpr double kPeersGained = 1.05;
+// A node is slow-linked in a round only when its link reading exceeds the other nodes' median by
+// this much at least (ms): connections on one switch differ by microseconds, a delayed
+// acknowledgement by up to 40 ms now and then (the 90th percentile covers those); a link that
+// holds an MPI job up adds milliseconds to every round trip.
+constexpr double kLinkMarginMs = 2;
+// Link readings need three nodes: with two, a slow link between them raises both alike.
+constexpr size_t kLinkNodes = 3;
 
 // Each value against the median of the others: how much more of its runnable time it waited for a CPU.
 template <typename Key>
@@ -114,7 +121,7 @@ const SlowRankModel::Share& SlowRankModel::Shares::of(const Unit& u) const {
     static const Share none;
     const bool starved = u.kind == SlowEvidence::cpu_starved;
     if (u.is_node) {
-        const auto& shares = starved ? node_starved : node;
+        const auto& shares = u.kind == SlowEvidence::slow_link ? node_link : starved ? node_starved : node;
         auto it = shares.find(u.node);
         return it == shares.end() ? none : it->second;
     }
@@ -124,7 +131,8 @@ const SlowRankModel::Share& SlowRankModel::Shares::of(const Unit& u) const {
 }
 
 SlowRankModel::Round SlowRankModel::mark(const SlowRound& round) {
-    Round out{round.at, {}, {}};
+    Round out{round.at, {}, {}, round.node_link_ms, {}};
+    if (round.node_link_ms.size() >= kLinkNodes) out.node_link = against_peers(round.node_link_ms);
     const int waiting = static_cast<int>(
         std::count_if(round.ranks.begin(), round.ranks.end(), [](const RankState& r) { return r.activity == Activity::in_mpi; }));
     const int others = static_cast<int>(round.ranks.size()) - 1;
@@ -193,6 +201,38 @@ bool SlowRankModel::starved(const Round& round, const Unit& u, bool* seen) const
     return false;
 }
 
+bool SlowRankModel::slow_linked(const Round& round, const std::string& node, bool* seen) const {
+    *seen = false;
+    auto value = round.node_link.find(node);
+    auto threshold = node_link_threshold_.find(node);
+    if (value == round.node_link.end() || threshold == node_link_threshold_.end()) return false;
+    *seen = true;
+    return value->second > threshold->second;
+}
+
+void SlowRankModel::learn_links() {
+    std::map<std::string, std::vector<double>> nodes;
+    for (const Round& round : baseline_)
+        for (const auto& [node, value] : round.node_link) nodes[node].push_back(value);
+    for (auto& [node, values] : nodes)
+        if (auto t = starve_threshold(values)) node_link_threshold_[node] = std::max(*t, kLinkMarginMs);
+    std::map<std::string, std::vector<char>> series;
+    for (const Round& round : baseline_)
+        for (const auto& [node, value] : round.node_link) {
+            bool seen = false;
+            const bool marked = slow_linked(round, node, &seen);
+            if (seen) series[node].push_back(marked);
+        }
+    node_link_inflation_ = variance_inflation(series);
+}
+
+double SlowRankModel::link_median(const Rounds& rounds, const std::string& node) const {
+    std::vector<double> values;
+    for (const Round* round : rounds)
+        if (auto it = round->node_link_ms.find(node); it != round->node_link_ms.end()) values.push_back(it->second);
+    return values.empty() ? 0 : median_of(values);
+}
+
 void SlowRankModel::learn_starvation() {
     std::map<int, std::vector<double>> ranks;
     std::map<std::string, std::vector<double>> nodes;
@@ -246,6 +286,13 @@ SlowRankModel::Shares SlowRankModel::shares(const Rounds& rounds) const {
             ++out.node_starved[node].seen;
             out.node_starved[node].waited += value > threshold->second;
         }
+        for (const auto& [node, value] : round->node_link) {
+            bool seen = false;
+            const bool marked = slow_linked(*round, node, &seen);
+            if (!seen) continue;
+            ++out.node_link[node].seen;
+            out.node_link[node].waited += marked;
+        }
     }
     return out;
 }
@@ -297,6 +344,7 @@ bool SlowRankModel::observe(const SlowRound& round) {
         if (static_cast<int>(baseline_.size()) == config_.baseline_rounds) {
             learn_inflation();
             learn_starvation();
+            learn_links();
         }
         return false;
     }
@@ -318,6 +366,7 @@ std::vector<SlowRankModel::Finding> SlowRankModel::significant(const SlowVerdict
         for (const auto& [node, share] : base.node) units.push_back({true, -1, node});
     for (const auto& [rank, share] : base.rank_starved) units.push_back({false, rank, node_of(rank), SlowEvidence::cpu_starved});
     for (const auto& [node, share] : base.node_starved) units.push_back({true, -1, node, SlowEvidence::cpu_starved});
+    for (const auto& [node, share] : base.node_link) units.push_back({true, -1, node, SlowEvidence::slow_link});
     std::map<size_t, Finding> best;
     for (int window : windows) {
         const Shares now = shares(recent(window));
@@ -326,8 +375,9 @@ std::vector<SlowRankModel::Finding> SlowRankModel::significant(const SlowVerdict
             const Share& after = now.of(units[i]);
             if (after.value() <= before.value()) continue;  // one-sided: only more waiting counts
             const bool starve = units[i].kind == SlowEvidence::cpu_starved;
-            const double k = units[i].is_node ? (starve ? node_starve_inflation_ : node_inflation_)
-                                              : (starve ? rank_starve_inflation_ : rank_inflation_);
+            const double k = units[i].kind == SlowEvidence::slow_link ? node_link_inflation_
+                             : units[i].is_node ? (starve ? node_starve_inflation_ : node_inflation_)
+                                                : (starve ? rank_starve_inflation_ : rank_inflation_);
             const double p = fisher_greater(deflate(after.waited, k), deflate(after.seen, k), deflate(before.waited, k),
                                             deflate(before.seen, k));
             auto it = best.find(i);
@@ -437,6 +487,10 @@ bool SlowRankModel::peers_cpu_share(const Rounds& rounds, const std::vector<int>
 // and the factor is that ratio since the change over the same ratio at
 // baseline: a built-in imbalance cancels out.
 double SlowRankModel::compute_factor(const Finding& f, const std::vector<int>& suspects) const {
+    if (f.unit.kind == SlowEvidence::slow_link) {  // how many times longer its round trips are than at baseline
+        const double before = link_median(baseline(), f.unit.node);
+        return before > 0 ? link_median(since(f.since), f.unit.node) / before : 0;
+    }
     if (f.unit.kind == SlowEvidence::cpu_starved) {  // the CPU its peers get of their runnable time, against its own
         auto ratio = [&](const Rounds& rounds) {
             double own = 0, peers = 0;
@@ -502,6 +556,8 @@ double SlowRankModel::change_point(const Finding& f) const {
         bool seen = false, waited = false;
         if (f.unit.kind == SlowEvidence::cpu_starved) {
             waited = starved(recent_[i], f.unit, &seen);
+        } else if (f.unit.kind == SlowEvidence::slow_link) {
+            waited = slow_linked(recent_[i], f.unit.node, &seen);
         } else {
             for (const Mark& m : recent_[i].marks)
                 if (in_unit(f.unit, m.rank)) {
@@ -531,7 +587,7 @@ SlowVerdict SlowRankModel::look() const {
     if (windows.empty()) return v;  // learning
     const Shares base = shares(baseline());
     const size_t units = base.rank.size() + (base.node.size() >= 2 ? base.node.size() : 0) + base.rank_starved.size() +
-                         base.node_starved.size();
+                         base.node_starved.size() + base.node_link.size();
     v.tests = static_cast<int>(units * windows.size());
     v.threshold = config_.alpha / v.tests;
     v.status = SlowStatus::no_slow;
@@ -544,7 +600,7 @@ SlowVerdict SlowRankModel::look() const {
     for (const auto& f : found)
         for (const auto& [rank, node] : base.rank)
             if (in_unit(f.unit, rank) && !std::count(suspects.begin(), suspects.end(), rank)) suspects.push_back(rank);
-    std::vector<SlowUnit> ranks, nodes;
+    std::vector<SlowUnit> ranks, nodes, links;
     const Finding* strongest = nullptr;
     std::string contended;  // a starved rank held back: its whole node lost CPU
     for (const auto& f : found) {
@@ -598,6 +654,15 @@ SlowVerdict SlowRankModel::look() const {
                    factor, 0, 0, f.since};
         if (f.unit.kind == SlowEvidence::cpu_starved) cpu_shares(since(f.since), f.unit, &u.cpu_share, &u.peers_cpu_share);
         if (!f.unit.is_node) u.ranks.push_back(f.unit.rank);
+        if (f.unit.kind == SlowEvidence::slow_link) {  // a node's own evidence: named with all its ranks
+            u.link_ms = link_median(since(f.since), f.unit.node);
+            u.baseline_link_ms = link_median(baseline(), f.unit.node);
+            for (const auto& [rank, share] : base.rank)
+                if (node_of(rank) == f.unit.node) u.ranks.push_back(rank);
+            links.push_back(u);
+            if (!strongest || f.p < strongest->p) strongest = &f;
+            continue;
+        }
         // A unit found by both evidences is named once, by the stronger.
         std::vector<SlowUnit>& same_kind = f.unit.is_node ? nodes : ranks;
         auto twin = std::find_if(same_kind.begin(), same_kind.end(), [&](const SlowUnit& other) {
@@ -646,6 +711,16 @@ SlowVerdict SlowRankModel::look() const {
             v.units.insert(v.units.begin() + static_cast<long>(v.slow_nodes.size()), node);  // nodes first
             v.slow_nodes.push_back(node.node);
         }
+    }
+    for (SlowUnit& link : links) {  // a node whose link is slow: named as such, first
+        auto named = std::find_if(v.units.begin(), v.units.end(),
+                                  [&](const SlowUnit& u) { return u.is_node && u.node == link.node; });
+        if (named != v.units.end()) {
+            *named = link;
+            continue;
+        }
+        v.units.insert(v.units.begin(), link);
+        v.slow_nodes.push_back(link.node);
     }
     for (const SlowUnit& r : ranks)
         if (!std::count(v.slow_nodes.begin(), v.slow_nodes.end(), r.node)) v.units.push_back(r);

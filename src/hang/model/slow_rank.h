@@ -33,6 +33,16 @@
 // CPU the unit got of its runnable time, against its peers, over the same
 // ratio at baseline.
 //
+// A third, for a degraded network link, which neither of the others sees: every rank, the slow
+// node's as much as the others, waits inside MPI for the exchanges that cross it, and none is
+// starved of CPU. Each node's reading (every few rounds) is the smallest smoothed round-trip time
+// among its ranks' TCP connections to other hosts that carried data since its last reading (the
+// kernel's own estimate, socket diagnostics): a node whose link is slow has no fast connection
+// left, while its peers keep their connections to each other. A node is SLOW-LINKED in a round
+// when its reading exceeds the other nodes' median by more than its baseline's 90th percentile of
+// that difference, and by kLinkMarginMs at least; tested like the others, in the same family,
+// where three nodes or more have readings (with two, the link is between them: neither is named).
+//
 // A code imbalanced from its start (a master always waited for) has that
 // share in its baseline: only a change is found. Each look keeps the level
 // alpha; looks repeat, so alpha is a false-alarm rate: at most alpha false
@@ -66,6 +76,10 @@ struct RankState {
 struct SlowRound {
     double at = 0;  // when the round was taken (any clock; the verdict's `since` is on it)
     std::vector<RankState> ranks;
+    // Per node, the smallest smoothed round-trip time (ms) among its ranks' TCP connections to
+    // other hosts that carried data since its last reading (link_rtt.h); absent: not read this
+    // round, or no such connection.
+    std::map<std::string, double> node_link_ms;
 };
 
 struct SlowRankConfig {
@@ -122,6 +136,8 @@ private:
         double at;
         std::vector<Mark> marks;
         std::map<std::string, double> node_starve;  // as Mark::starve, a node against the other nodes
+        std::map<std::string, double> node_link_ms;  // SlowRound::node_link_ms
+        std::map<std::string, double> node_link;     // its reading minus the other nodes' median (ms)
     };
     struct SchedClock {
         uint64_t run_ns = 0, wait_ns = 0;
@@ -141,7 +157,7 @@ private:
     };
     struct Shares {
         std::map<int, Share> rank, rank_starved;
-        std::map<std::string, Share> node, node_starved;
+        std::map<std::string, Share> node, node_starved, node_link;
         const Share& of(const Unit& u) const;
     };
     // A unit's best window at one look.
@@ -157,7 +173,11 @@ private:
     Round mark(const SlowRound& round);
     void time_marks(Round* round) const;
     bool starved(const Round& round, const Unit& u, bool* seen) const;
+    bool slow_linked(const Round& round, const std::string& node, bool* seen) const;
     void learn_starvation();
+    void learn_links();
+    // The node's median link reading over these rounds (0: none).
+    double link_median(const Rounds& rounds, const std::string& node) const;
     std::string node_of(int rank) const;
     bool in_unit(const Unit& u, int rank) const;
     Shares shares(const Rounds& rounds) const;
@@ -202,6 +222,8 @@ private:
     double rank_starve_inflation_ = 1, node_starve_inflation_ = 1;
     std::map<int, double> rank_starve_threshold_;  // from the baseline; units without one are not tested
     std::map<std::string, double> node_starve_threshold_;
+    std::map<std::string, double> node_link_threshold_;  // from the baseline; nodes without one are not tested
+    double node_link_inflation_ = 1;
     std::map<int, SchedClock> last_sched_;
     SlowVerdict verdict_, last_look_;
 };

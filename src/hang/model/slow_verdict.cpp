@@ -17,17 +17,26 @@ const char* to_string(SlowStatus s) {
     return "?";
 }
 
-const char* to_string(SlowEvidence e) { return e == SlowEvidence::cpu_starved ? "cpu_starved" : "waited_for"; }
+const char* to_string(SlowEvidence e) {
+    switch (e) {
+        case SlowEvidence::waited_for: return "waited_for";
+        case SlowEvidence::cpu_starved: return "cpu_starved";
+        case SlowEvidence::slow_link: return "slow_link";
+    }
+    return "?";
+}
 
 namespace {
 
 std::string describe(const SlowUnit& u) {
     const std::set<int> ranks(u.ranks.begin(), u.ranks.end());
     const std::string rank_text = (ranks.size() == 1 ? "rank " : "ranks ") + format_rank_set(ranks);
-    const std::string starved = u.evidence == SlowEvidence::cpu_starved ? "starved of CPU" : "";
-    if (u.is_node) return "node " + u.node + " (" + rank_text + (starved.empty() ? "" : ", " + starved) + ")";
-    if (u.node.empty()) return starved.empty() ? rank_text : rank_text + " (" + starved + ")";
-    return rank_text + " (node " + u.node + (starved.empty() ? "" : ", " + starved) + ")";
+    const std::string cause = u.evidence == SlowEvidence::cpu_starved ? "starved of CPU"
+                                : u.evidence == SlowEvidence::slow_link ? "slow network"
+                                                                        : "";
+    if (u.is_node) return "node " + u.node + " (" + rank_text + (cause.empty() ? "" : ", " + cause) + ")";
+    if (u.node.empty()) return cause.empty() ? rank_text : rank_text + " (" + cause + ")";
+    return rank_text + " (node " + u.node + (cause.empty() ? "" : ", " + cause) + ")";
 }
 
 }  // namespace

@@ -15,8 +15,9 @@ enum class SlowStatus {
 };
 const char* to_string(SlowStatus s);
 
-// What made a unit slow (slow_rank.h): its peers waited for it inside MPI, or it waited for a CPU.
-enum class SlowEvidence { waited_for, cpu_starved };
+// What made a unit slow (slow_rank.h): its peers waited for it inside MPI, it waited for a CPU, or
+// (a node) its network round trips grew beyond the other nodes'.
+enum class SlowEvidence { waited_for, cpu_starved, slow_link };
 const char* to_string(SlowEvidence e);
 
 // One rank or one node found slow, with its evidence.
@@ -34,6 +35,8 @@ struct SlowUnit {
     double cpu_share = 0;       // cpu_starved: of its runnable time, the share it ran since `since`
     double peers_cpu_share = 0;  // ... and its peers' share
     double since = 0;           // the round at which its share changed (the caller's clock)
+    double link_ms = 0;          // slow_link: the node's median round trip since `since`, in ms
+    double baseline_link_ms = 0;  // ... at baseline
 };
 
 struct SlowVerdict {

@@ -196,15 +196,28 @@ std::map<int, StackSample> AgentHub::sample(const std::vector<RankProcess>& rank
     for (const auto& r : ranks) {
         asked_of[r.node].insert(r.rank);
         auto& request = requests[r.node];
-        if (request.is_null()) request = {{"type", "sample"}, {"full", full}, {"ranks", nlohmann::json::array()}};
+        if (request.is_null()) {
+            request = {{"type", "sample"}, {"full", full}, {"ranks", nlohmann::json::array()}};
+            if (ask_links_) request["link"] = true;
+        }
         request["ranks"].push_back({{"rank", r.rank}, {"pid", r.pid}, {"start", r.start_time}});
     }
+    ask_links_ = false;
     std::map<int, StackSample> out;
     ask(requests, [&](const std::string& node, nlohmann::json& reply) {
         if (reply["type"] != "samples" || !reply.contains("samples") || !reply["samples"].is_array() ||
             reply["samples"].size() > wire::kMaxRanksPerMessage) {
             lose(node, agents_[node], "bad samples reply");
             return;
+        }
+        if (const auto link = reply.find("link_ms"); link != reply.end()) {
+            std::string error;
+            auto ms = wire::link_ms_from_json(*link, &error);
+            if (!ms) {
+                lose(node, agents_[node], error);
+                return;
+            }
+            link_readings_[node] = *ms;
         }
         for (const auto& j : reply["samples"]) {
             int rank = -1;
@@ -229,6 +242,12 @@ std::map<int, StackSample> AgentHub::sample(const std::vector<RankProcess>& rank
         missing.error = "node agent on " + r.node + (it == agents_.end() ? " never connected" : " lost: " + it->second.why);
         out[r.rank] = std::move(missing);
     }
+    return out;
+}
+
+std::map<std::string, double> AgentHub::take_link_readings() {
+    std::map<std::string, double> out;
+    out.swap(link_readings_);
     return out;
 }
 

@@ -49,6 +49,10 @@ public:
     // not answer in time are "unreachable".
     std::map<int, StackSample> sample(const std::vector<RankProcess>& ranks, bool full);
 
+    // The next sample() asks each node for its link reading too (wire.h, "link"); the readings
+    // that came back since the last call, by node.
+    void ask_link_readings() { ask_links_ = true; }
+    std::map<std::string, double> take_link_readings();
     // What happened to agents since the last call, one line each.
     std::vector<std::string> take_events();
     // The job's other nodes that cannot be seen: their agent never connected
@@ -69,6 +73,8 @@ private:
         std::string why;
         uint64_t sent_before = 0, received_before = 0;  // of earlier connections of this node
     };
+    bool ask_links_ = false;
+    std::map<std::string, double> link_readings_;
     struct Unauthenticated {
         Connection conn;
         double deadline = 0;  // for its hello

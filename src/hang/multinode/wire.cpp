@@ -1,5 +1,7 @@
 #include "hang/multinode/wire.h"
 
+#include <cmath>
+
 #include "hang/model/progress.h"
 
 namespace jobsentry::wire {
@@ -110,6 +112,11 @@ std::optional<std::vector<RankProcess>> ranks_from_json(const nlohmann::json& li
 uint64_t request_id(const nlohmann::json& request) {
     uint64_t id = 0;
     return get_uint<uint64_t>(request, "id", UINT64_MAX, &id) ? id : 0;
+}
+
+bool sample_link(const nlohmann::json& request) {
+    const auto it = request.find("link");
+    return it != request.end() && it->is_boolean() && it->get<bool>();
 }
 
 bool sample_full(const nlohmann::json& request) {
@@ -229,6 +236,15 @@ std::optional<StackSample> sample_from_json(const nlohmann::json& j, int* rank, 
         s.digest_only = false;
     }
     return s;
+}
+
+std::optional<double> link_ms_from_json(const nlohmann::json& value, std::string* error) {
+    if (value.is_number()) {
+        const double ms = value.get<double>();
+        if (std::isfinite(ms) && ms >= 0 && ms <= kMaxLinkMs) return ms;
+    }
+    *error = "bad link reading (a number of ms from 0 to " + std::to_string(static_cast<long>(kMaxLinkMs)) + " expected)";
+    return std::nullopt;
 }
 
 }  // namespace jobsentry::wire

@@ -11,6 +11,8 @@
 //                     or {"type":"ranks","id":N,"unchanged":true}: the list last sent on this connection
 //   leader -> agent   {"type":"sample","id":N,"full":F,"ranks":[{"rank","pid","start"}]}
 //   agent  -> leader  {"type":"samples","id":N,"samples":[sample_json()...]}
+//                     with "link_ms":L, its node's link reading (link_reader.h), when the request
+//                     had "link":true (every few rounds) and the node had one
 //   agent  -> leader  {"type":"bye","why":W}: the job ended on the agent's node
 //
 // A compact sample (full=false) carries the rank's in/out of MPI, state, CPU
@@ -74,6 +76,13 @@ std::optional<std::vector<RankProcess>> ranks_from_json(const nlohmann::json& li
 // non-negative integers; anything else is answered as id 0 (never copied: a
 // value nested 2^19 deep would be copied by recursion).
 uint64_t request_id(const nlohmann::json& request);
+
+// A samples reply's link reading: a finite number of ms in [0, kMaxLinkMs]; else nullopt and *error.
+constexpr double kMaxLinkMs = 3.6e6;
+std::optional<double> link_ms_from_json(const nlohmann::json& value, std::string* error);
+
+// Whether a sample request asks for the node's link reading: only "link":true does.
+bool sample_link(const nlohmann::json& request);
 
 // Whether a sample request asks for full samples: only "full":true does;
 // anything else (missing, not a boolean) asks for compact ones.

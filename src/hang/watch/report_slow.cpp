@@ -32,11 +32,16 @@ nlohmann::json slow_json(const SlowVerdict& v) {
                          {"window", u.window},
                          {"p_value", u.p_value},
                          {"since", u.since}});
-    for (size_t i = 0; i < v.units.size(); ++i)
+    for (size_t i = 0; i < v.units.size(); ++i) {
         if (v.units[i].evidence == SlowEvidence::cpu_starved) {
             units[i]["cpu_share"] = v.units[i].cpu_share;
             units[i]["peers_cpu_share"] = v.units[i].peers_cpu_share;
         }
+        if (v.units[i].evidence == SlowEvidence::slow_link) {
+            units[i]["link_ms"] = v.units[i].link_ms;
+            units[i]["baseline_link_ms"] = v.units[i].baseline_link_ms;
+        }
+    }
     out["ranks"] = v.slow_ranks;
     out["nodes"] = v.slow_nodes;
     out["units"] = units;
@@ -83,7 +88,14 @@ std::string slow_text(const SlowVerdict& v) {
 
 std::string slow_unit_evidence(const SlowUnit& u) {
     char text[320];
-    if (u.evidence == SlowEvidence::cpu_starved)
+    if (u.evidence == SlowEvidence::slow_link)
+        std::snprintf(text, sizeof text,
+                      "its network round trips take %.2fx as long as at baseline since %s (%.3g ms, against %.3g ms; "
+                      "its fastest connection to another host, every few rounds); slower than the other nodes' in "
+                      "%.0f %% of its readings in the last %d rounds against %.0f %% at baseline (p = %.2g)",
+                      u.compute_factor, slow_time(u.since).c_str(), u.link_ms, u.baseline_link_ms,
+                      100 * u.recent_share, u.window, 100 * u.baseline_share, u.p_value);
+    else if (u.evidence == SlowEvidence::cpu_starved)
         std::snprintf(text, sizeof text,
                       "gets %.2fx less CPU than its peers since %s: ran %.0f %% of the time it could run, its peers "
                       "%.0f %%; starved in %.0f %% of the last %d rounds against %.0f %% at baseline (p = %.2g)",

@@ -6,8 +6,9 @@
 
 namespace jobsentry {
 
-bool SlowTracker::observe(double at, const std::vector<Sampled>& ranks) {
-    SlowRound round{at, {}};
+bool SlowTracker::observe(double at, const std::vector<Sampled>& ranks, const std::map<std::string, double>& links) {
+    SlowRound round{at, {}, {}};
+    for (const auto& [node, ms] : links) round.node_link_ms[node.empty() ? local_node_ : node] = ms;
     for (const Sampled& r : ranks) {
         // Nodes are named as the report and Slurm name them: the agents' node, or ours.
         model_.set_node(r.rank, r.node.empty() ? local_node_ : r.node);

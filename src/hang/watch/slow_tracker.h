@@ -5,6 +5,7 @@
 // the WatchedJob's (a log line, the AdminComment).
 #pragma once
 
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,6 +20,7 @@ public:
     // The name of the watcher's own node (its ranks have RankProcess::node
     // empty), known once the job has started; before any observe().
     void set_local_node(std::string name) { local_node_ = std::move(name); }
+    const std::string& local_node() const { return local_node_; }
 
     struct Sampled {
         int rank = -1;
@@ -31,8 +33,9 @@ public:
     // One sampling round of the ranks sampled in it (visitors included),
     // taken at unix time `at`. Rounds in which the whole job is suspended
     // must not be fed (the watcher skips them).
-    // Returns true when this round was a look.
-    bool observe(double at, const std::vector<Sampled>& ranks);
+    // links: the nodes' link readings taken with this round (model/link_rtt.h; the watcher's own
+    // node as ""), none in most rounds. Returns true when this round was a look.
+    bool observe(double at, const std::vector<Sampled>& ranks, const std::map<std::string, double>& links = {});
     // --verbose: "slow look: no slow rank in 400 rounds; p x tests 0.31; inflation 3.2".
     std::string look_line() const;
 

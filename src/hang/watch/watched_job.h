@@ -48,6 +48,10 @@ public:
         for (const auto& r : ranks) out[r.rank].status = SampleStatus::unreachable;
         return out;
     }
+    // The next sample_remote() asks the other nodes for their link readings too (link_reader.h);
+    // those that came back since the last call, by node.
+    virtual void ask_link_readings() {}
+    virtual std::map<std::string, double> take_link_readings() { return {}; }
     // Why part of the job cannot be seen now ("n3 cannot be seen (node agent
     // never connected on n3)"), or "" when every node can. Ranks there are unknown, and
     // they may be the ones making progress: no hang is confirmed meanwhile.

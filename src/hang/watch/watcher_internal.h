@@ -22,6 +22,7 @@
 #include "hang/sampler/stack_walker.h"
 #include "hang/watch/detection_settings.h"
 #include "hang/watch/discovery.h"
+#include "hang/watch/link_reader.h"
 #include "hang/watch/report.h"
 #include "hang/watch/slow_tracker.h"
 #include "hang/watch/watched_job.h"
@@ -65,7 +66,9 @@ private:
     std::map<int, StackSample> take_samples(const std::vector<RankProcess>& procs, bool full);
     void sample_round();
     // The slow verdict's share of a round (slow_tracker.h): fed, and its news told.
-    void track_slow(const std::vector<SlowTracker::Sampled>& round);
+    void track_slow(const std::vector<SlowTracker::Sampled>& round, const std::map<std::string, double>& links);
+    // This round's link readings of the job's nodes (link_reader.h), by node ("": this one).
+    std::map<std::string, double> link_readings();
     // --verbose: the line of one sampling round (detail: each rank's activity).
     void log_round(double s_out, double s_move, const std::string& detail) const;
     void verify(const std::vector<int>& still_suspects);
@@ -100,6 +103,7 @@ private:
     ParaStackModel stillness_;  // on S_move: see docs/decision-rule.md
     RankStillnessModel rank_runs_;  // per rank: how long it stands still outside MPI
     SlowTracker slow_;              // the slow verdict, beside the hang verdict: it never acts on the job
+    LinkReader links_;              // this node's link readings for it (multi-node jobs)
     std::mt19937_64 rng_;
     StackWalker walker_;
     ProgressTracker tracker_;

@@ -63,7 +63,13 @@ void Watcher::sample_round() {
         for (const auto& proc : visited)
             if (proc.node.empty())
                 if (auto n = read_voluntary_switches(proc.pid, proc.pid)) sleeps[proc.rank] = *n;
+    // Every few rounds of a job that spans nodes, each node's link reading (link_reader.h), all in
+    // this round: the model compares the nodes' readings of one round.
+    const bool read_links = report_.samples % LinkReader::kEvery == 0 &&
+                            std::any_of(ranks_.begin(), ranks_.end(), [](const RankProcess& r) { return !r.node.empty(); });
+    if (read_links) job_.ask_link_readings();
     std::map<int, StackSample> samples = take_samples(visited, false);
+    const std::map<std::string, double> links = read_links ? link_readings() : std::map<std::string, double>{};
     const double model_began = thread_cpu_now();  // counted for the rounds that feed the model (report_.samples)
     for (size_t i = 0; i < visited.size(); ++i) {
         const RankProcess& proc = visited[i];
@@ -159,7 +165,7 @@ void Watcher::sample_round() {
     const int streak = std::max(last_judgement_.streak, last_stillness_.streak);
     if (streak == 0) streak_started_ = 0;
     else if (streak_started_ == 0) streak_started_ = unix_now();
-    track_slow(slow_round);
+    track_slow(slow_round, links);
     cost_.add(CostStep::model, thread_cpu_now() - model_began);
     if (opt_.verbose) {
         log_round(s_out, s_move, detail.str());
@@ -198,9 +204,25 @@ std::string local_node_name() {
     return host;
 }
 
-void Watcher::track_slow(const std::vector<SlowTracker::Sampled>& round) {
+std::map<std::string, double> Watcher::link_readings() {
+    std::map<std::string, double> out = job_.take_link_readings();  // the agents', with this round's samples
+    std::vector<pid_t> local;
+    for (const auto& r : ranks_)
+        if (r.node.empty()) local.push_back(r.pid);
+    if (auto ms = links_.read(local)) out[""] = *ms;
+    if (std::string error = links_.take_error(); !error.empty()) log(error);
+    if (opt_.verbose && !out.empty()) {
+        std::ostringstream line;
+        line << "link readings (ms):";
+        for (const auto& [node, ms] : out) line << ' ' << (node.empty() ? slow_.local_node() : node) << '=' << ms;
+        log(line.str());
+    }
+    return out;
+}
+
+void Watcher::track_slow(const std::vector<SlowTracker::Sampled>& round, const std::map<std::string, double>& links) {
     // Visitors included: the model counts each rank over the rounds it was sampled in.
-    if (slow_.observe(unix_now(), round) && opt_.verbose) log(slow_.look_line());
+    if (slow_.observe(unix_now(), round, links) && opt_.verbose) log(slow_.look_line());
     const std::string news = slow_.news();
     if (news.empty()) return;
     log(news);
