@@ -7,11 +7,11 @@
 # 128-round slow baseline (32 link readings: a node needs 20 to be tested); once the baseline is complete, n2's link is limited to RATE until the job
 # ends. Per rate: the job's pace after the fault against an unfaulted run of the same length (rank
 # 0's iterations), what the slow verdict named and when, and whether a hang was claimed.
-# Usage: bash bench/slow_link.sh [RATES="20mbit 2mbit"] [RUN_SECONDS=150]   (as root; JOBSENTRY_BUILD)
+# Usage: bash bench/slow_link.sh [RATES="20mbit 5mbit 2mbit"] [RUN_SECONDS=240]   (as root; JOBSENTRY_BUILD)
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-RATES=${1:-"20mbit 2mbit"}
-RUN=${2:-150}
+RATES=${1:-"20mbit 5mbit 2mbit"}
+RUN=${2:-240}
 bash "$TOP/tests/slurm/setup.sh" >/dev/null
 . "$TOP/tests/slurm/lib.sh"
 unlimit() {

@@ -754,12 +754,18 @@ SlowVerdict SlowRankModel::look() const {
     // A rank its peers wait for more, in a job that is not slower, is no sick node: the job moved
     // into a phase with less waiting overall and one rank now ends its steps last (seen on a
     // balanced random-access code, ~0.21x). Nothing to act on; the look says what it held back.
-    if (job_factor < config_.min_job_factor) {
+    // A link whose round trips grew says nothing of the job by itself (a link at 20 Mbit/s took 40x
+    // as long per round trip while the job went 1.08x slower, estimated 0.83x): named alone, it must
+    // come with a job measurably slower, by the factor reported (min_factor).
+    const bool only_links = std::all_of(v.units.begin(), v.units.end(),
+                                        [](const SlowUnit& u) { return u.evidence == SlowEvidence::slow_link; });
+    const bool link_alone_unproven = only_links && v.job_factor < config_.min_factor;
+    if (job_factor < config_.min_job_factor || link_alone_unproven) {
         SlowVerdict held;
         held.status = SlowStatus::no_slow;
         held.rounds = v.rounds, held.baseline_rounds = v.baseline_rounds, held.tests = v.tests;
         held.threshold = v.threshold, held.p_value = v.p_value;
-        v.job_factor = job_factor;  // the estimate that decided
+        if (!link_alone_unproven) v.job_factor = job_factor;  // the estimate that decided
         held.held_back = "held back: " + slow_units_summary(v) + " (the job is not slower)";
         return held;
     }
