@@ -231,7 +231,7 @@ void NodeAgent::serve(const nlohmann::json& request) {
         if (wire::sample_link(request)) {  // the slow verdict's link evidence, every few rounds
             std::vector<pid_t> pids;
             for (const auto& r : ranks_) pids.push_back(r.pid);
-            if (auto ms = links_.read(pids)) reply["link_ms"] = *ms;
+            if (auto ms = links_.read(pids, info_.uid)) reply["link_ms"] = *ms;
             if (std::string error = links_.take_error(); !error.empty()) log_.info(error);
         }
     } else {

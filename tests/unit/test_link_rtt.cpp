@@ -48,11 +48,15 @@ TEST_CASE("loopback, the node's own addresses, new and silent connections give n
                                             connection(3, "::1", "::1", 20, 10),
                                             connection(4, "10.0.0.1", "10.0.0.2", 200, 10)};
     std::vector<TcpConnection> now = before;
-    for (auto& c : now) c.bytes_received += 1000;
+    for (auto& c : now) c.bytes_acked += 1000;
     now[3] = before[3];  // the one to another host was silent
     now.push_back(connection(5, "10.0.0.1", "10.0.0.5", 50, 4000));  // new since: its handshake's round trip
     CHECK_FALSE(node_link_ms(now, connection_bytes(before)));
     CHECK_FALSE(node_link_ms({}, {}));
+    now[3].bytes_received += 5000;  // it received, but what it sent got no new acknowledgement: an old round trip
+    CHECK_FALSE(node_link_ms(now, connection_bytes(before)));
+    now[3].bytes_acked += 100;
+    CHECK(*node_link_ms(now, connection_bytes(before)) == Approx(0.2));
 }
 
 TEST_CASE("the socket diagnostics read this process's own TCP connection, its round trip and bytes") {

@@ -15,7 +15,7 @@ bool loopback(const std::string& address) {
 
 ConnectionBytes connection_bytes(const std::vector<TcpConnection>& connections) {
     ConnectionBytes out;
-    for (const auto& c : connections) out[c.inode] = c.bytes_acked + c.bytes_received;
+    for (const auto& c : connections) out[c.inode] = c.bytes_acked;
     return out;
 }
 
@@ -26,7 +26,7 @@ std::optional<double> node_link_ms(const std::vector<TcpConnection>& connections
     for (const auto& c : connections) {
         if (c.srtt_us == 0 || loopback(c.remote) || own.count(c.remote)) continue;
         auto last = before.find(c.inode);
-        if (last == before.end() || c.bytes_acked + c.bytes_received <= last->second) continue;
+        if (last == before.end() || c.bytes_acked <= last->second) continue;
         const double ms = c.srtt_us / 1000.0;
         if (!smallest || ms < *smallest) smallest = ms;
     }

@@ -11,14 +11,15 @@
 
 namespace jobsentry {
 
-// Bytes a connection has moved, by inode: what the next reading compares with.
+// Bytes a connection has sent and had acknowledged, by inode: what the next reading compares with.
 using ConnectionBytes = std::map<uint64_t, uint64_t>;
 ConnectionBytes connection_bytes(const std::vector<TcpConnection>& connections);
 
 // The node's reading, in ms: the smallest smoothed round trip among `connections` (the job's, on
-// this node) that go to another host (not loopback, not one of this node's own addresses) and moved
-// bytes since `before` (a connection absent from it is new: its round trip is of its handshake and
-// first bytes, and counts once it has moved more). The smallest: a node whose link is slow has no
+// this node) that go to another host (not loopback, not one of this node's own addresses) and had
+// bytes they sent acknowledged since `before` (the kernel measures a round trip only then: a
+// connection that only received keeps an old one; a connection absent from `before` is new, its
+// round trip of its handshake and first bytes, and counts once it has sent more). The smallest: a node whose link is slow has no
 // fast connection left, while its peers keep their connections to each other; an idle connection
 // keeps the round trip of its last exchange, however old. nullopt when no connection qualifies.
 std::optional<double> node_link_ms(const std::vector<TcpConnection>& connections, const ConnectionBytes& before);

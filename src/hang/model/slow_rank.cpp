@@ -65,12 +65,13 @@ std::map<Key, double> against_peers(const std::map<Key, double>& shares) {
     return out;
 }
 
-// The baseline threshold of a unit's starvation values; none when too few.
-std::optional<double> starve_threshold(std::vector<double> values) {
+// The baseline threshold of a unit's values (starvation, link): their 90th percentile, and their
+// median plus `margin` at least; none when too few.
+std::optional<double> baseline_threshold(std::vector<double> values, double margin) {
     if (values.size() < kStarveBaselineValues) return std::nullopt;
     std::sort(values.begin(), values.end());
     const double q = values[std::min(values.size() - 1, static_cast<size_t>(kStarveQuantile * values.size()))];
-    return std::max(q, median_of(values) + kStarveMargin);
+    return std::max(q, median_of(values) + margin);
 }
 
 int deflate(int count, double inflation) { return static_cast<int>(std::lround(count / inflation)); }
@@ -215,7 +216,7 @@ void SlowRankModel::learn_links() {
     for (const Round& round : baseline_)
         for (const auto& [node, value] : round.node_link) nodes[node].push_back(value);
     for (auto& [node, values] : nodes)
-        if (auto t = starve_threshold(values)) node_link_threshold_[node] = std::max(*t, kLinkMarginMs);
+        if (auto t = baseline_threshold(values, kLinkMarginMs)) node_link_threshold_[node] = *t;
     std::map<std::string, std::vector<char>> series;
     for (const Round& round : baseline_)
         for (const auto& [node, value] : round.node_link) {
@@ -242,9 +243,9 @@ void SlowRankModel::learn_starvation() {
         for (const auto& [node, value] : round.node_starve) nodes[node].push_back(value);
     }
     for (auto& [rank, values] : ranks)
-        if (auto t = starve_threshold(values)) rank_starve_threshold_[rank] = *t;
+        if (auto t = baseline_threshold(values, kStarveMargin)) rank_starve_threshold_[rank] = *t;
     for (auto& [node, values] : nodes)
-        if (auto t = starve_threshold(values)) node_starve_threshold_[node] = *t;
+        if (auto t = baseline_threshold(values, kStarveMargin)) node_starve_threshold_[node] = *t;
     std::map<int, std::vector<char>> rank_series;
     std::map<std::string, std::vector<char>> node_series;
     for (const Round& round : baseline_) {
@@ -712,13 +713,12 @@ SlowVerdict SlowRankModel::look() const {
             v.slow_nodes.push_back(node.node);
         }
     }
-    for (SlowUnit& link : links) {  // a node whose link is slow: named as such, first
-        auto named = std::find_if(v.units.begin(), v.units.end(),
-                                  [&](const SlowUnit& u) { return u.is_node && u.node == link.node; });
-        if (named != v.units.end()) {
-            *named = link;
+    // A node whose link is slow: named as such, first, unless another evidence names it already (a
+    // rank starved of CPU answers its peers late too, and its round trips grow with it).
+    for (SlowUnit& link : links) {
+        if (std::count(v.slow_nodes.begin(), v.slow_nodes.end(), link.node) ||
+            std::any_of(ranks.begin(), ranks.end(), [&](const SlowUnit& r) { return r.node == link.node; }))
             continue;
-        }
         v.units.insert(v.units.begin(), link);
         v.slow_nodes.push_back(link.node);
     }
@@ -754,18 +754,19 @@ SlowVerdict SlowRankModel::look() const {
     // A rank its peers wait for more, in a job that is not slower, is no sick node: the job moved
     // into a phase with less waiting overall and one rank now ends its steps last (seen on a
     // balanced random-access code, ~0.21x). Nothing to act on; the look says what it held back.
-    // A link whose round trips grew says nothing of the job by itself (a link at 20 Mbit/s took 40x
-    // as long per round trip while the job went 1.08x slower, estimated 0.83x): named alone, it must
+    // A link whose round trips grew says nothing of the job by itself (a link at 20 Mbit/s took 10-40x
+    // as long per round trip while the job went 1.05x slower, estimated 0.82x): named alone, it must
     // come with a job measurably slower, by the factor reported (min_factor).
     const bool only_links = std::all_of(v.units.begin(), v.units.end(),
                                         [](const SlowUnit& u) { return u.evidence == SlowEvidence::slow_link; });
     const bool link_alone_unproven = only_links && v.job_factor < config_.min_factor;
-    if (job_factor < config_.min_job_factor || link_alone_unproven) {
+    const bool job_not_slower = job_factor < config_.min_job_factor;
+    if (job_not_slower || link_alone_unproven) {
         SlowVerdict held;
         held.status = SlowStatus::no_slow;
         held.rounds = v.rounds, held.baseline_rounds = v.baseline_rounds, held.tests = v.tests;
         held.threshold = v.threshold, held.p_value = v.p_value;
-        if (!link_alone_unproven) v.job_factor = job_factor;  // the estimate that decided
+        if (job_not_slower) v.job_factor = job_factor;  // the estimate that decided
         held.held_back = "held back: " + slow_units_summary(v) + " (the job is not slower)";
         return held;
     }

@@ -40,8 +40,9 @@
 // kernel's own estimate, socket diagnostics): a node whose link is slow has no fast connection
 // left, while its peers keep their connections to each other. A node is SLOW-LINKED in a round
 // when its reading exceeds the other nodes' median by more than its baseline's 90th percentile of
-// that difference, and by kLinkMarginMs at least; tested like the others, in the same family,
-// where three nodes or more have readings (with two, the link is between them: neither is named).
+// that difference, and than that difference's baseline median plus kLinkMarginMs; tested like the
+// others, in the same family, where three nodes or more have readings (with two, the link is
+// between them: neither is named). Named alone, a slow link needs a job measurably slower.
 //
 // A code imbalanced from its start (a master always waited for) has that
 // share in its baseline: only a change is found. Each look keeps the level

@@ -202,6 +202,10 @@ std::map<int, StackSample> AgentHub::sample(const std::vector<RankProcess>& rank
         }
         request["ranks"].push_back({{"rank", r.rank}, {"pid", r.pid}, {"start", r.start_time}});
     }
+    if (ask_links_)  // every connected node reads its link in this round, whether its ranks are sampled or not
+        for (const auto& [node, a] : agents_)
+            if (a.conn.is_open() && !requests.count(node))
+                requests[node] = {{"type", "sample"}, {"full", full}, {"ranks", nlohmann::json::array()}, {"link", true}};
     ask_links_ = false;
     std::map<int, StackSample> out;
     ask(requests, [&](const std::string& node, nlohmann::json& reply) {

@@ -9,10 +9,11 @@
 #include <linux/tcp.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 
 namespace jobsentry {
@@ -75,18 +76,26 @@ bool dump(int nl, int family, const std::set<uint64_t>& inodes, std::vector<TcpC
         const ssize_t got = recv(nl, buffer, sizeof buffer, 0);
         if (got < 0) {
             if (errno == EINTR) continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK) errno = ETIMEDOUT;  // SO_RCVTIMEO
             *error = std::string("socket diagnostics: ") + std::strerror(errno);
             return false;
         }
         if (got == 0) return true;
         int left = static_cast<int>(got);
         for (auto* h = reinterpret_cast<nlmsghdr*>(buffer); NLMSG_OK(h, left); h = NLMSG_NEXT(h, left)) {
-            if (h->nlmsg_type == NLMSG_DONE) return true;
+            if (h->nlmsg_type == NLMSG_DONE) {  // its payload, when there, is the dump's own status
+                int status = 0;
+                if (h->nlmsg_len >= NLMSG_LENGTH(sizeof status)) std::memcpy(&status, NLMSG_DATA(h), sizeof status);
+                if (status < 0) *error = std::string("socket diagnostics: ") + std::strerror(-status);
+                return status >= 0;
+            }
             if (h->nlmsg_type == NLMSG_ERROR) {
-                const auto* e = static_cast<const nlmsgerr*>(NLMSG_DATA(h));
-                *error = std::string("socket diagnostics: ") + std::strerror(-e->error);
+                int code = EPROTO;
+                if (h->nlmsg_len >= NLMSG_LENGTH(sizeof(nlmsgerr))) code = -static_cast<const nlmsgerr*>(NLMSG_DATA(h))->error;
+                *error = std::string("socket diagnostics: ") + std::strerror(code);
                 return false;
             }
+            // NLM_F_DUMP_INTR (the socket table changed meanwhile) may leave sockets out, never wrong ones.
             if (h->nlmsg_type != SOCK_DIAG_BY_FAMILY || h->nlmsg_len < NLMSG_LENGTH(sizeof(inet_diag_msg))) continue;
             const auto* diag = static_cast<const inet_diag_msg*>(NLMSG_DATA(h));
             if (++seen > kMaxConnections) continue;  // keep draining the dump, keep no more
@@ -135,13 +144,24 @@ std::set<uint64_t> socket_inodes(pid_t pid) {
 std::optional<std::vector<TcpConnection>> tcp_connections_of(const std::set<uint64_t>& inodes, std::string* error) {
     std::vector<TcpConnection> out;
     if (inodes.empty()) return out;
-    Netlink nl;
-    if (nl.fd() < 0) {
-        *error = std::string("socket diagnostics: ") + std::strerror(errno);
-        return std::nullopt;
+    // A family the kernel refuses (no IPv6) leaves the other's connections: an error only when both
+    // fail. One socket per dump: what a failed dump left unread never reaches the next.
+    int failed = 0;
+    for (int family : {AF_INET, AF_INET6}) {
+        Netlink nl;
+        std::string family_error;
+        if (nl.fd() < 0) {
+            family_error = std::string("socket diagnostics: ") + std::strerror(errno);
+        } else {
+            const timeval timeout{1, 0};  // never stall sampling on the kernel
+            setsockopt(nl.fd(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+            if (dump(nl.fd(), family, inodes, &out, &family_error)) continue;
+        }
+        ++failed;
+        *error = family_error;
     }
-    for (int family : {AF_INET, AF_INET6})
-        if (!dump(nl.fd(), family, inodes, &out, error)) return std::nullopt;
+    if (failed == 2) return std::nullopt;
+    error->clear();
     return out;
 }
 

@@ -2,7 +2,8 @@
 // among a process's open files (/proc/PID/fd) and the kernel's socket diagnostics
 // (NETLINK_SOCK_DIAG: every established TCP socket with its tcp_info) for the slow verdict's link
 // reading (model/link_rtt.h). Nothing here touches the sockets themselves. Bounded: at most
-// kMaxFds files of a process are looked at, and at most kMaxConnections sockets are kept.
+// kMaxFds files of a process and kMaxConnections sockets of each address family are looked at;
+// every receive waits 1 s at most.
 #pragma once
 
 #include <sys/types.h>

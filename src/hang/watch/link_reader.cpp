@@ -1,11 +1,13 @@
 #include "hang/watch/link_reader.h"
 
+#include <algorithm>
+
 #include "base/clock.h"
 #include "hang/sampler/socket_diag.h"
 
 namespace jobsentry {
 
-std::optional<double> LinkReader::read(const std::vector<pid_t>& pids) {
+std::optional<double> LinkReader::read(const std::vector<pid_t>& pids, uid_t uid) {
     if (refused_ || pids.empty()) return std::nullopt;
     const double now = monotonic_now();
     std::map<pid_t, Inodes> kept;
@@ -26,6 +28,9 @@ std::optional<double> LinkReader::read(const std::vector<pid_t>& pids) {
         error_ = "link readings stop: " + error;
         return std::nullopt;
     }
+    connections->erase(std::remove_if(connections->begin(), connections->end(),
+                                      [uid](const TcpConnection& c) { return c.uid != uid; }),
+                       connections->end());
     auto reading = node_link_ms(*connections, before_);
     before_ = connection_bytes(*connections);
     return reading;

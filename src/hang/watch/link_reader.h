@@ -21,10 +21,11 @@ public:
     // node's TCP sockets.
     static constexpr int kEvery = 4;
 
-    // The reading over the connections of `pids` (this node's ranks), or nullopt: none of them
-    // moved bytes to another host since the last call, or the kernel refused the socket
+    // The reading over the connections of `pids` (this node's ranks) owned by `uid` (the job's
+    // user: a socket of another user's process never counts), or nullopt: none of them sent bytes
+    // to another host that were acknowledged since the last call, or the kernel refused the socket
     // diagnostics (then never asked again; take_error() says why, once).
-    std::optional<double> read(const std::vector<pid_t>& pids);
+    std::optional<double> read(const std::vector<pid_t>& pids, uid_t uid);
     // Why readings stopped, for the log; "" until then, and after it was taken.
     std::string take_error();
 

@@ -104,6 +104,7 @@ private:
     RankStillnessModel rank_runs_;  // per rank: how long it stands still outside MPI
     SlowTracker slow_;              // the slow verdict, beside the hang verdict: it never acts on the job
     LinkReader links_;              // this node's link readings for it (multi-node jobs)
+    bool link_round_ = false;       // this sampling round reads every node's link (take_samples asks the agents)
     std::mt19937_64 rng_;
     StackWalker walker_;
     ProgressTracker tracker_;

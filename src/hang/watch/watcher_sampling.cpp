@@ -36,7 +36,7 @@ std::map<int, StackSample> Watcher::take_samples(const std::vector<RankProcess>&
         if (proc.node.empty()) out[proc.rank] = walker_.sample(proc.pid, proc.start_time);
         else remote.push_back(proc);
     }
-    if (!remote.empty())
+    if (!remote.empty() || link_round_)  // a link round asks every node, sampled or not
         for (auto& [rank, s] : job_.sample_remote(remote, full)) out[rank] = std::move(s);
     for (const auto& proc : procs) {  // every sample reads the rank's CPU time: the job's, for the cost share
         const StackSample& s = out[proc.rank];
@@ -65,11 +65,12 @@ void Watcher::sample_round() {
                 if (auto n = read_voluntary_switches(proc.pid, proc.pid)) sleeps[proc.rank] = *n;
     // Every few rounds of a job that spans nodes, each node's link reading (link_reader.h), all in
     // this round: the model compares the nodes' readings of one round.
-    const bool read_links = report_.samples % LinkReader::kEvery == 0 &&
-                            std::any_of(ranks_.begin(), ranks_.end(), [](const RankProcess& r) { return !r.node.empty(); });
-    if (read_links) job_.ask_link_readings();
+    link_round_ = report_.samples % LinkReader::kEvery == 0 &&
+                  std::any_of(ranks_.begin(), ranks_.end(), [](const RankProcess& r) { return !r.node.empty(); });
+    if (link_round_) job_.ask_link_readings();
     std::map<int, StackSample> samples = take_samples(visited, false);
-    const std::map<std::string, double> links = read_links ? link_readings() : std::map<std::string, double>{};
+    const std::map<std::string, double> links = link_round_ ? link_readings() : std::map<std::string, double>{};
+    link_round_ = false;
     const double model_began = thread_cpu_now();  // counted for the rounds that feed the model (report_.samples)
     for (size_t i = 0; i < visited.size(); ++i) {
         const RankProcess& proc = visited[i];
@@ -209,7 +210,7 @@ std::map<std::string, double> Watcher::link_readings() {
     std::vector<pid_t> local;
     for (const auto& r : ranks_)
         if (r.node.empty()) local.push_back(r.pid);
-    if (auto ms = links_.read(local)) out[""] = *ms;
+    if (auto ms = links_.read(local, job_.uid())) out[""] = *ms;
     if (std::string error = links_.take_error(); !error.empty()) log(error);
     if (opt_.verbose && !out.empty()) {
         std::ostringstream line;
