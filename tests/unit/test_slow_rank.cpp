@@ -659,3 +659,30 @@ TEST_CASE("no link verdict: balanced links with delayed acknowledgements, two no
     CHECK(v.status == SlowStatus::no_slow);
     CHECK_THAT(v.held_back, Catch::Contains("node n2 (ranks 4-5, slow network)") && Catch::Contains("the job is not slower"));
 }
+
+TEST_CASE("a rank waited for more while the compute rates say the job got faster is held back", "[slow]") {
+    // 4 ranks, each computing in half of the rounds at 0.5 CPU a second; from round 300 on, at 1 CPU a
+    // second, and in 30 % of the rounds rank 2 computes while the others wait (a later phase of the
+    // code): waited for far more than at baseline, the peers working less, yet every rank gets through
+    // its compute work faster than before.
+    SlowRankModel model;
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<double> coin(0, 1);
+    std::vector<uint64_t> run(4, 0);
+    for (int i = 0; i < 900; ++i) {
+        const bool later = i >= 300;
+        SlowRound round{0.4 * (i + 1), {}, {}};
+        const bool rank2_last = later && coin(rng) < 0.3;
+        for (int r = 0; r < 4; ++r) {
+            run[r] += static_cast<uint64_t>((later ? 0.4 : 0.2) * 1e9);
+            const Activity a = rank2_last ? (r == 2 ? Activity::computing : Activity::in_mpi)
+                                          : (coin(rng) < 0.5 ? Activity::computing : Activity::in_mpi);
+            round.ranks.push_back({r, a, true, run[r], 0, -1});
+        }
+        model.observe(round);
+    }
+    const SlowVerdict& v = model.verdict();
+    INFO(slow_summary(v));
+    CHECK(v.status == SlowStatus::no_slow);
+    CHECK_THAT(v.held_back, Catch::Contains("rank 2") && Catch::Contains("the job is not slower"));
+}
