@@ -5,6 +5,11 @@
 #include "hang/model/progress.h"
 #include "hang/model/sample_record.h"
 
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
 using namespace jobsentry;
 
 namespace {
@@ -109,4 +114,70 @@ TEST_CASE("verify_rank: no samples in the window is not sampled; stopped through
     CHECK(v.sampled);
     CHECK(v.stopped);
     CHECK(v.seen_stopped);
+}
+
+TEST_CASE("verify_rank: a rank seen stopped in every look that ran between them is throttled, not stopped") {
+    // The verification that cancelled a healthy job: ranks 2 and 3 of node n2 stopped 60 ms of every
+    // 100 ms from outside (slurm_multi_node_slow_requeue) on a loaded machine; rank 3 was caught in
+    // T in all five looks of a 1.1-s window, its call chain unchanged, while it ran 140 ms between them.
+    const std::vector<std::string> records{
+        "r0=R,p=5fc001c8,c=1301,m=1301,u=670,t=1096.245,r=13025336443,w=36328948664,i=1,f=PMPI_Allreduce",
+        "r1=R,p=5fc001c8,c=1306,m=1305,u=668,t=1096.248,r=13063651240,w=36288375629,i=1,f=PMPI_Allreduce",
+        "r2=T,p=5fc001c8,c=1076,m=1074,u=563,t=0.000,r=10749672644,w=30326961339,i=1,f=PMPI_Allreduce",
+        "r3=T,p=793cc503,c=1044,m=1042,u=561,t=0.000,r=10428726648,w=30038607535,i=1,f=PMPI_Waitall",
+        "r4=R,p=5fc001c8,c=1300,m=1299,u=628,t=0.000,r=13004912845,w=36391241211,i=1,f=PMPI_Allreduce",
+        "r5=R,p=5fc001c8,c=1289,m=1288,u=634,t=0.000,r=12889210908,w=36494555244,i=1,f=PMPI_Allreduce",
+        "r0=R,p=c65c014e,c=1310,m=1310,u=674,t=1096.552,r=13107192100,w=36555035630,i=0",
+        "r1=R,p=793cc503,c=1314,m=1314,u=671,t=1096.556,r=13149791148,w=36510022619,i=1,f=PMPI_Waitall",
+        "r2=R,p=793cc503,c=1082,m=1079,u=565,t=0.000,r=10804148681,w=30466592655,i=1,f=PMPI_Waitall",
+        "r3=T,p=793cc503,c=1050,m=1047,u=564,t=0.000,r=10481340037,w=30173116888,i=1,f=PMPI_Waitall",
+        "r4=R,p=793cc503,c=1310,m=1310,u=633,t=0.000,r=13104486126,w=36607644766,i=1,f=PMPI_Waitall",
+        "r5=R,p=793cc503,c=1298,m=1298,u=640,t=0.000,r=12989551506,w=36718203336,i=1,f=PMPI_Waitall",
+        "r0=R,p=793cc503,c=1315,m=1315,u=676,t=1096.718,r=13154562878,w=36667743469,i=1,f=PMPI_Waitall",
+        "r1=R,p=c65c014e,c=1320,m=1318,u=673,t=1096.724,r=13198079400,w=36629634617,i=0",
+        "r2=T,p=793cc503,c=1084,m=1082,u=567,t=0.000,r=10829853002,w=30535687104,i=1,f=PMPI_Waitall",
+        "r3=T,p=793cc503,c=1052,m=1050,u=566,t=0.000,r=10504045842,w=30221829626,i=1,f=PMPI_Waitall",
+        "r4=R,p=8955b5b4,c=1315,m=1315,u=635,t=0.000,r=13158707997,w=36721316363,i=0",
+        "r5=R,p=793cc503,c=1303,m=1303,u=642,t=0.000,r=13041484935,w=36817227237,i=1,f=PMPI_Waitall",
+        "r0=R,p=5fc001c8,c=1323,m=1323,u=680,t=1097.002,r=13240115162,w=36863736797,i=1,f=PMPI_Allreduce",
+        "r1=R,p=5fc001c8,c=1327,m=1327,u=678,t=1097.008,r=13279700039,w=36826686980,i=1,f=PMPI_Allreduce",
+        "r2=T,p=793cc503,c=1088,m=1086,u=569,t=0.000,r=10866025998,w=30631587897,i=1,f=PMPI_Waitall",
+        "r3=T,p=793cc503,c=1056,m=1053,u=568,t=0.000,r=10539032638,w=30314887194,i=1,f=PMPI_Waitall",
+        "r4=R,p=5fc001c8,c=1324,m=1324,u=638,t=0.000,r=13246470967,w=36916791703,i=1,f=PMPI_Allreduce",
+        "r5=R,p=5fc001c8,c=1313,m=1312,u=647,t=0.000,r=13128989653,w=37015562627,i=1,f=PMPI_Allreduce",
+        "r0=R,p=5fc001c8,c=1331,m=1331,u=684,t=1097.299,r=13317135959,w=37078644414,i=1,f=PMPI_Allreduce",
+        "r1=R,p=5fc001c8,c=1335,m=1334,u=681,t=1097.300,r=13351975609,w=37042542477,i=1,f=PMPI_Allreduce",
+        "r2=T,p=5fc001c8,c=1093,m=1090,u=571,t=0.000,r=10909808095,w=30746109795,i=1,f=PMPI_Allreduce",
+        "r3=T,p=793cc503,c=1058,m=1055,u=569,t=0.000,r=10563301665,w=30426892405,i=1,f=PMPI_Waitall",
+        "r4=R,p=5fc001c8,c=1333,m=1332,u=641,t=0.000,r=13329518366,w=37121213300,i=1,f=PMPI_Allreduce",
+        "r5=R,p=5fc001c8,c=1321,m=1320,u=648,t=0.000,r=13213686639,w=37227276356,i=1,f=PMPI_Allreduce",
+    };
+    std::map<int, std::vector<StackSample>> windows;
+    for (const auto& record : records) {
+        auto s = parse_sample_record(std::string_view(record).substr(3));
+        REQUIRE(s.has_value());
+        windows[record[1] - '0'].push_back(*s);
+    }
+    std::vector<RankVerification> checks;
+    for (const auto& [rank, window] : windows) checks.push_back(verify_rank(rank, window, nullptr));
+    REQUIRE(checks.size() == 6);
+    CHECK_FALSE(checks[3].stopped);      // ran 14 ticks between its looks
+    CHECK(checks[3].seen_stopped);
+    CHECK(checks[3].cpu_ticks_used == 14);
+    const Verdict still = judge_still_verification(checks, {2, 3});
+    CHECK_FALSE(still.hang);
+    CHECK(still.reason == "rank(s) 2,3 moved on");
+    CHECK_FALSE(judge_verification(checks).hang);
+
+    // The same looks without CPU time between them (one tick: a look's own cost) are a stopped rank.
+    std::vector<StackSample> stopped = windows[3];
+    for (auto& s : stopped) {
+        s.cpu_ticks = stopped.front().cpu_ticks + (&s == &stopped.back());
+        s.main_run_ns = stopped.front().main_run_ns + 50'000;
+    }
+    CHECK(verify_rank(3, stopped, nullptr).stopped);
+    // In D in every look while running between them: synchronous I/O at work, not blocked.
+    std::vector<StackSample> writing = windows[3];
+    for (auto& s : writing) s.state = 'D';
+    CHECK_FALSE(verify_rank(3, writing, nullptr).stopped);
 }

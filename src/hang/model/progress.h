@@ -112,7 +112,8 @@ struct RankVerification {
     bool in_mpi = false;         // in the last sample
     bool in_mpi_any = false;     // in at least one sample: waiting or polling, not working
     bool signature_changed = false;
-    bool stopped = false;        // T or t in every sample (stopped_throughout), D in every one, or never stopped for sampling
+    bool stopped = false;        // T or t in every sample (stopped_throughout), or D in every one, and no CPU time
+                                 // between them; or never stopped for sampling
     bool seen_stopped = false;   // stopped, or T or t in at least one sample (whole_job_stopped)
     uint64_t cpu_ticks_used = 0; // over the verification window
     uint64_t main_cpu_ticks_used = 0;  // of the main thread alone: 0 for a rank asleep or blocked
