@@ -11,15 +11,19 @@
 // unanswered, one falls silent): checks that their ranks come back
 // unreachable, the others' samples are all there, and the hub names exactly
 // the lost nodes, which is what keeps Watcher::verify from confirming a hang
-// (watcher_verify.cpp: unseen ranks, then job_.unseen_part()).
+// (watcher_verify.cpp: unseen ranks, then job_.unseen_part()). Last, the
+// sampling rounds that read the nodes' links (every 4th round of a watcher):
+// one node's ranks sampled, every node's link asked for, at most
+// AgentHub::kMaxLinkOnlyNodes of them in requests of their own, taking turns.
 //   leader_scale --agents N [--ranks-per-node 64] [--rounds 5] [--turn 0.4] [--lose 3]
 //                [--ports 7300-7399] [--agent PATH] [--header]
-// Prints one row of each of two markdown tables ("cost" and "loss" lines).
+// Prints one row of each of three markdown tables ("cost", "loss" and "link" lines).
 #include <dirent.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <iterator>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -107,6 +111,7 @@ private:
     Round round(const std::vector<RankProcess>& ranks, bool full);
     void print_cost(const Round& compact, const Round& fetch, size_t twins, double verification_cpu) const;
     void check_losses();
+    void check_link_rounds();
 
     Options o_;
     PortRange ports_;
@@ -251,6 +256,39 @@ void Bench::check_losses() {
               << " |\n";
 }
 
+void Bench::check_link_rounds() {
+    // As in a watcher's link round: the ranks of one node sampled (the monitored ranks and the
+    // visitors of a round are a few), every connected node's link asked for.
+    std::set<std::string> live;
+    for (const auto& r : ranks_)
+        if (!lost_nodes_.count(r.node)) live.insert(r.node);
+    std::set<std::string> read;
+    std::vector<double> wall, cpu;
+    size_t readings = 0, rounds_to_all = 0;
+    const size_t rounds = live.size() / AgentHub::kMaxLinkOnlyNodes + 2;
+    for (size_t k = 0; k < rounds; ++k) {
+        const std::string& node = *std::next(live.begin(), static_cast<long>(k % live.size()));
+        std::vector<RankProcess> sampled;
+        for (const auto& r : ranks_)
+            if (r.node == node) sampled.push_back(r);
+        std::map<std::string, double> links;
+        Span span;
+        hub_->sample(sampled, false, &links);
+        span.end();
+        wall.push_back(span.wall);
+        cpu.push_back(span.cpu);
+        readings = std::max(readings, links.size());
+        for (const auto& [n, ms] : links) read.insert(n);
+        if (!rounds_to_all && std::includes(read.begin(), read.end(), live.begin(), live.end())) rounds_to_all = k + 1;
+    }
+    std::sort(wall.begin(), wall.end());
+    std::sort(cpu.begin(), cpu.end());
+    auto ms = [](double s) { return std::to_string(static_cast<long>(s * 1000 + 0.5)); };
+    std::cout << "link: | " << o_.agents << " | " << live.size() << " | " << AgentHub::kMaxLinkOnlyNodes << " | "
+              << readings << " | " << ms(wall[wall.size() / 2]) << " / " << ms(cpu[cpu.size() / 2]) << " | "
+              << (rounds_to_all ? std::to_string(rounds_to_all) : "NOT within " + std::to_string(rounds)) << " |\n";
+}
+
 int Bench::run() {
     if (!connect_all()) return 1;
     refresh_full_ = Span();
@@ -299,6 +337,7 @@ int Bench::run() {
     std::sort(compact.begin(), compact.end(), [](Round* a, Round* b) { return a->span.wall < b->span.wall; });
     print_cost(*compact[compact.size() / 2], fetched, twins, verification_cpu);
     if (o_.lose > 0) check_losses();
+    check_link_rounds();
     hub_.reset();  // the agents see the leader close and end
     fleet_->end();
     return 0;
@@ -341,7 +380,10 @@ void print_header() {
                  "loss: | agents | lost mid-verification | unreachable ranks | others answered | round with the loss (s) "
                  "| exactly the lost ranks unreachable, all others ok | hub names exactly the lost nodes | hang "
                  "possible |\n"
-                 "loss: |---|---|---|---|---|---|---|---|\n";
+                 "loss: |---|---|---|---|---|---|---|---|\n"
+                 "link: | agents | nodes with an agent | link-only requests per round, at most | link readings per round, "
+                 "at most | link round: wall / CPU (ms), median | link rounds until every node was read |\n"
+                 "link: |---|---|---|---|---|---|\n";
 }
 
 }  // namespace

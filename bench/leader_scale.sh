@@ -3,8 +3,8 @@
 # the real AgentHub, real munge credentials (munged is started if it is not running,
 # as scripts/cluster.sh does), real TCP on loopback (no network namespaces: every
 # agent connects to 127.0.0.1), one process per agent (bench/leader_scale_agent.cpp,
-# nodes n0001..nNNNN, RANKS ranks each). Prints two markdown tables: the leader's cost,
-# and what it says when agents are lost in the middle of a verification.
+# nodes n0001..nNNNN, RANKS ranks each). Prints three markdown tables: the leader's cost,
+# what it says when agents are lost in the middle of a verification, and its link rounds.
 # Usage: bash bench/leader_scale.sh [AGENTS="16 64 256 512"] [RANKS=64]   (as root)
 . "$(dirname "$0")/common.sh"
 AGENTS=${1:-"16 64 256 512"}
@@ -38,3 +38,7 @@ echo
 echo "### Agents lost in the middle of a verification"
 echo
 sed -n 's/^loss: //p' "$SCRATCH/header" "$SCRATCH/rows"
+echo
+echo "### Link rounds (one node's ranks sampled, every node's link read, the link-only requests bounded)"
+echo
+sed -n 's/^link: //p' "$SCRATCH/header" "$SCRATCH/rows"

@@ -175,6 +175,7 @@ nlohmann::json SyntheticAgent::serve(const nlohmann::json& request) {
     } else if (type == "sample" && request.contains("ranks")) {
         reply["type"] = "samples";
         reply["samples"] = samples(request["ranks"], wire::sample_full(request));
+        if (wire::sample_link(request)) reply["link_ms"] = 0.2;  // a quiet link's reading (link_reader.h)
     } else {
         reply["type"] = "error";
         reply["error"] = "unknown request";

@@ -218,20 +218,13 @@ std::string SlurmJob::unseen_part() const {
     return out;
 }
 
-std::map<int, StackSample> SlurmJob::sample_remote(const std::vector<RankProcess>& ranks, bool full) {
-    if (!hub_) return WatchedJob::sample_remote(ranks, full);
+std::map<int, StackSample> SlurmJob::sample_remote(const std::vector<RankProcess>& ranks, bool full,
+                                                   std::map<std::string, double>* link_ms) {
+    if (!hub_) return WatchedJob::sample_remote(ranks, full, link_ms);
     hub_->accept_agents();  // costs one accept4 when nobody is waiting
-    auto out = hub_->sample(ranks, full);
+    auto out = hub_->sample(ranks, full, link_ms);
     take_agent_events();
     return out;
-}
-
-void SlurmJob::ask_link_readings() {
-    if (hub_) hub_->ask_link_readings();
-}
-
-std::map<std::string, double> SlurmJob::take_link_readings() {
-    return hub_ ? hub_->take_link_readings() : std::map<std::string, double>{};
 }
 
 Discovery SlurmJob::find_ranks() {

@@ -26,10 +26,9 @@ public:
     uid_t uid() const override { return info_.uid; }
     std::string node_name() const override { return node_; }
     Discovery find_ranks() override;
-    std::map<int, StackSample> sample_remote(const std::vector<RankProcess>& ranks, bool full) override;
+    std::map<int, StackSample> sample_remote(const std::vector<RankProcess>& ranks, bool full,
+                                             std::map<std::string, double>* link_ms) override;
     std::string unseen_part() const override;
-    void ask_link_readings() override;
-    std::map<std::string, double> take_link_readings() override;
     bool over() override;
     void child_exited(pid_t, int) override {}
     std::string signalled(int sig, const siginfo_t& info) override;

@@ -9,6 +9,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <set>
+#include <string>
+#include <vector>
+
 #include "hang/multinode/agent_hub.h"
 #include "base/clock.h"
 
@@ -102,4 +106,24 @@ TEST_CASE("before its hello, a peer cannot make the leader hold a long message")
     REQUIRE(events.size() == 1);
     CHECK(events[0].find("message of 1048576 bytes (at most 16384)") != std::string::npos);
     close(big);
+}
+
+TEST_CASE("nodes take turns at a link round's bounded requests") {
+    const std::vector<std::string> nodes{"n1", "n2", "n3", "n4", "n5"};
+    using V = std::vector<std::string>;
+    CHECK(next_in_turn(nodes, "", 2) == V{"n1", "n2"});
+    CHECK(next_in_turn(nodes, "n2", 2) == V{"n3", "n4"});
+    CHECK(next_in_turn(nodes, "n4", 2) == V{"n5", "n1"});      // wraps around
+    CHECK(next_in_turn(nodes, "n25", 2) == V{"n3", "n4"});     // the last one is no longer a candidate
+    CHECK(next_in_turn(nodes, "n3", 9) == V{"n4", "n5", "n1", "n2", "n3"});  // each once at most
+    CHECK(next_in_turn({}, "n3", 9).empty());
+    // Every node is asked within ceil(5 / 2) rounds.
+    std::set<std::string> asked;
+    std::string last;
+    for (int round = 0; round < 3; ++round)
+        for (const auto& n : next_in_turn(nodes, last, 2)) {
+            asked.insert(n);
+            last = n;
+        }
+    CHECK(asked.size() == nodes.size());
 }

@@ -187,7 +187,17 @@ std::vector<RankProcess> AgentHub::refresh_ranks() {
     return all;
 }
 
-std::map<int, StackSample> AgentHub::sample(const std::vector<RankProcess>& ranks, bool full) {
+std::vector<std::string> next_in_turn(const std::vector<std::string>& candidates, const std::string& last,
+                                      size_t most) {
+    const size_t n = std::min(most, candidates.size());
+    const size_t first = static_cast<size_t>(std::upper_bound(candidates.begin(), candidates.end(), last) - candidates.begin());
+    std::vector<std::string> out;
+    for (size_t i = 0; i < n; ++i) out.push_back(candidates[(first + i) % candidates.size()]);
+    return out;
+}
+
+std::map<int, StackSample> AgentHub::sample(const std::vector<RankProcess>& ranks, bool full,
+                                            std::map<std::string, double>* link_ms) {
     std::map<std::string, nlohmann::json> requests;
     // The ranks asked of each node, looked up once per answered sample: a scan
     // of the whole list per sample made a compact round over 16,384 ranks cost
@@ -198,15 +208,11 @@ std::map<int, StackSample> AgentHub::sample(const std::vector<RankProcess>& rank
         auto& request = requests[r.node];
         if (request.is_null()) {
             request = {{"type", "sample"}, {"full", full}, {"ranks", nlohmann::json::array()}};
-            if (ask_links_) request["link"] = true;
+            if (link_ms) request["link"] = true;
         }
         request["ranks"].push_back({{"rank", r.rank}, {"pid", r.pid}, {"start", r.start_time}});
     }
-    if (ask_links_)  // every connected node reads its link in this round, whether its ranks are sampled or not
-        for (const auto& [node, a] : agents_)
-            if (a.conn.is_open() && !requests.count(node))
-                requests[node] = {{"type", "sample"}, {"full", full}, {"ranks", nlohmann::json::array()}, {"link", true}};
-    ask_links_ = false;
+    if (link_ms) ask_links_of_idle_nodes(requests, full);
     std::map<int, StackSample> out;
     ask(requests, [&](const std::string& node, nlohmann::json& reply) {
         if (reply["type"] != "samples" || !reply.contains("samples") || !reply["samples"].is_array() ||
@@ -221,7 +227,7 @@ std::map<int, StackSample> AgentHub::sample(const std::vector<RankProcess>& rank
                 lose(node, agents_[node], error);
                 return;
             }
-            link_readings_[node] = *ms;
+            if (link_ms) (*link_ms)[node] = *ms;
         }
         for (const auto& j : reply["samples"]) {
             int rank = -1;
@@ -249,10 +255,14 @@ std::map<int, StackSample> AgentHub::sample(const std::vector<RankProcess>& rank
     return out;
 }
 
-std::map<std::string, double> AgentHub::take_link_readings() {
-    std::map<std::string, double> out;
-    out.swap(link_readings_);
-    return out;
+void AgentHub::ask_links_of_idle_nodes(std::map<std::string, nlohmann::json>& requests, bool full) {
+    std::vector<std::string> idle;
+    for (const auto& [node, a] : agents_)
+        if (a.conn.is_open() && !requests.count(node)) idle.push_back(node);
+    const std::vector<std::string> asked = next_in_turn(idle, last_link_only_, kMaxLinkOnlyNodes);
+    for (const auto& node : asked)
+        requests[node] = {{"type", "sample"}, {"full", full}, {"ranks", nlohmann::json::array()}, {"link", true}};
+    if (!asked.empty()) last_link_only_ = asked.back();
 }
 
 std::vector<std::string> AgentHub::take_events() {

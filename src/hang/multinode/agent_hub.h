@@ -25,6 +25,11 @@
 
 namespace jobsentry {
 
+// Up to `most` of `candidates` (sorted), beginning after `last` and wrapping around: how nodes
+// take turns at requests the leader bounds per round.
+std::vector<std::string> next_in_turn(const std::vector<std::string>& candidates, const std::string& last,
+                                      size_t most);
+
 class AgentHub {
 public:
     // agent_nodes: the job's nodes that may have an agent (all but the leader's).
@@ -46,13 +51,16 @@ public:
     // 10,000 nodes, discovery must not cost more than sampling.
     std::vector<RankProcess> refresh_ranks();
     // Samples of remote ranks, by rank; ranks whose agent is missing or does
-    // not answer in time are "unreachable".
-    std::map<int, StackSample> sample(const std::vector<RankProcess>& ranks, bool full);
-
-    // The next sample() asks each node for its link reading too (wire.h, "link"); the readings
-    // that came back since the last call, by node.
-    void ask_link_readings() { ask_links_ = true; }
-    std::map<std::string, double> take_link_readings();
+    // not answer in time are "unreachable". With link_ms, the round also reads
+    // nodes' links (wire.h, "link"; the readings land there, by node): every
+    // node whose ranks are sampled, and up to kMaxLinkOnlyNodes others, taking
+    // turns, in a request of their own.
+    std::map<int, StackSample> sample(const std::vector<RankProcess>& ranks, bool full,
+                                      std::map<std::string, double>* link_ms = nullptr);
+    // A link round's requests to nodes whose ranks are not sampled in it are bounded: on a job of
+    // thousands of nodes, a request to each would cost the leader more than the round's samples.
+    // 32 nodes still give the median the model compares each node's reading with (slow_rank.h).
+    static constexpr size_t kMaxLinkOnlyNodes = 32;
     // What happened to agents since the last call, one line each.
     std::vector<std::string> take_events();
     // The job's other nodes that cannot be seen: their agent never connected
@@ -73,8 +81,9 @@ private:
         std::string why;
         uint64_t sent_before = 0, received_before = 0;  // of earlier connections of this node
     };
-    bool ask_links_ = false;
-    std::map<std::string, double> link_readings_;
+    // Adds the link-only requests of a link round (kMaxLinkOnlyNodes, from the node after the last one asked).
+    void ask_links_of_idle_nodes(std::map<std::string, nlohmann::json>& requests, bool full);
+    std::string last_link_only_;  // the node last asked for its link alone
     struct Unauthenticated {
         Connection conn;
         double deadline = 0;  // for its hello

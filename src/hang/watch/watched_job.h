@@ -41,17 +41,17 @@ public:
     virtual Discovery find_ranks() = 0;
     // Samples of ranks on other nodes (their node agents), by rank; full
     // asks for the frames, not only the digests. Ranks that cannot be
-    // reached are "unreachable".
-    virtual std::map<int, StackSample> sample_remote(const std::vector<RankProcess>& ranks, bool full) {
+    // reached are "unreachable". With link_ms, other nodes' link readings
+    // too (link_reader.h), by node: those of the sampled ranks' nodes and
+    // of others that AgentHub::sample asks in the same round.
+    virtual std::map<int, StackSample> sample_remote(const std::vector<RankProcess>& ranks, bool full,
+                                                     std::map<std::string, double>* link_ms) {
         (void)full;
+        (void)link_ms;
         std::map<int, StackSample> out;
         for (const auto& r : ranks) out[r.rank].status = SampleStatus::unreachable;
         return out;
     }
-    // The next sample_remote() asks the other nodes for their link readings too (link_reader.h);
-    // those that came back since the last call, by node.
-    virtual void ask_link_readings() {}
-    virtual std::map<std::string, double> take_link_readings() { return {}; }
     // Why part of the job cannot be seen now ("n3 cannot be seen (node agent
     // never connected on n3)"), or "" when every node can. Ranks there are unknown, and
     // they may be the ones making progress: no hang is confirmed meanwhile.

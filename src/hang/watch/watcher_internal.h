@@ -62,13 +62,15 @@ private:
     void discover();
     void pick_monitored();
     void rotate_visitors();
-    // Samples of the given ranks, here by ptrace or by their node's agent.
-    std::map<int, StackSample> take_samples(const std::vector<RankProcess>& procs, bool full);
+    // Samples of the given ranks, here by ptrace or by their node's agent; with link_ms, other
+    // nodes' link readings of the same round (WatchedJob::sample_remote).
+    std::map<int, StackSample> take_samples(const std::vector<RankProcess>& procs, bool full,
+                                            std::map<std::string, double>* link_ms = nullptr);
     void sample_round();
     // The slow verdict's share of a round (slow_tracker.h): fed, and its news told.
     void track_slow(const std::vector<SlowTracker::Sampled>& round, const std::map<std::string, double>& links);
-    // This round's link readings of the job's nodes (link_reader.h), by node ("": this one).
-    std::map<std::string, double> link_readings();
+    // Adds this node's link reading (link_reader.h) to the round's other nodes' ("": this one).
+    void add_own_link_reading(std::map<std::string, double>& out);
     // --verbose: the line of one sampling round (detail: each rank's activity).
     void log_round(double s_out, double s_move, const std::string& detail) const;
     void verify(const std::vector<int>& still_suspects);
@@ -104,7 +106,6 @@ private:
     RankStillnessModel rank_runs_;  // per rank: how long it stands still outside MPI
     SlowTracker slow_;              // the slow verdict, beside the hang verdict: it never acts on the job
     LinkReader links_;              // this node's link readings for it (multi-node jobs)
-    bool link_round_ = false;       // this sampling round reads every node's link (take_samples asks the agents)
     std::mt19937_64 rng_;
     StackWalker walker_;
     ProgressTracker tracker_;

@@ -29,15 +29,16 @@ double own_cpu_seconds() {
 
 }  // namespace
 
-std::map<int, StackSample> Watcher::take_samples(const std::vector<RankProcess>& procs, bool full) {
+std::map<int, StackSample> Watcher::take_samples(const std::vector<RankProcess>& procs, bool full,
+                                                 std::map<std::string, double>* link_ms) {
     std::map<int, StackSample> out;
     std::vector<RankProcess> remote;
     for (const auto& proc : procs) {
         if (proc.node.empty()) out[proc.rank] = walker_.sample(proc.pid, proc.start_time);
         else remote.push_back(proc);
     }
-    if (!remote.empty() || link_round_)  // a link round asks every node, sampled or not
-        for (auto& [rank, s] : job_.sample_remote(remote, full)) out[rank] = std::move(s);
+    if (!remote.empty() || link_ms)  // a link round asks nodes whose ranks are not sampled too
+        for (auto& [rank, s] : job_.sample_remote(remote, full, link_ms)) out[rank] = std::move(s);
     for (const auto& proc : procs) {  // every sample reads the rank's CPU time: the job's, for the cost share
         const StackSample& s = out[proc.rank];
         if (s.cpu_ticks > 0) job_cpu_.observe(proc.node, proc.pid, proc.start_time, s.cpu_ticks);
@@ -63,14 +64,14 @@ void Watcher::sample_round() {
         for (const auto& proc : visited)
             if (proc.node.empty())
                 if (auto n = read_voluntary_switches(proc.pid, proc.pid)) sleeps[proc.rank] = *n;
-    // Every few rounds of a job that spans nodes, each node's link reading (link_reader.h), all in
+    // Every few rounds of a job that spans nodes, the nodes' link readings (link_reader.h), all in
     // this round: the model compares the nodes' readings of one round.
-    link_round_ = report_.samples % LinkReader::kEvery == 0 &&
-                  std::any_of(ranks_.begin(), ranks_.end(), [](const RankProcess& r) { return !r.node.empty(); });
-    if (link_round_) job_.ask_link_readings();
-    std::map<int, StackSample> samples = take_samples(visited, false);
-    const std::map<std::string, double> links = link_round_ ? link_readings() : std::map<std::string, double>{};
-    link_round_ = false;
+    const bool link_round =
+        report_.samples % LinkReader::kEvery == 0 &&
+        std::any_of(ranks_.begin(), ranks_.end(), [](const RankProcess& r) { return !r.node.empty(); });
+    std::map<std::string, double> links;
+    std::map<int, StackSample> samples = take_samples(visited, false, link_round ? &links : nullptr);
+    if (link_round) add_own_link_reading(links);
     const double model_began = thread_cpu_now();  // counted for the rounds that feed the model (report_.samples)
     for (size_t i = 0; i < visited.size(); ++i) {
         const RankProcess& proc = visited[i];
@@ -205,8 +206,7 @@ std::string local_node_name() {
     return host;
 }
 
-std::map<std::string, double> Watcher::link_readings() {
-    std::map<std::string, double> out = job_.take_link_readings();  // the agents', with this round's samples
+void Watcher::add_own_link_reading(std::map<std::string, double>& out) {
     std::vector<pid_t> local;
     for (const auto& r : ranks_)
         if (r.node.empty()) local.push_back(r.pid);
@@ -218,7 +218,6 @@ std::map<std::string, double> Watcher::link_readings() {
         for (const auto& [node, ms] : out) line << ' ' << (node.empty() ? slow_.local_node() : node) << '=' << ms;
         log(line.str());
     }
-    return out;
 }
 
 void Watcher::track_slow(const std::vector<SlowTracker::Sampled>& round, const std::map<std::string, double>& links) {
