@@ -161,7 +161,7 @@ TEST_CASE("verify_rank: a rank seen stopped in every look that ran between them 
     std::vector<RankVerification> checks;
     for (const auto& [rank, window] : windows) checks.push_back(verify_rank(rank, window, nullptr));
     REQUIRE(checks.size() == 6);
-    CHECK_FALSE(checks[3].stopped);      // ran 14 ticks between its looks
+    CHECK_FALSE(checks[3].stopped);      // its main thread ran 13 ticks, 134 ms, between its looks
     CHECK(checks[3].seen_stopped);
     CHECK(checks[3].cpu_ticks_used == 14);
     const Verdict still = judge_still_verification(checks, {2, 3});
@@ -169,10 +169,12 @@ TEST_CASE("verify_rank: a rank seen stopped in every look that ran between them 
     CHECK(still.reason == "rank(s) 2,3 moved on");
     CHECK_FALSE(judge_verification(checks).hang);
 
-    // The same looks without CPU time between them (one tick: a look's own cost) are a stopped rank.
+    // The same looks without CPU time of the main thread between them (one tick: a look's own cost)
+    // are a stopped rank.
     std::vector<StackSample> stopped = windows[3];
     for (auto& s : stopped) {
-        s.cpu_ticks = stopped.front().cpu_ticks + (&s == &stopped.back());
+        s.main_cpu_ticks = stopped.front().main_cpu_ticks + (&s == &stopped.back());
+        s.cpu_ticks = stopped.front().cpu_ticks + 30;  // other threads' time says nothing of the main thread
         s.main_run_ns = stopped.front().main_run_ns + 50'000;
     }
     CHECK(verify_rank(3, stopped, nullptr).stopped);

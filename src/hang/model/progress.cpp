@@ -152,18 +152,13 @@ bool stopped_throughout(const std::string& states) {
     return !states.empty() && states.find_first_not_of("Tt") == std::string::npos;
 }
 
-namespace {
-// Ran on a CPU between the first and the last look, beyond what being looked at costs (a stopped
-// process seized for a sample runs microseconds of kernel code): 10 ms of its main thread
-// (schedstat), or 2 clock ticks of the process. Under a stop/continue duty cycle on a loaded node a
-// rank was caught stopped in all five looks of a 1-s window while it ran 140 ms between them.
 bool ran_between_looks(const StackSample& first, const StackSample& last) {
     constexpr uint64_t kRanNs = 10'000'000;
     constexpr uint64_t kRanTicks = 2;
-    const bool main_ran = first.sched_known && last.sched_known && last.main_run_ns >= first.main_run_ns + kRanNs;
-    return main_ran || last.cpu_ticks >= first.cpu_ticks + kRanTicks;
+    auto grew = [](uint64_t then, uint64_t now, uint64_t by) { return now > then && now - then >= by; };
+    return (first.sched_known && last.sched_known && grew(first.main_run_ns, last.main_run_ns, kRanNs)) ||
+           grew(first.main_cpu_ticks, last.main_cpu_ticks, kRanTicks);
 }
-}  // namespace
 
 RankVerification verify_rank(int rank, const std::vector<StackSample>& window, const StackSample* before) {
     RankVerification v;

@@ -126,6 +126,13 @@ struct RankVerification {
     std::string mpi_call;        // outermost MPI function, empty outside MPI
 };
 
+// The main thread ran on a CPU between two looks at a rank, beyond what being looked at costs (a
+// stopped process seized for a sample runs microseconds of kernel code): 10 ms by schedstat, or 2
+// clock ticks. The main thread's, not the process's: a rank whose main thread is blocked in D while
+// a helper thread runs is blocked. Under a stop/continue duty cycle on a loaded node a rank was
+// caught stopped in all five looks of a 1-s window while it ran 140 ms between them.
+bool ran_between_looks(const StackSample& first, const StackSample& last);
+
 // A rank's evidence from its samples of a verification window (status ok, oldest first) and its last
 // sample before the window (nullptr: none): sampled, signature_changed, stopped, seen_stopped, in_mpi,
 // in_mpi_any, mpi_call, the CPU ticks, main_ran and run_share. What only the watcher knows (a rank

@@ -33,6 +33,7 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
     std::map<int, std::vector<StackSample>> seen;
     std::map<int, bool> exited;
     std::map<int, int> timeouts, timeouts_stuck;  // samples whose stop never came; of which in state D or T
+    std::map<int, std::pair<StackSample, StackSample>> stuck_span;  // the first and the latest of those in D or T
     OwnWakeups wakeups;  // local ranks: a loop that sleeps is not a hang
     std::map<int, std::string> failed;  // why a rank's latest sample failed (its node agent is lost, the unwind...)
     // On the deadlock path (every rank waiting where it is) the window
@@ -73,7 +74,10 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
             if (s.status == SampleStatus::gone) exited[proc.rank] = true;
             if (s.status == SampleStatus::timeout) {
                 ++timeouts[proc.rank];
-                if (s.state == 'D' || s.state == 'T' || s.state == 't') ++timeouts_stuck[proc.rank];
+                if (s.state == 'D' || s.state == 'T' || s.state == 't') {
+                    if (++timeouts_stuck[proc.rank] == 1) stuck_span[proc.rank].first = s;
+                    stuck_span[proc.rank].second = s;
+                }
                 else failed[proc.rank] = "it did not stop for the sample in state " + std::string(1, s.state) +
                                          " (runnable but not scheduled: a starved CPU)";
             }
@@ -100,8 +104,11 @@ void Watcher::verify(const std::vector<int>& still_suspects) {
             log("verification round " + std::to_string(round + 1) + " record:" + records.str());
         }
     }
-    // Never stopped for a sample, and in D or T at every try.
-    const auto stuck = [&](int rank) { return timeouts[rank] > 0 && timeouts_stuck[rank] == timeouts[rank]; };
+    // Never stopped for a sample, in D or T at every try, and its main thread did not run between them.
+    const auto stuck = [&](int rank) {
+        return timeouts[rank] > 0 && timeouts_stuck[rank] == timeouts[rank] &&
+               !ran_between_looks(stuck_span[rank].first, stuck_span[rank].second);
+    };
     std::vector<RankVerification> checks;
     std::map<int, StackSample> latest;
     for (const auto& proc : ranks_) {
