@@ -5,7 +5,7 @@
 # outside) into a random rank at a random time, through tests/mpi/real_code.sh,
 # and records whether it was detected, whether that rank was named, and the
 # delay from the injection to the verdict. Targets and kinds go round in turn.
-#   bash bench/real_detection.sh [RUNS] [NP]
+#   bash bench/real_detection.sh [RUNS] [NP]       (KINDS="stop sigstop" to choose and order the kinds)
 # Also logs every run's supervisor output to $OUT (default bench-out/real_detection), for model_replay.
 . "$(dirname "$0")/common.sh"
 RUNS=${1:-60}
@@ -16,6 +16,8 @@ export INJECT_LIB=$BUILD/tests/inject/libjobsentry-inject.so PROGRAMS=$BUILD/tes
 mapfile -t apps < <(bash "$TOP/tests/apps/launch.sh" list)
 targets=(hpl_like random_access halo_waitall overlap_test master_worker dgemm_phase "${apps[@]/#/app:}")
 kinds=(sleep spin read stop sigstop)
+# KINDS="sigstop stop ..." runs those kinds, in that order (each over every target in turn).
+[ -z "${KINDS:-}" ] || read -r -a kinds <<<"$KINDS"
 echo "| # | target | kind | rank | at (s) | detected | named | suspects | delay (s) |"
 echo "|---|---|---|---|---|---|---|---|---|"
 : >"$SCRATCH/delays"
