@@ -17,7 +17,13 @@ mapfile -t apps < <(bash "$TOP/tests/apps/launch.sh" list)
 targets=(hpl_like random_access halo_waitall overlap_test master_worker dgemm_phase "${apps[@]/#/app:}")
 kinds=(sleep spin read stop sigstop)
 # KINDS="sigstop stop ..." runs those kinds, in that order (each over every target in turn).
-[ -z "${KINDS:-}" ] || read -r -a kinds <<<"$KINDS"
+if [ -n "${KINDS:-}" ]; then
+  read -r -a kinds <<<"$KINDS"
+  for k in "${kinds[@]}"; do
+    [[ " sleep spin read stop sigstop " == *" $k "* ]] ||
+      { echo "KINDS: '$k' is not a kind (accepted: sleep spin read stop sigstop)" >&2; exit 2; }
+  done
+fi
 echo "| # | target | kind | rank | at (s) | detected | named | suspects | delay (s) |"
 echo "|---|---|---|---|---|---|---|---|---|"
 : >"$SCRATCH/delays"

@@ -172,10 +172,11 @@ TEST_CASE("verify_rank: a rank seen stopped in every look that ran between them 
     // The same looks without CPU time of the main thread between them (one tick: a look's own cost)
     // are a stopped rank.
     std::vector<StackSample> stopped = windows[3];
+    const StackSample first = stopped.front();
     for (auto& s : stopped) {
-        s.main_cpu_ticks = stopped.front().main_cpu_ticks + (&s == &stopped.back());
-        s.cpu_ticks = stopped.front().cpu_ticks + 30;  // other threads' time says nothing of the main thread
-        s.main_run_ns = stopped.front().main_run_ns + 50'000;
+        s.main_cpu_ticks = first.main_cpu_ticks + (&s == &stopped.back());
+        s.main_run_ns = first.main_run_ns + (&s == &stopped.back() ? 50'000 : 0);
+        s.cpu_ticks = first.cpu_ticks + (&s == &stopped.back() ? 30 : 0);  // other threads' time says nothing
     }
     CHECK(verify_rank(3, stopped, nullptr).stopped);
     // In D in every look while running between them: synchronous I/O at work, not blocked.

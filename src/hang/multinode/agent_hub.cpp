@@ -187,6 +187,15 @@ std::vector<RankProcess> AgentHub::refresh_ranks() {
     return all;
 }
 
+namespace {
+// A sample request with no ranks yet; `link` asks for the node's link reading too (wire.h).
+nlohmann::json sample_request(bool full, bool link) {
+    nlohmann::json request{{"type", "sample"}, {"full", full}, {"ranks", nlohmann::json::array()}};
+    if (link) request["link"] = true;
+    return request;
+}
+}  // namespace
+
 std::vector<std::string> next_in_turn(const std::vector<std::string>& candidates, const std::string& last,
                                       size_t most) {
     const size_t n = std::min(most, candidates.size());
@@ -207,8 +216,7 @@ std::map<int, StackSample> AgentHub::sample(const std::vector<RankProcess>& rank
         asked_of[r.node].insert(r.rank);
         auto& request = requests[r.node];
         if (request.is_null()) {
-            request = {{"type", "sample"}, {"full", full}, {"ranks", nlohmann::json::array()}};
-            if (link_ms) request["link"] = true;
+            request = sample_request(full, link_ms != nullptr);
         }
         request["ranks"].push_back({{"rank", r.rank}, {"pid", r.pid}, {"start", r.start_time}});
     }
@@ -261,7 +269,7 @@ void AgentHub::ask_links_of_idle_nodes(std::map<std::string, nlohmann::json>& re
         if (a.conn.is_open() && !requests.count(node)) idle.push_back(node);
     const std::vector<std::string> asked = next_in_turn(idle, last_link_only_, kMaxLinkOnlyNodes);
     for (const auto& node : asked)
-        requests[node] = {{"type", "sample"}, {"full", full}, {"ranks", nlohmann::json::array()}, {"link", true}};
+        requests[node] = sample_request(full, true);
     if (!asked.empty()) last_link_only_ = asked.back();
 }
 
