@@ -57,10 +57,10 @@ public:
     // turns, in a request of their own.
     std::map<int, StackSample> sample(const std::vector<RankProcess>& ranks, bool full,
                                       std::map<std::string, double>* link_ms = nullptr);
-    // A link round's requests to nodes whose ranks are not sampled in it are bounded: on a job of
-    // thousands of nodes, a request to each would cost the leader more than the round's samples.
-    // 32 nodes still give the median the model compares each node's reading with (slow_rank.h).
-    static constexpr size_t kMaxLinkOnlyNodes = 32;
+    // A link round's requests to nodes whose ranks are not sampled in it are bounded: 256 cost the
+    // leader 7-8 ms of CPU per link round (bench/leader_scale.sh), every 4th round, whatever the
+    // job's size; a request to each of 10,000 nodes would cost about 40 times that.
+    static constexpr size_t kMaxLinkOnlyNodes = 256;
     // What happened to agents since the last call, one line each.
     std::vector<std::string> take_events();
     // The job's other nodes that cannot be seen: their agent never connected
