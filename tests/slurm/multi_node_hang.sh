@@ -13,6 +13,9 @@ expect_supervisor_gone "$id"
 report=$(sacct_field "$id" AdminComment); report=${report##*; report }
 [ "$(jq -r '.ranks[] | select(.rank == 3) | .node' "$report")" = n2 ] || fail "the report does not place rank 3 on n2"
 [ "$(jq -r '.ranks[] | select(.rank == 4) | .node' "$report")" = n3 ] || fail "the report does not place rank 4 on n3"
+# The remote rank's still run has its length (its samples are timed on arrival at the leader).
+jq -e '[.evidence.rank_runs[] | select(.rank == 3 and .seconds > 0)] | length == 1' "$report" >/dev/null ||
+  fail "the report's run of rank 3 on n2 has no length: $(jq -c .evidence.rank_runs "$report")"
 # Every rank's stack: its own frames, or those of a rank of the same call chain (the leader fetches
 # the frames of the suspects and of one rank per call chain after the verdict: report_stacks.h).
 [ "$(jq -r '[.ranks[] | select(.rank == 3) | .frames | length > 0] | all' "$report")" = true ] ||

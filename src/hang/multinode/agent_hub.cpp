@@ -237,6 +237,11 @@ std::map<int, StackSample> AgentHub::sample(const std::vector<RankProcess>& rank
             }
             if (link_ms) (*link_ms)[node] = *ms;
         }
+        // The wire carries no time of a sample (the agent's monotonic clock is not the leader's), so
+        // its answer's arrival stands for it: within the round trip of when the agent took it, while
+        // the model's runs and the verification's window span seconds. Without it a remote rank's
+        // still run lasted 0 s whatever its length, and its CPU share was never judged.
+        const double received = monotonic_now();
         for (const auto& j : reply["samples"]) {
             int rank = -1;
             std::string error;
@@ -248,6 +253,7 @@ std::map<int, StackSample> AgentHub::sample(const std::vector<RankProcess>& rank
             // Only ranks asked of this node are taken: an agent cannot speak for another node's rank.
             if (!asked_of[node].count(rank)) continue;
             if (s->status == SampleStatus::gone) changed_ = true;  // a step ended there
+            s->taken_at = received;
             out[rank] = std::move(*s);
         }
     });
