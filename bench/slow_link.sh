@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # A degraded link (issue #29, item 5) on the project's multi-node cluster (scripts/cluster.sh: nodes
-# n1..n4 in network namespaces on one bridge). This kernel has no netem (CONFIG_NET_SCH_NETEM is not
-# set), so the fault is a token-bucket rate limit (tc tbf, which it has) on both directions of node
-# n2's link: jsv2 on the host (traffic to n2) and eth0 in n2's namespace (traffic from it).
+# n1..n4 in network namespaces on one bridge): a rate limit on both directions of node n2's link
+# (limit_link in tests/slurm/lib.sh: this kernel has no netem).
 # A 3-node halo_waitall job (6 ranks, Open MPI over TCP on the nodes' network), --hang-detect with a
 # 128-round slow baseline (32 link readings: a node needs 20 to be tested); once the baseline is complete, n2's link is limited to RATE until the job
 # ends. Per rate: the job's pace after the fault against an unfaulted run of the same length (rank
@@ -14,15 +13,7 @@ RATES=${1:-"20mbit 5mbit 2mbit"}
 RUN=${2:-240}
 bash "$TOP/tests/slurm/setup.sh" >/dev/null
 . "$TOP/tests/slurm/lib.sh"
-unlimit() {
-  tc qdisc del dev jsv2 root 2>/dev/null || true
-  nsenter --net=/run/netns/jsn2 tc qdisc del dev eth0 root 2>/dev/null || true
-}
-trap 'unlimit; cleanup' EXIT
-limit() {  # RATE: both directions of n2's link
-  tc qdisc add dev jsv2 root tbf rate "$1" burst 32kbit latency 400ms
-  nsenter --net=/run/netns/jsn2 tc qdisc add dev eth0 root tbf rate "$1" burst 32kbit latency 400ms
-}
+trap 'unlimit_link n2; cleanup' EXIT
 install -o "$TEST_USER" -m 0755 "$INSTALL/halo_waitall" "$WORK/halo_waitall"
 use_plugin
 multi_job_script job.sh "srun --mpi=pmix ./halo_waitall --seconds $RUN"
@@ -35,9 +26,9 @@ run() {
   wait_state "$id" 60 RUNNING
   start=$(epoch "$(scontrol show job "$id" | sed -n 's/.* StartTime=\([^ ]*\).*/\1/p')")
   wait_log "$id" 120 "slow verdict: baseline of .* complete"
-  if [ "$rate" != - ]; then limit "$rate"; fault=$(date +%s); fi
+  if [ "$rate" != - ]; then limit_link n2 "$rate"; fault=$(date +%s); fi
   wait_state "$id" $((RUN + 300)) COMPLETED FAILED CANCELLED TIMEOUT >/dev/null
-  unlimit
+  unlimit_link n2
   line=$(supervisor_log "$id" | grep -E 'jobsentry\[supervise job [0-9]+\]: slow: ' | head -1 || true)
   if [ -n "$line" ]; then
     named=$(sed -n 's/.*\]: slow: \(.*\) ~.*/\1/p' <<<"$line" | tr ' ' '_')

@@ -56,6 +56,21 @@ use_plugin() {
 
 as_user() { runuser -u "$TEST_USER" -- "$@"; }
 
+# A degraded link on node NODE of the multi-node cluster (scripts/cluster.sh: node nX in network
+# namespace jsnX, joined to the host's bridge by veth jsvX). This kernel has no netem
+# (CONFIG_NET_SCH_NETEM is not set), so the fault is a token-bucket rate limit (tc tbf, which it
+# has), whose queue delays every packet, on both directions: jsvX on the host (traffic to the
+# node) and eth0 in its namespace (traffic from it).
+#   limit_link NODE RATE    unlimit_link NODE
+limit_link() {
+  tc qdisc add dev "jsv${1#n}" root tbf rate "$2" burst 32kbit latency 400ms
+  nsenter --net="/run/netns/jsn${1#n}" tc qdisc add dev eth0 root tbf rate "$2" burst 32kbit latency 400ms
+}
+unlimit_link() {
+  tc qdisc del dev "jsv${1#n}" root 2>/dev/null || true
+  nsenter --net="/run/netns/jsn${1#n}" tc qdisc del dev eth0 root 2>/dev/null || true
+}
+
 # job_script NAME LINE...: a batch script in WORK, owned by the test user.
 job_script() {
   local name=$1; shift

@@ -14,10 +14,15 @@
 #   slow_drain.sh requeue [STOP_MS] slow_action=requeue_exclude; as multi, the job asking for it
 #                                   (slow_requeue=yes, --requeue) and told to checkpoint (--checkpoint):
 #                                   n2 drained, the job requeued and running again without n2
+#   slow_drain.sh link [RATE]       slow_action=drain; as multi, but no rank is held: node n2's link
+#                                   is rate-limited (default 2mbit, limit_link in lib.sh) once the
+#                                   baseline of 128 rounds (32 link readings) is complete: n2 drained
+#                                   as a slow network
 . "$(dirname "$0")/lib.sh"
 SHAPE=${1:-one}
-STOP_MS=${2:-60}
+STOP_MS=${2:-60} RATE=${2:-2mbit}
 LIMIT=120   # seconds from the fault to the action
+BASELINE_WAIT=120
 install -o "$TEST_USER" -m 0755 "$INSTALL/halo_waitall" "$WORK/halo_waitall"
 as_user mkdir "$WORK/pids"
 run="mpirun -np 4 ./halo_waitall --seconds 400 --pid-dir $WORK/pids"
@@ -54,35 +59,47 @@ case $SHAPE in
     # The first verdict may name one of n2's ranks before both (decision-rule.md §5): either names n2,
     # by either evidence (a rank continued after its stop waits on the run queue too: "starved of CPU").
     unit="(node n2 \\(ranks 2-3[^)]*\\)|rank [23] \\(node n2[^)]*\\))" ;;
-  *) fail "usage: slow_drain.sh one|multi|notify|requeue [STOP_MS] (not '$SHAPE')" ;;
+  link)
+    use_plugin slow_action=drain
+    multi_job_script job.sh "srun --mpi=pmix ./halo_waitall --seconds 400 --pid-dir $WORK/pids"
+    # A node's link is judged on 20 readings or more, one every 4th round (decision-rule.md §5).
+    id=$(submit --hang-detect=slow_baseline_rounds=128 "${MULTI_NODE[@]}" job.sh)
+    ranks=(2 3) BASELINE_WAIT=240
+    unit="node n2 \\(ranks 2-3, slow network\\)" ;;
+  *) fail "usage: slow_drain.sh one|multi|notify|requeue [STOP_MS] | link [RATE] (not '$SHAPE')" ;;
 esac
 node="" throttler=""
 finish() {
   [ -z "$throttler" ] || kill "$throttler" 2>/dev/null || true
+  [ "$SHAPE" != link ] || unlimit_link n2
   [ -z "$node" ] || [ "$SHAPE" = notify ] || scontrol update NodeName="$node" State=RESUME 2>/dev/null || true
   cleanup
 }
 trap finish EXIT
 wait_state "$id" 60 RUNNING
-wait_log "$id" 120 "slow verdict: baseline of .* complete"
+wait_log "$id" "$BASELINE_WAIT" "slow verdict: baseline of .* complete"
 pids=()
 for r in "${ranks[@]}"; do
   for _ in $(seq 50); do [ -s "$WORK/pids/rank.$r" ] && break; sleep 0.2; done
   pids+=("$(cat "$WORK/pids/rank.$r")")
 done
-if [ "$SHAPE" = multi ] || [ "$SHAPE" = requeue ]; then node=n2; grep -q slurm_n2 "/proc/${pids[0]}/cgroup" || fail "rank ${ranks[0]} does not run on n2"
+if [ "$SHAPE" != one ] && [ "$SHAPE" != notify ]; then node=n2; grep -q slurm_n2 "/proc/${pids[0]}/cgroup" || fail "rank ${ranks[0]} does not run on n2"
 else node=$(squeue -h -j "$id" -o %N); fi
 faulted=$(date +%s)
-( stop_s=$(awk -v m="$STOP_MS" 'BEGIN { print m / 1000 }') run_s=$(awk -v m="$STOP_MS" 'BEGIN { print (100 - m) / 1000 }')
-  trap 'kill -CONT "${pids[@]}" 2>/dev/null; exit 0' TERM
-  while kill -STOP "${pids[@]}" 2>/dev/null; do sleep "$stop_s"; kill -CONT "${pids[@]}" 2>/dev/null || break; sleep "$run_s"; done ) &
-throttler=$!
+if [ "$SHAPE" = link ]; then limit_link n2 "$RATE"
+else
+  ( stop_s=$(awk -v m="$STOP_MS" 'BEGIN { print m / 1000 }') run_s=$(awk -v m="$STOP_MS" 'BEGIN { print (100 - m) / 1000 }')
+    trap 'kill -CONT "${pids[@]}" 2>/dev/null; exit 0' TERM
+    while kill -STOP "${pids[@]}" 2>/dev/null; do sleep "$stop_s"; kill -CONT "${pids[@]}" 2>/dev/null || break; sleep "$run_s"; done ) &
+  throttler=$!
+fi
 case $SHAPE in
   notify) wait_log "$id" "$LIMIT" "slow_action notify: signal 10 sent to the batch shell" ;;
   requeue) wait_log "$id" "$LIMIT" "slow_action requeue_exclude: job requeued without n2" ;;
   *) wait_log "$id" "$LIMIT" "node $node set DRAIN: " ;;
 esac
 acted=$(date +%s)
+[ "$SHAPE" != link ] || unlimit_link n2
 kill "$throttler" 2>/dev/null || true
 wait "$throttler" 2>/dev/null || true
 throttler=""
@@ -128,4 +145,6 @@ scancel "$id"
 wait_state "$id" 60 CANCELLED COMPLETED
 comment=$(sacct_field "$id" AdminComment)
 [[ "$comment" =~ "jobsentry slow: "$unit ]] || fail "sacct's AdminComment of job $id does not name $unit slow: '$comment'"
-pass "job $id ($SHAPE): rank(s) ${ranks[*]} stopped $STOP_MS ms of every 100 ms; $((acted - faulted)) s after the fault began: $action; AdminComment '$comment'; no hang claimed"
+if [ "$SHAPE" = link ]; then fault="n2's link limited to $RATE"
+else fault="rank(s) ${ranks[*]} stopped $STOP_MS ms of every 100 ms"; fi
+pass "job $id ($SHAPE): $fault; $((acted - faulted)) s after the fault began: $action; AdminComment '$comment'; no hang claimed"
