@@ -15,6 +15,7 @@
 # For bench/slow_detection.sh: FAULT_DELAY (s after the baseline before the fault, default 0),
 # KEEP_FAULT=1 (the fault stays until the job ends: the job's slowdown can be measured),
 # KEEP_DIR (the log, the report, the fault's record and `times`: start, fault, verdict, end).
+# PROGRAM_ARGS: more arguments for a program of tests/programs (halo_waitall's --heavy R:K).
 # The stopcont rank was once claimed hung: verification's rounds came within
 # a few ms (inside one stop), not spaced as decision-rule.md §3 says. The quota
 # and hog faults are seen on the run queues (the rank starved of CPU), not in
@@ -39,7 +40,8 @@ read -ra slow_opts <<<"${SLOW_OPTS:---max-interval-ms 400 --slow-baseline-rounds
 mkdir -p "$WORK/run" "$WORK/pids"
 case $TARGET in
   app:*) cmd=(bash "$APPS/launch.sh" "${TARGET#app:}" "$WORK/run" "$NP" "$RUN") ;;
-  *) cmd=("${MPIEXEC[@]}" "$PROGRAMS/$TARGET" --seconds "$RUN" --pid-dir "$WORK/pids") ;;
+  *) read -ra program_args <<<"${PROGRAM_ARGS:-}"
+     cmd=("${MPIEXEC[@]}" "$PROGRAMS/$TARGET" --seconds "$RUN" --pid-dir "$WORK/pids" "${program_args[@]}") ;;
 esac
 CGROUP=""
 # Out of the test's cgroup and the cgroup removed, whatever happened.

@@ -10,6 +10,9 @@
  *
  *   --seconds S      run time (default 30)
  *   --n N            local grid is N x N (default 768)
+ *   --heavy R:K      rank R makes K physics passes per iteration instead of 1,
+ *                    from the first iteration on: a static imbalance that its
+ *                    peers wait for all run long (no sick node)
  *   --pid-dir DIR    each rank writes its pid to DIR/rank.N
  *
  * The diffusion conserves the global sum: rank 0 prints "OK <sum>" when the
@@ -28,6 +31,7 @@
 #include "program_common.h"
 
 static int n = 768;           /* interior points per side */
+static int heavy_rank = -1, heavy_passes = 1; /* --heavy R:K */
 static double *u, *unew, *aux; /* (n+2) x (n+2) with halo */
 static double *send_edge[4], *recv_edge[4];
 #define AT(a, i, j) (a)[(size_t)(i) * (n + 2) + (j)]
@@ -79,12 +83,22 @@ static double local_sum(void) {
     return s;
 }
 
-static void usage(const char* why) { program_usage("halo_waitall", "[--seconds S] [--n N] [--pid-dir DIR]", why); }
+static void usage(const char* why) {
+    program_usage("halo_waitall", "[--seconds S] [--n N] [--heavy R:K] [--pid-dir DIR]", why);
+}
 
-/* --n N */
+/* --n N, --heavy R:K */
 static int own_option(const char* a, const char* v) {
-    if (strcmp(a, "--n") || !v) return 0;
-    n = atoi(v);
+    if (!v) return 0;
+    if (!strcmp(a, "--n")) {
+        n = atoi(v);
+        return 2;
+    }
+    if (strcmp(a, "--heavy")) return 0;
+    char end;
+    if (sscanf(v, "%d:%d%c", &heavy_rank, &heavy_passes, &end) != 2 || heavy_rank < 0 || heavy_passes < 1 ||
+        heavy_passes > 100)
+        usage("--heavy takes R:K, a rank and its physics passes per iteration from 1 to 100");
     return 2;
 }
 
@@ -95,6 +109,7 @@ int main(int argc, char** argv) {
 
     int rank, size;
     program_start(&argc, &argv, opt.pid_dir, &rank, &size);
+    if (heavy_rank >= size) usage("--heavy names a rank the job does not have");
     int dims[2] = {0, 0}, periods[2] = {1, 1}, coords[2];
     MPI_Dims_create(size, 2, dims);
     MPI_Comm cart;
@@ -136,7 +151,7 @@ int main(int argc, char** argv) {
         MPI_Waitall(8, req, MPI_STATUSES_IGNORE);
         unpack_edges();
         residual += diffusion_sweep();
-        physics_pass();
+        for (int p = rank == heavy_rank ? heavy_passes : 1; p > 0; --p) physics_pass();
         if (it % 5 == 4) {
             double local[2] = {residual, rank == 0 && MPI_Wtime() - start >= opt.seconds}, global[2];
             MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_SUM, cart);

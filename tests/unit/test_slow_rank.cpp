@@ -540,6 +540,19 @@ TEST_CASE("a rank the kernel serves less than its peers, who gain what it lost, 
     CHECK(h.slow_ranks == std::vector<int>{3});
 }
 
+TEST_CASE("a starved rank under the bars for naming is held back, and the look says why", "[slow]") {
+    // 4 ranks on 2 CPUs (50 % each): rank 2 at 46 % of a CPU from 160 s on, its peers at 51 %. It is
+    // starved in more rounds than at baseline, but lost only 1.09x of its own share (the bar: 1.1).
+    PollingJob near;
+    near.quota[2] = 0.46;
+    near.fault_from = 160;
+    const SlowVerdict v = polling_verdict(near);
+    CHECK(v.status == SlowStatus::no_slow);
+    CHECK_THAT(slow_summary(v), Catch::Contains("held back: rank 2 cpu_starved (p "));
+    CHECK_THAT(slow_summary(v), Catch::Contains("but it ran 4"));
+    CHECK_THAT(slow_summary(v), Catch::Contains("itself at baseline 5"));
+}
+
 TEST_CASE("no starvation verdict: balanced, the whole node loaded alike, a rank asleep in I/O, no schedstat", "[slow]") {
     for (unsigned seed = 1; seed <= 20; ++seed) {
         PollingJob balanced;

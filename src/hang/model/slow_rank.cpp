@@ -604,9 +604,20 @@ SlowVerdict SlowRankModel::look() const {
     std::vector<SlowUnit> ranks, nodes, links;
     const Finding* strongest = nullptr;
     std::string contended;  // a starved rank held back: its whole node lost CPU
+    std::string too_small;  // the first significant unit under a bar for naming, and why (said in the look)
     for (const auto& f : found) {
         const double factor = compute_factor(f, suspects);
-        if (factor < config_.min_factor) continue;
+        if (factor < config_.min_factor) {
+            // Said in the look, so that a miss can be read in the log: significant, yet not named.
+            if (too_small.empty()) {
+                const std::string who = f.unit.is_node ? "node " + f.unit.node : "rank " + std::to_string(f.unit.rank);
+                char text[200];
+                std::snprintf(text, sizeof text, "%s %s (p %.2g), but its factor %.2f is under %.2g", who.c_str(),
+                              to_string(f.unit.kind), f.p, factor, config_.min_factor);
+                too_small = text;
+            }
+            continue;
+        }
         if (f.unit.kind == SlowEvidence::cpu_starved) {
             // Starved against its baseline is not enough: it must get less CPU than its peers now
             // (a rank that had more than its peers and now has as much is no sick node), and less
@@ -617,7 +628,16 @@ SlowVerdict SlowRankModel::look() const {
             double own = 0, peers = 0, own0 = 0, peers0 = 0;
             cpu_shares(since(f.since), f.unit, &own, &peers);
             cpu_shares(baseline(), f.unit, &own0, &peers0);
-            if (own <= 0 || peers / own < config_.min_factor || own0 / own < config_.min_factor) continue;
+            if (own <= 0 || peers / own < config_.min_factor || own0 / own < config_.min_factor) {
+                if (too_small.empty()) {
+                    char text[200];
+                    std::snprintf(text, sizeof text, "rank %d cpu_starved (p %.2g), but it ran %.0f %% of its runnable "
+                                  "time, its peers %.0f %%, itself at baseline %.0f %%", f.unit.rank, f.p, 100 * own,
+                                  100 * peers, 100 * own0);
+                    too_small = text;
+                }
+                continue;
+            }
             // On one node, its peers having lost much of what it lost, the node is contended (an
             // outside load, every rank served less, some a little less than others) and the worst
             // served of its ranks is no sick rank: seen beside a parallel build, a 4-rank CP2K run
@@ -726,6 +746,7 @@ SlowVerdict SlowRankModel::look() const {
         if (!std::count(v.slow_nodes.begin(), v.slow_nodes.end(), r.node)) v.units.push_back(r);
     if (v.units.empty()) {
         if (!contended.empty()) v.held_back = "held back: " + contended;
+        else if (!too_small.empty()) v.held_back = "held back: " + too_small;
         return v;
     }
 
