@@ -20,7 +20,7 @@
 #                                   as a slow network
 . "$(dirname "$0")/lib.sh"
 SHAPE=${1:-one}
-STOP_MS=${2:-60} RATE=${2:-2mbit}
+STOP_MS=${2:-60}
 LIMIT=120   # seconds from the fault to the action
 BASELINE_WAIT=120
 install -o "$TEST_USER" -m 0755 "$INSTALL/halo_waitall" "$WORK/halo_waitall"
@@ -64,7 +64,7 @@ case $SHAPE in
     multi_job_script job.sh "srun --mpi=pmix ./halo_waitall --seconds 400 --pid-dir $WORK/pids"
     # A node's link is judged on 20 readings or more, one every 4th round (decision-rule.md §5).
     id=$(submit --hang-detect=slow_baseline_rounds=128 "${MULTI_NODE[@]}" job.sh)
-    ranks=(2 3) BASELINE_WAIT=240
+    ranks=(2 3) BASELINE_WAIT=240 RATE=${2:-2mbit}
     unit="node n2 \\(ranks 2-3, slow network\\)" ;;
   *) fail "usage: slow_drain.sh one|multi|notify|requeue [STOP_MS] | link [RATE] (not '$SHAPE')" ;;
 esac

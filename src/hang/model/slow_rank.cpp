@@ -604,18 +604,22 @@ SlowVerdict SlowRankModel::look() const {
     std::vector<SlowUnit> ranks, nodes, links;
     const Finding* strongest = nullptr;
     std::string contended;  // a starved rank held back: its whole node lost CPU
-    std::string too_small;  // the first significant unit under a bar for naming, and why (said in the look)
+    // The first significant unit left out under a bar for naming, and why: said in the look, so
+    // that a miss can be read in the log.
+    std::string under_bar;
+    const auto leave_out = [&](const Finding& f, const char* why) {
+        if (!under_bar.empty()) return;
+        const std::string who = f.unit.is_node ? "node " + f.unit.node : "rank " + std::to_string(f.unit.rank);
+        char p[32];
+        std::snprintf(p, sizeof p, " (p %.2g), but ", f.p);
+        under_bar = who + ' ' + to_string(f.unit.kind) + p + why;
+    };
     for (const auto& f : found) {
         const double factor = compute_factor(f, suspects);
         if (factor < config_.min_factor) {
-            // Said in the look, so that a miss can be read in the log: significant, yet not named.
-            if (too_small.empty()) {
-                const std::string who = f.unit.is_node ? "node " + f.unit.node : "rank " + std::to_string(f.unit.rank);
-                char text[200];
-                std::snprintf(text, sizeof text, "%s %s (p %.2g), but its factor %.2f is under %.2g", who.c_str(),
-                              to_string(f.unit.kind), f.p, factor, config_.min_factor);
-                too_small = text;
-            }
+            char why[96];
+            std::snprintf(why, sizeof why, "its factor %.2f is under %.2g", factor, config_.min_factor);
+            leave_out(f, why);
             continue;
         }
         if (f.unit.kind == SlowEvidence::cpu_starved) {
@@ -629,13 +633,10 @@ SlowVerdict SlowRankModel::look() const {
             cpu_shares(since(f.since), f.unit, &own, &peers);
             cpu_shares(baseline(), f.unit, &own0, &peers0);
             if (own <= 0 || peers / own < config_.min_factor || own0 / own < config_.min_factor) {
-                if (too_small.empty()) {
-                    char text[200];
-                    std::snprintf(text, sizeof text, "rank %d cpu_starved (p %.2g), but it ran %.0f %% of its runnable "
-                                  "time, its peers %.0f %%, itself at baseline %.0f %%", f.unit.rank, f.p, 100 * own,
-                                  100 * peers, 100 * own0);
-                    too_small = text;
-                }
+                char why[128];
+                std::snprintf(why, sizeof why, "it ran %.0f %% of its runnable time, its peers %.0f %%, itself at "
+                              "baseline %.0f %%", 100 * own, 100 * peers, 100 * own0);
+                leave_out(f, why);
                 continue;
             }
             // On one node, its peers having lost much of what it lost, the node is contended (an
@@ -746,7 +747,7 @@ SlowVerdict SlowRankModel::look() const {
         if (!std::count(v.slow_nodes.begin(), v.slow_nodes.end(), r.node)) v.units.push_back(r);
     if (v.units.empty()) {
         if (!contended.empty()) v.held_back = "held back: " + contended;
-        else if (!too_small.empty()) v.held_back = "held back: " + too_small;
+        else if (!under_bar.empty()) v.held_back = "held back: " + under_bar;
         return v;
     }
 
