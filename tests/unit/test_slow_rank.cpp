@@ -217,11 +217,11 @@ TEST_CASE("one slow rank among healthy ones on its node is named alone, with its
 TEST_CASE("sampled every 50 ms, a few seconds of one rank lagging is no slow node; lasting, it is", "[slow]") {
     // Rank 2 computes 2x slower for 3 s only (the scheduler favouring it less for a while), after the
     // baseline. Judged on every 50-ms round with 3-s windows, such ranks of balanced jobs were named
-    // in 7 runs out of 9; taking rounds 0.2 s apart at least, in windows of 10 s at least, they are not.
-    auto run = [](SlowRankConfig config, double until) {
+    // in 7 runs out of 9; taking rounds 0.2 s apart at least, in windows of 20 s at least, they are not.
+    auto run = [](SlowRankConfig config, double until, double factor = 2.0) {
         int named = 0;
         for (unsigned seed = 1; seed <= 6; ++seed) {
-            Job spec = slowed_job(4, {2}, 2.0);
+            Job spec = slowed_job(4, {2}, factor);
             spec.pause = 0.05;
             spec.slow_from = 90;  // the 300 rounds of the baseline take ~70 s at 0.2 s or more apart
             spec.slow_until = until;
@@ -233,11 +233,33 @@ TEST_CASE("sampled every 50 ms, a few seconds of one rank lagging is no slow nod
         return named;
     };
     CHECK(run({}, 93) == 0);
+    // 6 s of 1.8x, about hpl_like's rank 0 on a balanced run (slow_rank.h): named in 2 seeds of 6 by
+    // windows of 10 s, in none by those of 20 s (2x for 8 s: in 4 and 6).
+    SlowRankConfig ten_s;
+    ten_s.min_window_s = 10;
+    CHECK(run({}, 96, 1.8) == 0);
+    CHECK(run(ten_s, 96, 1.8) > 0);
     SlowRankConfig every_round;
     every_round.min_spacing_s = every_round.min_window_s = 0;
     every_round.baseline_rounds = 1200;  // the same ~70 s of baseline
     CHECK(run(every_round, 93) > 0);  // the same episode, judged on every round in 3-s windows
     CHECK(run({}, 1e18) == 6);       // a lasting slowdown is named
+}
+
+TEST_CASE("a window's variance inflation sums the baseline's autocorrelations, never below the Markov chain's", "[slow]") {
+    SlowInflation none;
+    CHECK(none.of(64) == 1);
+    SlowInflation markov{3, {0.5}};  // rho_1 = 0.5 and nothing learnt beyond: (1 + 0.5) / (1 - 0.5)
+    CHECK(markov.of(64) == Approx(3));
+    // Long episodes: a small correlation at every lag adds up, more in a longer window.
+    SlowInflation episodes{1.22, std::vector<double>(30, 0.1)};
+    double tau32 = 1;
+    for (int k = 1; k <= 30; ++k) tau32 += 2 * (1 - k / 32.0) * 0.1;
+    CHECK(episodes.of(32) == Approx(tau32));
+    CHECK(episodes.of(128) > episodes.of(32));
+    CHECK(episodes.of(2) == Approx(1.22));  // a window of 2 rounds sums lag 1 alone: the Markov bound
+    SlowInflation strong{1, std::vector<double>(30, 0.9)};
+    CHECK(strong.of(512) == Approx(20));  // bounded
 }
 
 TEST_CASE("a job imbalanced from its start is not slow", "[slow]") {

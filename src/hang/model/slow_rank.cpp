@@ -23,6 +23,9 @@ bool works(Activity a) {
 // would otherwise shrink the counts to nothing; beyond this the test is
 // hopeless anyway.
 constexpr double kMaxInflation = 20;
+// The baseline's autocorrelations are summed up to one lag per this many of its rounds (30 of the
+// default 300): further lags rest on too few pairs to be more than noise.
+constexpr size_t kInflationLagsPer = 10;
 
 // Starvation: a rank's round counts only when it was runnable (on a CPU or
 // waiting for one) for at least this share of the time since its last round;
@@ -76,30 +79,50 @@ std::optional<double> baseline_threshold(std::vector<double> values, double marg
 
 int deflate(int count, double inflation) { return static_cast<int>(std::lround(count / inflation)); }
 
-// Lag-1 autocorrelation pooled within units (each series about its own mean,
-// so that units with different shares, a master and its workers, do not pass
-// for correlation), turned into the variance inflation of a share:
-// (1+rho)/(1-rho), as for a two-state Markov chain; 1 when rho <= 0.
+// The autocorrelations of the baseline's waited-for (or starved, slow-linked) series at lags 1 to
+// max_lag, pooled within units (each series about its own mean, so that units with different
+// shares, a master and its workers, do not pass for correlation).
 template <typename Key>
-double variance_inflation(const std::map<Key, std::vector<char>>& series) {
-    double cross = 0, square = 0;
+std::vector<double> pooled_autocorrelations(const std::map<Key, std::vector<char>>& series, size_t max_lag) {
+    std::vector<double> cross(max_lag + 1, 0);
     for (const auto& [key, xs] : series) {
         if (xs.size() < 2) continue;
         double mean = 0;
         for (char x : xs) mean += x;
-        mean /= xs.size();
-        for (size_t i = 0; i < xs.size(); ++i) {
-            square += (xs[i] - mean) * (xs[i] - mean);
-            if (i + 1 < xs.size()) cross += (xs[i] - mean) * (xs[i + 1] - mean);
-        }
+        mean /= static_cast<double>(xs.size());
+        for (size_t i = 0; i < xs.size(); ++i)
+            for (size_t k = 0; k <= max_lag && i + k < xs.size(); ++k) cross[k] += (xs[i] - mean) * (xs[i + k] - mean);
     }
-    if (square <= 0) return 1;
-    const double rho = cross / square;
-    if (rho <= 0) return 1;
-    return rho >= 1 ? kMaxInflation : std::min(kMaxInflation, (1 + rho) / (1 - rho));
+    std::vector<double> rho;
+    if (cross[0] <= 0) return rho;
+    for (size_t k = 1; k <= max_lag; ++k) rho.push_back(cross[k] / cross[0]);
+    return rho;
+}
+
+template <typename Key>
+SlowInflation variance_inflation(const std::map<Key, std::vector<char>>& series) {
+    size_t rounds = 0;
+    for (const auto& [key, xs] : series) rounds = std::max(rounds, xs.size());
+    SlowInflation out;
+    out.rho = pooled_autocorrelations(series, std::max<size_t>(1, rounds / kInflationLagsPer));
+    if (out.rho.empty() || out.rho.front() <= 0) return out;
+    const double rho = out.rho.front();
+    out.markov = rho >= 1 ? kMaxInflation : std::min(kMaxInflation, (1 + rho) / (1 - rho));
+    return out;
 }
 
 }  // namespace
+
+// A window of w rounds from a stationary series counts w p (1-p) tau_w in variance, tau_w =
+// 1 + 2 sum_k (1 - k/w) rho_k; the sum stops at the lags learnt. Never below the Markov chain's
+// (1+rho_1)/(1-rho_1), the inflation of the rule before: long episodes (a rank waited for in most
+// rounds for ten seconds now and then, by chance) add to it, never take from it.
+double SlowInflation::of(int window) const {
+    double tau = 1;
+    for (size_t k = 1; k <= rho.size() && static_cast<int>(k) < window; ++k)
+        tau += 2 * (1 - static_cast<double>(k) / window) * rho[k - 1];
+    return std::min(kMaxInflation, std::max({1.0, markov, tau}));
+}
 
 SlowRankModel::SlowRankModel(SlowRankConfig config, std::map<int, std::string> rank_node)
     : config_(std::move(config)), rank_node_(std::move(rank_node)) {
@@ -376,11 +399,13 @@ std::vector<SlowRankModel::Finding> SlowRankModel::significant(const SlowVerdict
             const Share& after = now.of(units[i]);
             if (after.value() <= before.value()) continue;  // one-sided: only more waiting counts
             const bool starve = units[i].kind == SlowEvidence::cpu_starved;
-            const double k = units[i].kind == SlowEvidence::slow_link ? node_link_inflation_
-                             : units[i].is_node ? (starve ? node_starve_inflation_ : node_inflation_)
-                                                : (starve ? rank_starve_inflation_ : rank_inflation_);
-            const double p = fisher_greater(deflate(after.waited, k), deflate(after.seen, k), deflate(before.waited, k),
-                                            deflate(before.seen, k));
+            const SlowInflation& inflation = units[i].kind == SlowEvidence::slow_link ? node_link_inflation_
+                                             : units[i].is_node ? (starve ? node_starve_inflation_ : node_inflation_)
+                                                                : (starve ? rank_starve_inflation_ : rank_inflation_);
+            // Each period by its own length's inflation: the baseline's longer sum of lags weighs more.
+            const double k = inflation.of(window), k0 = inflation.of(before.seen);
+            const double p = fisher_greater(deflate(after.waited, k), deflate(after.seen, k), deflate(before.waited, k0),
+                                            deflate(before.seen, k0));
             auto it = best.find(i);
             if (it == best.end() || p < it->second.p) best[i] = {units[i], before, after, window, p, 0};
         }
