@@ -33,9 +33,10 @@ bool parse_rank(const std::string& word, RankRoundSample* out, Activity* activit
     return true;
 }
 
-// " r0=S,p=... v0=812 r1=..." -> each rank's record and, where logged, its sleeps (voluntary
-// context switches) read just before the look (own_wakeups.h).
-std::map<int, StackSample> parse_records(const std::string& text, std::map<int, uint64_t>* sleeps) {
+// " r0=S,p=... v0=812 q0=0 r1=..." -> each rank's record and, where logged, its sleeps (voluntary
+// context switches) read just before the look (own_wakeups.h) and its quota's throttle count.
+std::map<int, StackSample> parse_records(const std::string& text, std::map<int, uint64_t>* sleeps,
+                                         std::map<int, int64_t>* throttled = nullptr) {
     std::map<int, StackSample> out;
     std::istringstream words(text);
     std::string word;
@@ -43,6 +44,10 @@ std::map<int, StackSample> parse_records(const std::string& text, std::map<int, 
         auto eq = word.find('=');
         if (word.size() >= 3 && word[0] == 'v' && eq != std::string::npos) {
             (*sleeps)[std::atoi(word.c_str() + 1)] = std::strtoull(word.c_str() + eq + 1, nullptr, 10);
+            continue;
+        }
+        if (word.size() >= 3 && word[0] == 'q' && eq != std::string::npos) {
+            if (throttled) (*throttled)[std::atoi(word.c_str() + 1)] = std::strtoll(word.c_str() + eq + 1, nullptr, 10);
             continue;
         }
         if (word.size() < 4 || word[0] != 'r' || eq == std::string::npos) continue;
@@ -62,7 +67,8 @@ std::vector<Round> read_rounds(std::istream& in) {
         if (record != std::string::npos) {
             if (out.empty()) continue;
             std::map<int, uint64_t> sleeps;
-            auto records = parse_records(line.substr(record + 9), &sleeps);
+            std::map<int, int64_t> throttled;
+            auto records = parse_records(line.substr(record + 9), &sleeps, &throttled);
             if (line.find("verification round ") != std::string::npos) {
                 out.back().verification.push_back(std::move(records));
                 out.back().verification_sleeps.push_back(std::move(sleeps));
@@ -71,6 +77,7 @@ std::vector<Round> read_rounds(std::istream& in) {
             } else if (line.find("sample ") != std::string::npos) {
                 out.back().records = std::move(records);
                 out.back().sleeps = std::move(sleeps);
+                out.back().throttled = std::move(throttled);
             }
             continue;
         }

@@ -2,10 +2,11 @@
 // verdict model (hang/model/slow_rank.h), as the watcher does: each logged round's ranks with their
 // activity and, from the record line below it, the main thread's scheduler times; rounds in which
 // every rank is stopped are left out (a suspended job), as are rounds with fewer than two ranks.
-// What the replay cannot have: the throttle counts (read every 4th round where the ranks outnumber
-// their CPUs, never logged: unknown, so the hold on unevenly served ranks never applies, unless
-// --never-throttled says that no CPU quota held any rank back, as on runs with no quota set: each
-// rank then reads 0 every 4th round) and the link readings (one-node logs have none). So it judges a recorded job again under the rule of this build:
+// The throttle counts (read every 4th round where the ranks outnumber their CPUs) are replayed where
+// the log has them ("q" words of the record line); logs written before them have none, so the hold
+// on unevenly served ranks never applies and no rank is found throttled, unless --never-throttled
+// says that no CPU quota held any rank back (runs with no quota set: each rank then reads 0 every
+// 4th round). What the replay cannot have: the link readings (one-node logs have none). So it judges a recorded job again under the rule of this build:
 // evidence for the rule from every run recorded under an older one.
 //   slow_replay [--baseline-rounds N] [--alpha A] [--min-window-s S] [--never-throttled] [--looks] < supervisor.log
 // Prints the first slow verdict ("slow at round R, t=T s: slow: rank 3 (node vm) ~1.46x; ...") or
@@ -55,7 +56,8 @@ int main(int argc, char** argv) {
                 s.run_ns = it->second.main_run_ns;
                 s.wait_ns = it->second.main_wait_ns;
             }
-            if (never_throttled && logged % 4 == 0) s.throttled = 0;
+            if (auto q = r.throttled.find(rank); q != r.throttled.end()) s.throttled = q->second;
+            else if (never_throttled && logged % 4 == 0) s.throttled = 0;
             round.ranks.push_back(s);
         }
         if (!model.observe(round)) continue;

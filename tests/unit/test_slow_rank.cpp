@@ -562,6 +562,58 @@ TEST_CASE("a rank the kernel serves less than its peers, who gain what it lost, 
     CHECK(h.slow_ranks == std::vector<int>{3});
 }
 
+namespace {
+
+// Four busy-polling ranks whose samples compute at random, `working` of the time before `from`
+// and `working_after` from then on (every rank alike: the exchanges take longer, or not); no
+// schedstat. Every 4th round each rank's CPU quota throttle count is read: the ranks in
+// `throttled` gain 3 throttled periods between readings from `from` on, the others none.
+SlowVerdict quota_verdict(const std::vector<int>& throttled, double working, double working_after) {
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<double> pause(0.2, 0.6), coin(0, 1);
+    SlowRankModel model;
+    std::map<int, int64_t> counts;
+    double now = 0;
+    const double from = 160;
+    for (int i = 1; i <= 1000; ++i) {
+        now += pause(rng);
+        SlowRound round{now, {}, {}};
+        for (int r = 0; r < 4; ++r) {
+            const double w = now < from ? working : working_after;
+            RankState s{r, coin(rng) < w ? Activity::computing : Activity::in_mpi};
+            if (i % 4 == 0) {
+                if (now >= from && std::count(throttled.begin(), throttled.end(), r)) counts[r] += 3;
+                s.throttled = counts[r];
+            }
+            round.ranks.push_back(s);
+        }
+        model.observe(round);
+    }
+    return model.verdict();
+}
+
+}  // namespace
+
+TEST_CASE("a rank its own CPU quota holds back is named by its throttle count, where its job got slower", "[slow]") {
+    // A CP2K rank held to half a CPU, its share anyway on 4 ranks and 2 CPUs: no less CPU than its
+    // peers, no more waited for, but every exchange waits out its throttled periods (2.2x slower).
+    const SlowVerdict v = quota_verdict({2}, 0.4, 0.2);
+    REQUIRE(v.status == SlowStatus::slow);
+    CHECK(v.slow_ranks == std::vector<int>{2});
+    REQUIRE(v.units.size() == 1);
+    CHECK(v.units[0].evidence == SlowEvidence::cpu_throttled);
+    CHECK(v.units[0].compute_factor == Approx(2).epsilon(0.25));
+    CHECK(v.units[0].baseline_share == 0);
+    CHECK(v.units[0].recent_share > 0.9);
+    CHECK_THAT(slow_summary(v), Catch::StartsWith("slow: rank 2 (held back by a CPU quota) ~"));
+    // A quota on the job's whole cgroup throttles every rank alike: no rank of its own.
+    CHECK(quota_verdict({0, 1, 2, 3}, 0.4, 0.2).status == SlowStatus::no_slow);
+    // Throttled, in a job no slower: under the bar, and the look says so.
+    const SlowVerdict same = quota_verdict({2}, 0.4, 0.4);
+    CHECK(same.status == SlowStatus::no_slow);
+    CHECK_THAT(same.held_back, Catch::StartsWith("held back: rank 2 cpu_throttled (p "));
+}
+
 TEST_CASE("a starved rank under the bars for naming is held back, and the look says why", "[slow]") {
     // 4 ranks on 2 CPUs (50 % each): rank 2 at 46 % of a CPU from 160 s on, its peers at 51 %. It is
     // starved in more rounds than at baseline, but lost only 1.09x of its own share (the bar: 1.1).

@@ -38,6 +38,9 @@ constexpr double kStarveMargin = 0.05;
 // The peers' CPU share is recorded only over this much of their runnable time.
 constexpr double kMinCpuEvidenceSeconds = 2;
 constexpr size_t kStarveBaselineValues = 20;  // fewer timed baseline rounds: the unit is not tested for starvation
+// A rank is tested for its quota's throttling with this many throttle readings in the baseline at
+// least (one every 4th round, where the ranks outnumber their CPUs: 75 of the default 300 rounds).
+constexpr int kThrottleBaselineReadings = 8;
 // A one-node job whose other ranks lost at least this factor of their CPU share since baseline, and at
 // least the square root of the starved rank's own loss (half of it on a log scale): the node is
 // contended, and the worst served rank says nothing of its own (decision-rule.md §5).
@@ -149,7 +152,7 @@ const SlowRankModel::Share& SlowRankModel::Shares::of(const Unit& u) const {
         auto it = shares.find(u.node);
         return it == shares.end() ? none : it->second;
     }
-    const auto& shares = starved ? rank_starved : rank;
+    const auto& shares = starved ? rank_starved : u.kind == SlowEvidence::cpu_throttled ? rank_throttled : rank;
     auto it = shares.find(u.rank);
     return it == shares.end() ? none : it->second;
 }
@@ -182,7 +185,31 @@ SlowRankModel::Round SlowRankModel::mark(const SlowRound& round) {
         out.marks.push_back(m);
     }
     time_marks(&out);
+    mark_throttling(&out);
     return out;
+}
+
+void SlowRankModel::mark_throttling(Round* round) {
+    int known = 0, grew = 0;
+    for (Mark& m : round->marks) {
+        if (m.throttled < 0) continue;
+        auto last = last_throttle_.find(m.rank);
+        // A count that fell belongs to another cgroup: no reading to compare with.
+        if (last != last_throttle_.end() && m.throttled >= last->second) {
+            m.throttle_known = true;
+            m.throttled_now = m.throttled > last->second;
+            ++known;
+            grew += m.throttled_now;
+        }
+        last_throttle_[m.rank] = m.throttled;
+    }
+    // Held back by a quota of its own: a quota on the job's whole cgroup throttles its ranks alike
+    // (they read the same count), so a rank counts only while most of its peers read now were not.
+    for (Mark& m : round->marks) {
+        if (!m.throttle_known) continue;
+        if (known < 2) m.throttle_known = m.throttled_now = false;
+        else if (m.throttled_now && 2 * (grew - 1) >= known - 1) m.throttled_now = false;
+    }
 }
 
 void SlowRankModel::time_marks(Round* round) const {
@@ -304,6 +331,11 @@ SlowRankModel::Shares SlowRankModel::shares(const Rounds& rounds) const {
             ++out.rank_starved[m.rank].seen;
             out.rank_starved[m.rank].waited += m.starve > threshold->second;
         }
+        for (const Mark& m : round->marks) {
+            if (!m.throttle_known) continue;
+            ++out.rank_throttled[m.rank].seen;
+            out.rank_throttled[m.rank].waited += m.throttled_now;
+        }
         for (const auto& [node, value] : round->node_starve) {
             auto threshold = node_starve_threshold_.find(node);
             if (threshold == node_starve_threshold_.end()) continue;
@@ -342,11 +374,12 @@ SlowRankModel::Rounds SlowRankModel::recent(int window) const {
 }
 
 void SlowRankModel::learn_inflation() {
-    std::map<int, std::vector<char>> ranks;
+    std::map<int, std::vector<char>> ranks, throttled;
     std::map<std::string, std::vector<char>> nodes;
     for (const Round& round : baseline_) {
         std::map<std::string, char> here;
         for (const Mark& m : round.marks) {
+            if (m.throttle_known) throttled[m.rank].push_back(m.throttled_now);
             ranks[m.rank].push_back(m.waited_for);
             char& node_waited = here[node_of(m.rank)];
             node_waited = node_waited || m.waited_for;
@@ -355,6 +388,7 @@ void SlowRankModel::learn_inflation() {
     }
     rank_inflation_ = variance_inflation(ranks);
     node_inflation_ = variance_inflation(nodes);
+    rank_throttle_inflation_ = variance_inflation(throttled);
 }
 
 bool SlowRankModel::observe(const SlowRound& round) {
@@ -391,6 +425,8 @@ std::vector<SlowRankModel::Finding> SlowRankModel::significant(const SlowVerdict
     for (const auto& [rank, share] : base.rank_starved) units.push_back({false, rank, node_of(rank), SlowEvidence::cpu_starved});
     for (const auto& [node, share] : base.node_starved) units.push_back({true, -1, node, SlowEvidence::cpu_starved});
     for (const auto& [node, share] : base.node_link) units.push_back({true, -1, node, SlowEvidence::slow_link});
+    for (const auto& [rank, share] : base.rank_throttled)
+        if (share.seen >= kThrottleBaselineReadings) units.push_back({false, rank, node_of(rank), SlowEvidence::cpu_throttled});
     std::map<size_t, Finding> best;
     for (int window : windows) {
         const Shares now = shares(recent(window));
@@ -399,7 +435,8 @@ std::vector<SlowRankModel::Finding> SlowRankModel::significant(const SlowVerdict
             const Share& after = now.of(units[i]);
             if (after.value() <= before.value()) continue;  // one-sided: only more waiting counts
             const bool starve = units[i].kind == SlowEvidence::cpu_starved;
-            const SlowInflation& inflation = units[i].kind == SlowEvidence::slow_link ? node_link_inflation_
+            const SlowInflation& inflation = units[i].kind == SlowEvidence::slow_link       ? node_link_inflation_
+                                             : units[i].kind == SlowEvidence::cpu_throttled ? rank_throttle_inflation_
                                              : units[i].is_node ? (starve ? node_starve_inflation_ : node_inflation_)
                                                                 : (starve ? rank_starve_inflation_ : rank_inflation_);
             // Each period by its own length's inflation: the baseline's longer sum of lags weighs more.
@@ -466,13 +503,7 @@ std::map<int, SlowRankModel::ComputeRate> SlowRankModel::compute_rates(const Rou
 // (low where the peers gained CPU; decision-rule.md §5).
 double SlowRankModel::estimate_job_factor(const Rounds& now, SlowVerdict* v) const {
     const Rounds base = baseline();
-    int samples = 0;
-    const double working0 = 1 - peers_waiting(base, v->slow_ranks);
-    // Peers never seen working since the change: the job all but stands still, slower than any
-    // sample can say; it is given the bound of one working sample more.
-    const double waiting1 = peers_waiting(now, v->slow_ranks, &samples);
-    const double working1 = std::max(1 - waiting1, 1.0 / (samples + 1));
-    const double from_waiting = working0 / working1;
+    const double from_waiting = waiting_factor(now, v->slow_ranks);
     v->job_factor = from_waiting;
     const std::map<int, ComputeRate> rates0 = compute_rates(base), rates1 = compute_rates(now);
     std::vector<double> ratios;
@@ -481,7 +512,7 @@ double SlowRankModel::estimate_job_factor(const Rounds& now, SlowVerdict* v) con
         auto it = rates0.find(rank);
         if (it == rates0.end() || it->second.rate <= 0) continue;
         before += it->second.rate, after += rate.rate;
-        // A rank never seen computing since: one computing sample more, as above.
+        // A rank never seen computing since: one computing sample more (as for the peers in waiting_factor).
         ratios.push_back(it->second.rate / std::max(rate.rate, rate.floor));
     }
     if (ratios.size() >= 2) {
@@ -492,6 +523,16 @@ double SlowRankModel::estimate_job_factor(const Rounds& now, SlowVerdict* v) con
         !peers_cpu_share(now, v->slow_ranks, &v->peers_cpu_now))
         v->peers_cpu_before = v->peers_cpu_now = 0;
     return from_waiting;
+}
+
+double SlowRankModel::waiting_factor(const Rounds& now, const std::vector<int>& suspects) const {
+    int samples = 0;
+    const double working0 = 1 - peers_waiting(baseline(), suspects);
+    // Peers never seen working since the change: the job all but stands still, slower than any
+    // sample can say; it is given the bound of one working sample more.
+    const double waiting1 = peers_waiting(now, suspects, &samples);
+    const double working1 = std::max(1 - waiting1, 1.0 / (samples + 1));
+    return working0 / working1;
 }
 
 bool SlowRankModel::peers_cpu_share(const Rounds& rounds, const std::vector<int>& suspects, double* share) const {
@@ -517,6 +558,9 @@ double SlowRankModel::compute_factor(const Finding& f, const std::vector<int>& s
         const double before = link_median(baseline(), f.unit.node);
         return before > 0 ? link_median(since(f.since), f.unit.node) / before : 0;
     }
+    // Its quota's cost is the job's: a rank held to about the CPU share it had anyway, in bursts, holds
+    // its busy-polling peers up without getting less CPU than they (decision-rule.md §5).
+    if (f.unit.kind == SlowEvidence::cpu_throttled) return waiting_factor(since(f.since), suspects);
     if (f.unit.kind == SlowEvidence::cpu_starved) {  // the CPU its peers get of their runnable time, against its own
         auto ratio = [&](const Rounds& rounds) {
             double own = 0, peers = 0;
@@ -584,6 +628,9 @@ double SlowRankModel::change_point(const Finding& f) const {
             waited = starved(recent_[i], f.unit, &seen);
         } else if (f.unit.kind == SlowEvidence::slow_link) {
             waited = slow_linked(recent_[i], f.unit.node, &seen);
+        } else if (f.unit.kind == SlowEvidence::cpu_throttled) {
+            for (const Mark& m : recent_[i].marks)
+                if (m.rank == f.unit.rank && m.throttle_known) seen = true, waited = m.throttled_now;
         } else {
             for (const Mark& m : recent_[i].marks)
                 if (in_unit(f.unit, m.rank)) {
@@ -612,8 +659,9 @@ SlowVerdict SlowRankModel::look() const {
             windows.push_back(w);
     if (windows.empty()) return v;  // learning
     const Shares base = shares(baseline());
-    const size_t units = base.rank.size() + (base.node.size() >= 2 ? base.node.size() : 0) + base.rank_starved.size() +
-                         base.node_starved.size() + base.node_link.size();
+    size_t units = base.rank.size() + (base.node.size() >= 2 ? base.node.size() : 0) + base.rank_starved.size() +
+                   base.node_starved.size() + base.node_link.size();
+    for (const auto& [rank, share] : base.rank_throttled) units += share.seen >= kThrottleBaselineReadings;
     v.tests = static_cast<int>(units * windows.size());
     v.threshold = config_.alpha / v.tests;
     v.status = SlowStatus::no_slow;
@@ -810,8 +858,9 @@ SlowVerdict SlowRankModel::look() const {
     // Waited for more, yet by the ranks' compute rates the job is faster: a later phase of the code
     // in which one rank ends its steps last, no sick node (a quiet HPCC run, rank 2 waited for in 22 %
     // of 64 rounds against 1 % at baseline, its job estimated 0.46x).
-    const bool rates_say_faster = strongest->unit.kind == SlowEvidence::waited_for && from_rates &&
-                                  v.job_factor < config_.min_job_factor;
+    const bool rates_say_faster = (strongest->unit.kind == SlowEvidence::waited_for ||
+                                   strongest->unit.kind == SlowEvidence::cpu_throttled) &&
+                                  from_rates && v.job_factor < config_.min_job_factor;
     const bool job_not_slower = job_factor < config_.min_job_factor;
     if (job_not_slower || link_alone_unproven || rates_say_faster) {
         SlowVerdict held;

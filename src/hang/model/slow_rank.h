@@ -44,6 +44,14 @@
 // others, in the same family, where three nodes or more have readings (with two, the link is
 // between them: neither is named). Named alone, a slow link needs a job measurably slower.
 //
+// A fourth, for a CPU quota on a rank's own cgroup where the ranks outnumber their CPUs: held to about
+// the share it had anyway, the rank gets no less CPU than its busy-polling peers, yet in bursts (a
+// period's quota spent, it waits out the period), and every exchange waits for it (CP2K 2.2x slower,
+// seen by neither evidence above). A rank is THROTTLED in a round when its quota's throttle count
+// (cgroup cpu.stat nr_throttled, read every 4th round) grew since its previous reading while most
+// of its peers' read then did not (a quota on the whole job's cgroup throttles every rank alike);
+// tested like the others, in the same family; its factor is the job's slowdown by the peers' waiting.
+//
 // A code imbalanced from its start (a master always waited for) has that
 // share in its baseline: only a change is found. Each look keeps the level
 // alpha; looks repeat, so alpha is a false-alarm rate: at most alpha false
@@ -143,6 +151,9 @@ private:
         double starve = 0;        // its waiting share of runnable time minus its peers' median (timed, with peers)
         bool starve_known = false;
         int64_t throttled = -1;   // RankState::throttled
+        // Its quota's throttle count was read now and before (same cgroup), and grew in between
+        // while most of its peers read now did not (mark_throttling).
+        bool throttle_known = false, throttled_now = false;
     };
     struct Round {
         double at;
@@ -168,7 +179,7 @@ private:
         double value() const { return seen ? static_cast<double>(waited) / seen : 0; }
     };
     struct Shares {
-        std::map<int, Share> rank, rank_starved;
+        std::map<int, Share> rank, rank_starved, rank_throttled;
         std::map<std::string, Share> node, node_starved, node_link;
         const Share& of(const Unit& u) const;
     };
@@ -184,6 +195,7 @@ private:
 
     Round mark(const SlowRound& round);
     void time_marks(Round* round) const;
+    void mark_throttling(Round* round);
     bool starved(const Round& round, const Unit& u, bool* seen) const;
     bool slow_linked(const Round& round, const std::string& node, bool* seen) const;
     void learn_starvation();
@@ -202,6 +214,9 @@ private:
     // The CPU share of runnable time of the unit and of its peers over these rounds (0 when untimed).
     void cpu_shares(const Rounds& rounds, const Unit& u, double* own, double* peers) const;
     double peers_waiting(const Rounds& rounds, const std::vector<int>& suspects, int* samples = nullptr) const;
+    // The job's slowdown by its peers' (every rank but the suspects) working share at baseline over
+    // their share in these rounds: in a bulk-synchronous step they compute c and wait for the slowest.
+    double waiting_factor(const Rounds& now, const std::vector<int>& suspects) const;
     // Sets v->job_factor (from the ranks' compute rates where two or more ranks are timed in both
     // periods, else as the return value) and returns the estimate that decides whether the job is
     // slower at all.
@@ -237,6 +252,8 @@ private:
     std::map<std::string, double> node_link_threshold_;  // from the baseline; nodes without one are not tested
     SlowInflation node_link_inflation_;
     std::map<int, SchedClock> last_sched_;
+    std::map<int, int64_t> last_throttle_;  // each rank's last throttle reading
+    SlowInflation rank_throttle_inflation_;
     SlowVerdict verdict_, last_look_;
 };
 

@@ -22,6 +22,7 @@ const char* to_string(SlowEvidence e) {
         case SlowEvidence::waited_for: return "waited_for";
         case SlowEvidence::cpu_starved: return "cpu_starved";
         case SlowEvidence::slow_link: return "slow_link";
+        case SlowEvidence::cpu_throttled: return "cpu_throttled";
     }
     return "?";
 }
@@ -31,9 +32,10 @@ namespace {
 std::string describe(const SlowUnit& u) {
     const std::set<int> ranks(u.ranks.begin(), u.ranks.end());
     const std::string rank_text = (ranks.size() == 1 ? "rank " : "ranks ") + format_rank_set(ranks);
-    const std::string cause = u.evidence == SlowEvidence::cpu_starved ? "starved of CPU"
-                                : u.evidence == SlowEvidence::slow_link ? "slow network"
-                                                                        : "";
+    const std::string cause = u.evidence == SlowEvidence::cpu_starved     ? "starved of CPU"
+                              : u.evidence == SlowEvidence::slow_link     ? "slow network"
+                              : u.evidence == SlowEvidence::cpu_throttled ? "held back by a CPU quota"
+                                                                          : "";
     if (u.is_node) return "node " + u.node + " (" + rank_text + (cause.empty() ? "" : ", " + cause) + ")";
     if (u.node.empty()) return cause.empty() ? rank_text : rank_text + " (" + cause + ")";
     return rank_text + " (node " + u.node + (cause.empty() ? "" : ", " + cause) + ")";

@@ -16,8 +16,9 @@ enum class SlowStatus {
 const char* to_string(SlowStatus s);
 
 // What made a unit slow (slow_rank.h): its peers waited for it inside MPI, it waited for a CPU, or
-// (a node) its network round trips grew beyond the other nodes'.
-enum class SlowEvidence { waited_for, cpu_starved, slow_link };
+// (a node) its network round trips grew beyond the other nodes'; or a CPU quota of its own cgroup
+// held it back while its peers' did not.
+enum class SlowEvidence { waited_for, cpu_starved, slow_link, cpu_throttled };
 const char* to_string(SlowEvidence e);
 
 // One rank or one node found slow, with its evidence.
@@ -31,7 +32,8 @@ struct SlowUnit {
     int window = 0;             // rounds in that window
     double p_value = 1;         // Fisher's one-sided exact p, before the correction
     double compute_factor = 1;  // how much slower it computes than its peers, against the baseline ratio
-                                // (cpu_starved: how much less CPU it gets of its runnable time)
+                                // (cpu_starved: how much less CPU it gets of its runnable time;
+                                // cpu_throttled: how much slower its job runs, from the peers' waiting)
     double cpu_share = 0;       // cpu_starved: of its runnable time, the share it ran since `since`
     double peers_cpu_share = 0;  // ... and its peers' share
     double since = 0;           // the round at which its share changed (the caller's clock)

@@ -95,6 +95,12 @@ std::string slow_unit_evidence(const SlowUnit& u) {
                       "%.0f %% of its readings in the last %d rounds against %.0f %% at baseline (p = %.2g)",
                       u.compute_factor, slow_time(u.since).c_str(), u.link_ms, u.baseline_link_ms,
                       100 * u.recent_share, u.window, 100 * u.baseline_share, u.p_value);
+    else if (u.evidence == SlowEvidence::cpu_throttled)
+        std::snprintf(text, sizeof text,
+                      "a CPU quota holds it back since %s, its peers' not: throttled in %.0f %% of its readings in the "
+                      "last %d rounds against %.0f %% at baseline (p = %.2g); the job runs %.2fx slower by its peers' waiting",
+                      slow_time(u.since).c_str(), 100 * u.recent_share, u.window, 100 * u.baseline_share, u.p_value,
+                      u.compute_factor);
     else if (u.evidence == SlowEvidence::cpu_starved)
         std::snprintf(text, sizeof text,
                       "gets %.2fx less CPU than its peers since %s: ran %.0f %% of the time it could run, its peers "

@@ -121,6 +121,8 @@ void Watcher::sample_round() {
         if (opt_.verbose) {
             records << " r" << proc.rank << '=' << sample_record(s);
             if (sleeps.count(proc.rank)) records << " v" << proc.rank << '=' << sleeps[proc.rank];
+            // Its quota's throttle count, where read this round: bench/slow_replay feeds it back.
+            if (slow_round.back().throttled >= 0) records << " q" << proc.rank << '=' << slow_round.back().throttled;
         }
         last_sample_[proc.rank] = std::move(s);
         if (opt_.verbose) detail << " r" << proc.rank << (visitor ? "*" : "") << ':' << to_string(a) << (rank_moved ? "+" : "");
