@@ -102,6 +102,19 @@ expect_replay_agrees() {  # expect_replay_agrees hang|none [model_replay options
   esac
 }
 
+# The slow verdict replayed from the log (bench/slow_replay) names what the watcher named: RANK, or
+# "none" (no slow verdict). The replay takes the log's rounds at their logged times (0.01 s).
+expect_slow_replay_agrees() {  # expect_slow_replay_agrees RANK|none [slow_replay options]
+  [ -n "${SLOW_REPLAY:-}" ] || return 0  # the packaged tests: the bench helper is not installed
+  local want=$1; shift
+  local got
+  got=$("$SLOW_REPLAY" "$@" <"$WORK/watch.err" | sed -n 1p)
+  case $want in
+    none) [[ $got == "no slow verdict"* ]] || fail "replay of the log: '$got', the watcher named no slow rank" ;;
+    *) [[ $got =~ ^slow\ at\ .*\ s:\ slow:\ rank\ $want[\ \(] ]] || fail "replay of the log: '$got', the watcher named rank $want" ;;
+  esac
+}
+
 expect_json() {  # expect_json JQ_FILTER EXPECTED
   local got
   got=$(json "$1")

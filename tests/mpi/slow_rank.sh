@@ -36,6 +36,9 @@ APPS=$(cd "$(dirname "$0")/.." && pwd)/apps
 # the first window), and a baseline of 100 rounds: about 45 s instead of the
 # defaults' minutes.
 read -ra slow_opts <<<"${SLOW_OPTS:---max-interval-ms 400 --slow-baseline-rounds 100}"
+# The replay of the log (lib.sh, expect_slow_replay_agrees) with the same baseline.
+replay_opts=(--baseline-rounds "$(awk '{ for (i = 1; i < NF; i++) if ($i == "--slow-baseline-rounds") print $(i + 1) }' <<<"${slow_opts[*]}")")
+[ "${replay_opts[1]}" != "" ] || replay_opts=()
 
 mkdir -p "$WORK/run" "$WORK/pids"
 case $TARGET in
@@ -163,6 +166,7 @@ summary=$(json .slow.summary)
 if [ "$FAULT" = none ]; then
   expect_json .slow.status no_slow
   grep -q "]: slow: " "$WORK/watch.err" && fail "a slow verdict was logged for a balanced run"
+  expect_slow_replay_agrees none "${replay_opts[@]}"
   pass "$TARGET: no slow verdict in a balanced run ($summary; baseline complete after $baseline_s s; $(json .samples) samples)"
   exit 0
 fi
@@ -178,6 +182,7 @@ expect_json '.slow.ranks | join(",")' "$RANK"
 delay=$(awk -v a="$faulted" -v b="$detected" 'BEGIN { printf "%.1f", b - a }')
 since=$(awk -v a="$faulted" -v b="$(json .slow.since)" 'BEGIN { printf "%+.1f", b - a }')
 grep -q "slow: rank $RANK " "$WORK/report.txt" || fail "the text report lacks the slow verdict"
+expect_slow_replay_agrees "$RANK" "${replay_opts[@]}"
 if [ "$FAULT" = quota ]; then  # its peers poll on: only its run queue shows it
   grep -q "]: slow: rank $RANK (.*starved of CPU" "$WORK/watch.err" || fail "rank $RANK was not named starved of CPU"
 fi
