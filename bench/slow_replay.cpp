@@ -9,8 +9,9 @@
 // 4th round). What the replay cannot have: the link readings (one-node logs have none). So it judges a recorded job again under the rule of this build:
 // evidence for the rule from every run recorded under an older one.
 //   slow_replay [--baseline-rounds N] [--alpha A] [--min-window-s S] [--never-throttled] [--looks] < supervisor.log
-// Prints the first slow verdict ("slow at round R, t=T s: slow: rank 3 (node vm) ~1.46x; ...") or
-// "no slow verdict in R rounds", then the smallest corrected p of any look; --looks: every look.
+// Prints the first slow verdict ("slow at round R, t=T s: slow: rank 3 (node vm) ~1.46x; ...") and
+// the verdict at the end (the last slow look's, with its estimates over the most rounds), or "no
+// slow verdict in R rounds"; then the smallest corrected p of any look; --looks: every look.
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
@@ -79,6 +80,7 @@ int main(int argc, char** argv) {
         }
     }
     if (!told) std::cout << "no slow verdict in " << model.verdict().rounds << " rounds\n";
+    else std::cout << "at the end: " << jobsentry::slow_summary(model.verdict()) << "\n";
     std::cout << "smallest p x tests of any look: " << smallest << "; inflation " << model.rank_inflation() << "\n";
     return 0;
 }
