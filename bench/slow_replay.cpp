@@ -5,8 +5,9 @@
 // The throttle counts (read every 4th round where the ranks outnumber their CPUs) are replayed where
 // the log has them ("q" words of the record line); logs written before them have none, so the hold
 // on unevenly served ranks never applies and no rank is found throttled, unless --never-throttled
-// says that no CPU quota held any rank back (runs with no quota set: each rank then reads 0 every
-// 4th round). What the replay cannot have: the link readings (one-node logs have none). So it judges a recorded job again under the rule of this build:
+// says that no CPU quota held any rank back (for runs whose ranks outnumbered their CPUs and had no
+// quota set: each rank then reads 0 in the rounds the watcher reads). What the replay cannot have:
+// the link readings, and the ranks' nodes (a multi-node job's log is judged as one node's). So it judges a recorded job again under the rule of this build:
 // evidence for the rule from every run recorded under an older one.
 //   slow_replay [--baseline-rounds N] [--alpha A] [--min-window-s S] [--never-throttled] [--looks] < supervisor.log
 // Prints the first slow verdict ("slow at round R, t=T s: slow: rank 3 (node vm) ~1.46x; ...") and
@@ -58,7 +59,7 @@ int main(int argc, char** argv) {
                 s.wait_ns = it->second.main_wait_ns;
             }
             if (auto q = r.throttled.find(rank); q != r.throttled.end()) s.throttled = q->second;
-            else if (never_throttled && logged % 4 == 0) s.throttled = 0;
+            else if (never_throttled && (logged - 1) % 4 == 0) s.throttled = 0;  // the watcher reads before counting the round
             round.ranks.push_back(s);
         }
         if (!model.observe(round)) continue;

@@ -13,17 +13,18 @@ REPLAY=$BUILD/bench/slow_replay
 [ -x "$REPLAY" ] || { echo "build first: bash scripts/build.sh" >&2; exit 1; }
 [ $# -gt 0 ] || { echo "usage: bash bench/slow_replay.sh DIR... (campaigns of real_false_alarms.sh or slow_detection.sh)" >&2; exit 2; }
 
-first() { "$REPLAY" "$@" | head -1; }
+first() { "$REPLAY" "$@" | sed -n 1p; }
 who() { sed -nE 's/^slow at round [0-9]+, t=([0-9.]+) s: slow: ([^;]*) ~.*/\2/p' <<<"$1"; }
 at() { sed -nE 's/^slow at round [0-9]+, t=([0-9.]+) s:.*/\1/p' <<<"$1"; }
 
 balanced() {  # balanced DIR: campaign.tsv's rows with their logs
-  local dir=$1 started target seconds foreign out quiet
+  local dir=$1 started target seconds slow foreign out quiet log
   echo "| run | target | seconds | foreign CPU % | recorded | replayed |"
   echo "|---|---|---|---|---|---|"
   while IFS=$'\t' read -r started target _ seconds _ _ _ _ _ slow foreign; do
     [ "$started" != started ] || continue
-    log=$(ls "$dir"/run_"$started"_*.log 2>/dev/null | head -1)
+    # The log is named a moment after the row's start: that second or the next.
+    log=$({ compgen -G "$dir/run_${started}_*.log" || compgen -G "$dir/run_$((started + 1))_*.log" || true; } | sed -n 1p)
     [ -n "$log" ] && grep -q " record: " "$log" || continue
     out=$(first --never-throttled <"$log")
     quiet=no; [[ $foreign =~ ^[0-9.]+$ ]] && awk -v f="$foreign" 'BEGIN { exit !(f < 5) }' && quiet=yes
@@ -33,7 +34,7 @@ balanced() {  # balanced DIR: campaign.tsv's rows with their logs
 }
 
 injected() {  # injected DIR: each run_*/ of a slow_detection.sh campaign
-  local dir=$1 d out rank kind started faulted delay named
+  local dir=$1 d out rank kind started faulted delay named right
   echo "| run | fault | rank | replayed verdict | right | delay (s) |"
   echo "|---|---|---|---|---|---|"
   for d in "$dir"/run_*/; do

@@ -102,16 +102,17 @@ expect_replay_agrees() {  # expect_replay_agrees hang|none [model_replay options
   esac
 }
 
-# The slow verdict replayed from the log (bench/slow_replay) names what the watcher named: RANK, or
-# "none" (no slow verdict). The replay takes the log's rounds at their logged times (0.01 s).
+# The slow verdict replayed from the log (bench/slow_replay) ends as the watcher's did: naming RANK,
+# or "none" (no slow verdict). The replay takes the log's rounds at their logged times (0.01 s).
 expect_slow_replay_agrees() {  # expect_slow_replay_agrees RANK|none [slow_replay options]
   [ -n "${SLOW_REPLAY:-}" ] || return 0  # the packaged tests: the bench helper is not installed
   local want=$1; shift
-  local got
-  got=$("$SLOW_REPLAY" "$@" <"$WORK/watch.err" | sed -n 1p)
+  local out
+  out=$("$SLOW_REPLAY" "$@" <"$WORK/watch.err")
   case $want in
-    none) [[ $got == "no slow verdict"* ]] || fail "replay of the log: '$got', the watcher named no slow rank" ;;
-    *) [[ $got =~ ^slow\ at\ .*\ s:\ slow:\ rank\ $want[\ \(] ]] || fail "replay of the log: '$got', the watcher named rank $want" ;;
+    none) [[ $out == "no slow verdict"* ]] || fail "replay of the log: '$(sed -n 1p <<<"$out")', the watcher named no slow rank" ;;
+    *) [[ $(sed -n 's/^at the end: //p' <<<"$out") =~ ^slow:\ rank\ $want[\ \(] ]] ||
+         fail "replay of the log: '$(sed -n 1,2p <<<"$out" | paste -sd' ')', the watcher named rank $want" ;;
   esac
 }
 

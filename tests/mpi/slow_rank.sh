@@ -36,9 +36,14 @@ APPS=$(cd "$(dirname "$0")/.." && pwd)/apps
 # the first window), and a baseline of 100 rounds: about 45 s instead of the
 # defaults' minutes.
 read -ra slow_opts <<<"${SLOW_OPTS:---max-interval-ms 400 --slow-baseline-rounds 100}"
-# The replay of the log (lib.sh, expect_slow_replay_agrees) with the same baseline.
-replay_opts=(--baseline-rounds "$(awk '{ for (i = 1; i < NF; i++) if ($i == "--slow-baseline-rounds") print $(i + 1) }' <<<"${slow_opts[*]}")")
-[ "${replay_opts[1]}" != "" ] || replay_opts=()
+# The replay of the log (lib.sh, expect_slow_replay_agrees) with the same baseline and level.
+replay_opts=()
+for ((i = 0; i + 1 < ${#slow_opts[@]}; i++)); do
+  case ${slow_opts[i]} in
+    --slow-baseline-rounds) replay_opts+=(--baseline-rounds "${slow_opts[i + 1]}") ;;
+    --slow-alpha) replay_opts+=(--alpha "${slow_opts[i + 1]}") ;;
+  esac
+done
 
 mkdir -p "$WORK/run" "$WORK/pids"
 case $TARGET in

@@ -439,8 +439,9 @@ std::vector<SlowRankModel::Finding> SlowRankModel::significant(const SlowVerdict
                                              : units[i].kind == SlowEvidence::cpu_throttled ? rank_throttle_inflation_
                                              : units[i].is_node ? (starve ? node_starve_inflation_ : node_inflation_)
                                                                 : (starve ? rank_starve_inflation_ : rank_inflation_);
-            // Each period by its own length's inflation: the baseline's longer sum of lags weighs more.
-            const double k = inflation.of(window), k0 = inflation.of(before.seen);
+            // Each count by the inflation of its own length (rounds seen; readings, for throttling): the
+            // baseline's longer sum of lags weighs more.
+            const double k = inflation.of(after.seen), k0 = inflation.of(before.seen);
             const double p = fisher_greater(deflate(after.waited, k), deflate(after.seen, k), deflate(before.waited, k0),
                                             deflate(before.seen, k0));
             auto it = best.find(i);
