@@ -53,6 +53,8 @@ int main(int argc, char** argv) {
         round.at = r.t;
         for (const auto& [rank, activity] : r.activity) {
             jobsentry::RankState s{rank, activity};
+            for (const auto& sampled : r.ranks)
+                if (sampled.rank == rank) s.moved = sampled.moved;
             if (auto it = r.records.find(rank); it != r.records.end() && it->second.sched_known) {
                 s.sched_known = true;
                 s.run_ns = it->second.main_run_ns;

@@ -29,6 +29,8 @@ struct Job {
     double comm_after = -1;  // the exchange's length from slow_from on; < 0: comm throughout
     unsigned seed = 1;
     bool by_stopping = false;  // slowed by a stop/continue throttle: stopped for 1 - 1/factor of its compute time
+    double phase_at = 1e18;    // the first step from then on, rank 0 computes phase_s alone (a serial step)
+    double phase_s = 0;
 };
 
 class JobStream {
@@ -50,7 +52,12 @@ public:
             if (a == Activity::computing && job_.by_stopping && step_start_ >= job_.slow_from &&
                 coin(rng_) < 1 - 1 / job_.slow[r])
                 a = Activity::stopped;
-            round.ranks.push_back({r, a});
+            // Its call chain changes when it starts computing or enters the step's exchange.
+            RankState s{r, a};
+            const std::pair<long, Activity> where{step_, a};
+            s.moved = last_where_.count(r) == 0 || last_where_[r] != where;
+            last_where_[r] = where;
+            round.ranks.push_back(s);
         }
         return round;
     }
@@ -60,11 +67,16 @@ public:
 
 private:
     void start_step() {
+        ++step_;
         step_start_ = step_end_;
         std::uniform_real_distribution<double> noise(0.8, 1.2);
         const bool slowed = step_start_ >= job_.slow_from && step_start_ < job_.slow_until;
         done_.assign(job_.ranks, 0);
         for (int r = 0; r < job_.ranks; ++r) done_[r] = job_.work[r] * noise(rng_) * (slowed ? job_.slow[r] : 1.0);
+        if (step_start_ >= job_.phase_at && !phase_done_) {
+            done_[0] = job_.phase_s;
+            phase_done_ = true;
+        }
         const double comm = step_start_ >= job_.slow_from && job_.comm_after >= 0 ? job_.comm_after : job_.comm;
         step_end_ = step_start_ + *std::max_element(done_.begin(), done_.end()) + comm;
         auto& sum = slowed ? after_ : before_;
@@ -77,6 +89,9 @@ private:
     double now_ = 0, step_start_ = 0, step_end_ = 0;
     std::vector<double> done_;
     std::pair<double, int> before_{0, 0}, after_{0, 0};
+    long step_ = 0;
+    bool phase_done_ = false;
+    std::map<int, std::pair<long, Activity>> last_where_;
 };
 
 std::map<int, std::string> nodes_of(int ranks, int per_node) {
@@ -278,15 +293,36 @@ TEST_CASE("a worker slowed in an imbalanced job is still found", "[slow]") {
     CHECK(v.slow_ranks == std::vector<int>{3});
 }
 
-TEST_CASE("a rank its peers wait for in every round since is named, its job far slower", "[slow]") {
-    // Rank 2's step never ends: from then on no peer is seen working. The factors are bounds (one
-    // working sample more), not 0, which had left the rank unnamed.
-    JobStream job(slowed_job(4, {2}, 1e6));
+TEST_CASE("a rank its peers wait for in nearly every round since is named, its job far slower", "[slow]") {
+    // Rank 2 computes 40x slower: its peers are seldom seen working, and move only at each 4-s
+    // step's end. The factors are bounds where no peer is seen working (one working sample more),
+    // not 0, which had left the rank unnamed.
+    JobStream job(slowed_job(4, {2}, 40));
     const SlowVerdict v = verdict_after_1400_rounds(job);
     REQUIRE(v.status == SlowStatus::slow);
     CHECK(v.slow_ranks == std::vector<int>{2});
     CHECK(v.job_factor > 10);
     CHECK(v.units[0].compute_factor > 10);
+}
+
+TEST_CASE("a rank whose peers stand still while it computes alone is a phase or a hang, not slow", "[slow]") {
+    // Rank 0 computes alone for 40 s after the baseline (a serial analysis step) while its peers wait
+    // in one exchange, still: named ~8x on a balanced run before this rule (decision-rule.md §5).
+    Job spec;
+    spec.phase_at = 200;
+    spec.phase_s = 40;
+    JobStream job(spec);
+    SlowRankModel model;
+    bool said = false;
+    for (int i = 0; i < 1400; ++i)
+        if (model.observe(job.next()))
+            said = said || model.last_look().held_back.find("its peers stood still for") != std::string::npos;
+    INFO(slow_summary(model.verdict()) << " since " << model.verdict().since);
+    CHECK(model.verdict().status == SlowStatus::no_slow);
+    CHECK(said);
+    // Rank 2's step never ends (hung, or a phase that outlasts the run): the hang verdict's, not this one's.
+    JobStream hung(slowed_job(4, {2}, 1e6));
+    CHECK(verdict_after_1400_rounds(hung).status == SlowStatus::no_slow);
 }
 
 TEST_CASE("a rank waited for more in a job that got faster is held back, not named", "[slow]") {

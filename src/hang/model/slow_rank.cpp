@@ -45,6 +45,14 @@ constexpr int kThrottleBaselineReadings = 8;
 // least the square root of the starved rank's own loss (half of it on a log scale): the node is
 // contended, and the worst served rank says nothing of its own (decision-rule.md §5).
 constexpr double kNodeContended = 1.2;
+// A rank waited for while its peers stood still this long is in a phase of the code's own (one rank
+// computes alone: a serial setup, analysis or output step) or hung, not slow: a slow rank holds its
+// peers up step by step, and they move at every step's end. A long serial phase after the baseline
+// was named ~8x on a balanced run (dgemm_phase computing alone in one function for 15-45 s). And
+// while they stand still now, longer than a slowed step of a busy code lasts, the look waits to
+// see whether the stretch ends as a step or goes on as a phase (the phase above was named 5 s in).
+constexpr double kPeersStillSeconds = 10;
+constexpr double kPeersStillNowSeconds = 2;
 // A one-node job whose other ranks gained at least this factor of their CPU share since baseline
 // while a rank, never throttled by a CPU quota, lost its own: the job's ranks outnumber the CPUs
 // they may run on and the kernel serves them unevenly (decision-rule.md §5).
@@ -169,6 +177,7 @@ SlowRankModel::Round SlowRankModel::mark(const SlowRound& round) {
         Mark m{r.rank, working, r.activity == Activity::in_mpi, working && 2 * waiting > others};
         m.stopped = r.activity == Activity::stopped;
         m.throttled = r.throttled;
+        m.moved = r.moved;
         if (!r.sched_known) {
             last_sched_.erase(r.rank);
         } else {
@@ -590,6 +599,22 @@ double SlowRankModel::compute_factor(const Finding& f, const std::vector<int>& s
     return before > 0 ? after / before : 0;
 }
 
+double SlowRankModel::peers_still(const Rounds& rounds, const std::vector<int>& suspects, double* now) const {
+    *now = 0;
+    if (rounds.empty()) return 0;
+    double longest = 0, last_move = rounds.front()->at;
+    for (const Round* round : rounds) {
+        const bool moved = std::any_of(round->marks.begin(), round->marks.end(), [&](const Mark& m) {
+            return m.moved && !std::count(suspects.begin(), suspects.end(), m.rank);
+        });
+        if (!moved) continue;
+        longest = std::max(longest, round->at - last_move);
+        last_move = round->at;
+    }
+    *now = rounds.back()->at - last_move;
+    return std::max(longest, *now);
+}
+
 bool SlowRankModel::never_throttled(int rank, const Rounds& rounds) const {
     int64_t first = -1, last = -1;
     int known = 0;
@@ -695,6 +720,17 @@ SlowVerdict SlowRankModel::look() const {
             std::snprintf(why, sizeof why, "its factor %.2f is under %.2g", factor, config_.min_factor);
             leave_out(f, why);
             continue;
+        }
+        if (f.unit.kind == SlowEvidence::waited_for) {
+            double now = 0;
+            const double still = peers_still(recent(f.window), suspects, &now);
+            if (still >= kPeersStillSeconds || now >= kPeersStillNowSeconds) {
+                char why[128];
+                std::snprintf(why, sizeof why, "its peers stood still for %.0f s%s: a phase of the code's own or a hang, "
+                              "not a slow rank", still, still >= kPeersStillSeconds ? "" : " (until now)");
+                leave_out(f, why);
+                continue;
+            }
         }
         if (f.unit.kind == SlowEvidence::cpu_starved) {
             // Starved against its baseline is not enough: it must get less CPU than its peers now

@@ -80,6 +80,8 @@ struct RankState {
     // How often a CPU quota has held it back (its cgroup's cpu.stat nr_throttled); -1: not read this
     // round (the watcher reads it every few rounds, on its own node only) or unknown.
     int64_t throttled = -1;
+    // Its call chain changed since its previous sample (ProgressTracker); true where unknown.
+    bool moved = true;
 };
 
 struct SlowRound {
@@ -145,6 +147,7 @@ private:
         int rank;
         bool working, waiting, waited_for;
         bool stopped = false;
+        bool moved = true;        // RankState::moved
         bool timed = false;       // run and wait are known and the rank was runnable long enough
         double run = 0, wait = 0;  // seconds since its previous round
         double dt = 0;             // seconds since its previous round; 0: run and wait unknown
@@ -232,6 +235,9 @@ private:
     // The peers' (every rank but the suspects) CPU share of their runnable time; false when too little is timed.
     bool peers_cpu_share(const Rounds& rounds, const std::vector<int>& suspects, double* share) const;
     double change_point(const Finding& f) const;
+    // The longest time in these rounds, from their first to their last, during which no rank but the
+    // suspects moved (0 when they moved in every round); *now: the time since they last moved.
+    double peers_still(const Rounds& rounds, const std::vector<int>& suspects, double* now) const;
     Rounds baseline() const;
     Rounds recent(int window) const;
     Rounds since(double at) const;  // the stored rounds from `at` on: the estimates' window

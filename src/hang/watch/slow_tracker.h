@@ -29,6 +29,7 @@ public:
         bool sched_known = false;  // StackSample::main_run_ns, main_wait_ns
         uint64_t run_ns = 0, wait_ns = 0;
         int64_t throttled = -1;    // RankState::throttled
+        bool moved = true;         // RankState::moved
     };
     // One sampling round of the ranks sampled in it (visitors included),
     // taken at unix time `at`. Rounds in which the whole job is suspended
