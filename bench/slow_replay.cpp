@@ -7,8 +7,9 @@
 // on unevenly served ranks never applies and no rank is found throttled, unless --never-throttled
 // says that no CPU quota held any rank back (for runs whose ranks outnumbered their CPUs and had no
 // quota set: each rank then reads 0 in the rounds the watcher reads). What the replay cannot have:
-// the link readings, and the ranks' nodes (a multi-node job's log is judged as one node's). So it judges a recorded job again under the rule of this build:
-// evidence for the rule from every run recorded under an older one.
+// the link readings, and the ranks' nodes (a multi-node job's log is judged as one node's). So it
+// judges a recorded job again under the rule of this build: evidence for the rule from every run
+// recorded under an older one.
 //   slow_replay [--baseline-rounds N] [--alpha A] [--min-window-s S] [--never-throttled] [--looks] < supervisor.log
 // Prints the first slow verdict ("slow at round R, t=T s: slow: rank 3 (node vm) ~1.46x; ...") and
 // the verdict at the end (the last slow look's, with its estimates over the most rounds), or "no
@@ -26,11 +27,9 @@ int main(int argc, char** argv) {
     bool looks = false, never_throttled = false;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
-        if (arg == "--looks" || arg == "--never-throttled") {
-            (arg == "--looks" ? looks : never_throttled) = true;
-            continue;
-        }
-        if (i + 1 < argc && arg == "--baseline-rounds") config.baseline_rounds = std::atoi(argv[++i]);
+        if (arg == "--looks") looks = true;
+        else if (arg == "--never-throttled") never_throttled = true;
+        else if (i + 1 < argc && arg == "--baseline-rounds") config.baseline_rounds = std::atoi(argv[++i]);
         else if (i + 1 < argc && arg == "--alpha") config.alpha = std::atof(argv[++i]);
         else if (i + 1 < argc && arg == "--min-window-s") config.min_window_s = std::atof(argv[++i]);
         else {
@@ -51,10 +50,10 @@ int main(int argc, char** argv) {
         if (r.all_stopped) continue;
         jobsentry::SlowRound round;
         round.at = r.t;
-        for (const auto& [rank, activity] : r.activity) {
-            jobsentry::RankState s{rank, activity};
-            for (const auto& sampled : r.ranks)
-                if (sampled.rank == rank) s.moved = sampled.moved;
+        for (const jobsentry::RankRoundSample& sampled : r.ranks) {
+            const int rank = sampled.rank;
+            jobsentry::RankState s{rank, r.activity.at(rank)};
+            s.moved = sampled.moved;
             if (auto it = r.records.find(rank); it != r.records.end() && it->second.sched_known) {
                 s.sched_known = true;
                 s.run_ns = it->second.main_run_ns;

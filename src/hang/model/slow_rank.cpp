@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <optional>
 #include <set>
 
@@ -434,8 +435,7 @@ std::vector<SlowRankModel::Finding> SlowRankModel::significant(const SlowVerdict
     for (const auto& [rank, share] : base.rank_starved) units.push_back({false, rank, node_of(rank), SlowEvidence::cpu_starved});
     for (const auto& [node, share] : base.node_starved) units.push_back({true, -1, node, SlowEvidence::cpu_starved});
     for (const auto& [node, share] : base.node_link) units.push_back({true, -1, node, SlowEvidence::slow_link});
-    for (const auto& [rank, share] : base.rank_throttled)
-        if (share.seen >= kThrottleBaselineReadings) units.push_back({false, rank, node_of(rank), SlowEvidence::cpu_throttled});
+    for (const auto& [rank, share] : base.rank_throttled) units.push_back({false, rank, node_of(rank), SlowEvidence::cpu_throttled});
     std::map<size_t, Finding> best;
     for (int window : windows) {
         const Shares now = shares(recent(window));
@@ -684,10 +684,11 @@ SlowVerdict SlowRankModel::look() const {
             recent_.back().at - recent_[recent_.size() - w].at >= config_.min_window_s)
             windows.push_back(w);
     if (windows.empty()) return v;  // learning
-    const Shares base = shares(baseline());
-    size_t units = base.rank.size() + (base.node.size() >= 2 ? base.node.size() : 0) + base.rank_starved.size() +
-                   base.node_starved.size() + base.node_link.size();
-    for (const auto& [rank, share] : base.rank_throttled) units += share.seen >= kThrottleBaselineReadings;
+    Shares base = shares(baseline());
+    for (auto it = base.rank_throttled.begin(); it != base.rank_throttled.end();)  // too few readings: not tested
+        it = it->second.seen < kThrottleBaselineReadings ? base.rank_throttled.erase(it) : std::next(it);
+    const size_t units = base.rank.size() + (base.node.size() >= 2 ? base.node.size() : 0) + base.rank_starved.size() +
+                         base.node_starved.size() + base.node_link.size() + base.rank_throttled.size();
     v.tests = static_cast<int>(units * windows.size());
     v.threshold = config_.alpha / v.tests;
     v.status = SlowStatus::no_slow;
