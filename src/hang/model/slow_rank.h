@@ -139,6 +139,8 @@ public:
     // The latest look's own verdict, latched or not.
     const SlowVerdict& last_look() const { return last_look_; }
     const SlowRankConfig& config() const { return config_; }
+    // The baseline's rounds are all in: from here on, rounds may be spaced otherwise (the CPU budget).
+    bool baseline_complete() const { return static_cast<int>(baseline_.size()) >= config_.baseline_rounds; }
     // The baseline's variance inflation of the ranks' counts in the shortest window (1 until it is complete).
     double rank_inflation() const { return rank_inflation_.of(config_.windows.front()); }
 

@@ -46,6 +46,7 @@ public:
     std::string news();
     // The verdict now (latched once slow: slow_rank.h).
     const SlowVerdict& verdict() const { return model_.verdict(); }
+    bool baseline_complete() const { return model_.baseline_complete(); }
 
 private:
     SlowRankModel model_;

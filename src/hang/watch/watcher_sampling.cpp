@@ -151,8 +151,7 @@ void Watcher::sample_round() {
         report_.warm_at = unix_now();
         report_.warm_job_cpu_s = static_cast<double>(job_cpu_.total_ticks()) / static_cast<double>(sysconf(_SC_CLK_TCK));
     }
-    if (report_.samples >= kWarmSamples && slow_.verdict().status != SlowStatus::learning &&
-        budget_.due(monotonic_now()))
+    if (report_.samples >= kWarmSamples && slow_.baseline_complete() && budget_.due(monotonic_now()))
         observe_budget();
     const double s_out = effective_s_out(activities);
     const double s_move = share_moved(moved);
@@ -295,7 +294,8 @@ double Watcher::next_delay() {
 
 void Watcher::observe_budget() {
     // Called from the 20th round on, once the slow verdict's baseline is complete: the budget only
-    // slows phases without evidence building, and the baseline's length is counted in rounds. The
+    // slows phases without evidence building, and the baseline's length is counted in rounds (its
+    // windows after it are not: each must span min_window_s, so slower rounds only lengthen them). The
     // whole run's share, which the budget holds too, counts what came before (the start-up: every
     // binary's symbol tables), so it is paid back after.
     const double tick = static_cast<double>(sysconf(_SC_CLK_TCK));
