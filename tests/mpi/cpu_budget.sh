@@ -6,7 +6,7 @@
 # found promptly and named: the budget slows healthy phases, never the run that proves a hang.
 . "$(dirname "$0")/lib.sh"
 MPIEXEC=(taskset -c 0 "${MPIEXEC[@]}")
-WATCH_LIMIT=170 run_watch 3 --cpu-budget 0.001 --slow-baseline-rounds 32 -- --seconds 150 --hang sleep --hang-rank 1 --hang-after 48
+WATCH_LIMIT=160 run_watch 3 --cpu-budget 0.001 --slow-baseline-rounds 32 -- --seconds 150 --hang sleep --hang-rank 1 --hang-after 38
 expect_json .verdict hang
 expect_json '.suspect_ranks | join(",")' 1
 grep -q "sampling slowed to 4x the model's interval: .* (the job keeps its 1 CPUs busy; --cpu-budget 0.001 %)" "$WORK/watch.err" ||

@@ -3,7 +3,7 @@
 # neither cancels nor harms the job: the leader drops n2's ranks, tells the job's
 # output, and the end annotation says that n2's agent was lost.
 . "$(dirname "$0")/lib.sh"
-multi_job_script job.sh "srun --mpi=pmix $INSTALL/hangprog --seconds 30"
+multi_job_script job.sh "srun --mpi=pmix $INSTALL/hangprog --seconds 22"
 id=$(submit --hang-detect "${MULTI_NODE[@]}" job.sh)
 wait_state "$id" 60 RUNNING
 wait_log "$id" 60 "found 6 ranks .*2/n2:"
