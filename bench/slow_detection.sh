@@ -8,8 +8,13 @@
 #   hog       pinned to one CPU beside a busy loop pinned there (a noisy neighbour)
 # Recorded per injection: was a slow verdict given, did it name the slowed rank (or its node),
 # the delay from the fault to the verdict, the verdict's estimated job slowdown, and the measured
-# one: (end - fault) / (the unfaulted run's time - (fault - start)), from one balanced run of each
-# application first (which also counts as a balanced run: a slow verdict there is a false one).
+# one, twice: by wall time, (end - fault) / (the unfaulted run's time - (fault - start)), from one
+# balanced run of each application first (which also counts as a balanced run: a slow verdict there
+# is a false one); and by the application's own steps (tests/apps/launch.sh's app.steps), the time
+# the faulted run took from the fault to its last step over the time the balanced run took for the
+# same steps: the same work compared with itself, free of the start-up's spread and of a pace that
+# drifts along the run (NWChem's later steps are slower). The summary judges the estimate on the
+# steps where both runs have them.
 # Rows are appended to $OUT/results.tsv as they come, so a campaign stopped early keeps them.
 #   bash bench/slow_detection.sh [INJECTIONS=40] [RUN_SECONDS=90] [SEED]
 . "$(dirname "$0")/common.sh"
@@ -22,7 +27,23 @@ export PROGRAMS=$BUILD/tests/programs JOBSENTRY HANGPROG NP=4
 calibrated_app_rates
 apps=(lammps cp2k nwchem)
 RESULTS=$OUT/results.tsv
-[ -s "$RESULTS" ] || echo -e "app\tfault\tparam\trank\tdelay_after_baseline\tslow\tnamed\tright\tverdict_delay_s\testimated\tmeasured" >"$RESULTS"
+[ -s "$RESULTS" ] || echo -e "app\tfault\tparam\trank\tdelay_after_baseline\tslow\tnamed\tright\tverdict_delay_s\testimated\tmeasured\tmeasured_steps" >"$RESULTS"
+
+# by_steps RUN_STEPS REF_STEPS FAULT: the faulted run's time from FAULT to its last step over the
+# balanced run's time for the same steps (step k's time interpolated at the fault); "-" when either
+# run printed too few steps.
+by_steps() {
+  awk -v f="$3" 'FNR == 1 { file++ } file == 1 { run[++n] = $1; next } { ref[++m] = $1 }
+    END {
+      last = n < m ? n : m
+      for (i = 1; i < last && run[i + 1] <= f; i++) {}
+      if (last < 3 || run[1] > f || i >= last) { print "-"; exit }
+      k = i + (f - run[i]) / (run[i + 1] - run[i])
+      j = int(k); at = ref[j] + (k - j) * (ref[j + 1] - ref[j])
+      if (ref[last] - at < 5) { print "-"; exit }
+      printf "%.2f", (run[last] - f) / (ref[last] - at)
+    }' "$1" "$2"
+}
 
 field() { awk -v k="$2" '{ print $k }' "$1/times"; }  # started faulted detected ended
 
@@ -34,7 +55,7 @@ for app in "${apps[@]}"; do
   [ -s "$dir/times" ] || { echo "balanced run of $app failed: $(grep -E '^FAIL' "$dir.log")" >&2; exit 1; }
   ref[$app]=$(awk '{ printf "%.1f", $4 - $1 }' "$dir/times")
   false_slow=$(jq -r '.slow.status' "$dir/report.json")
-  echo -e "$app\tnone\t-\t-\t-\t$false_slow\t-\t-\t-\t-\t${ref[$app]}" >>"$RESULTS"
+  echo -e "$app\tnone\t-\t-\t-\t$false_slow\t-\t-\t-\t-\t${ref[$app]}\t$(wc -l <"$dir/app.steps" 2>/dev/null || echo 0) steps" >>"$RESULTS"
   echo "balanced $app: ${ref[$app]} s, slow verdict: $false_slow" >&2
 done
 
@@ -63,23 +84,26 @@ for i in $(seq "$N"); do
   est=$(jq -r 'if .slow.status == "slow" then (.slow.job_factor * 100 | round / 100) else "-" end' "$dir/report.json")
   measured=$(awk -v s="$started" -v f="$faulted" -v e="$ended" -v r="${ref[$app]}" \
     'BEGIN { left = r - (f - s); if (left > 5) printf "%.2f", (e - f) / left; else print "-" }')
-  echo -e "$app\t$fault\t$param\t$rank\t$delay\t$slow\t${named:--}\t$right\t$vdelay\t$est\t$measured" >>"$RESULTS"
-  echo "run $i: $app $fault $param rank $rank: $slow [$named] after $vdelay s, est $est, measured $measured" >&2
+  steps=-
+  [ -s "$dir/app.steps" ] && [ -s "$OUT/ref_$app/app.steps" ] && steps=$(by_steps "$dir/app.steps" "$OUT/ref_$app/app.steps" "$faulted")
+  echo -e "$app\t$fault\t$param\t$rank\t$delay\t$slow\t${named:--}\t$right\t$vdelay\t$est\t$measured\t$steps" >>"$RESULTS"
+  echo "run $i: $app $fault $param rank $rank: $slow [$named] after $vdelay s, est $est, measured $measured (by steps $steps)" >&2
 done
 
 # The table of every injection so far in $RESULTS (this run's and earlier ones').
-awk -F'\t' 'NR > 1 && $2 != "none"' "$RESULTS" >"$SCRATCH/inj"
+# Column 13: the measured slowdown judged on, by the steps where known, else by wall time.
+awk -F'\t' -v OFS='\t' 'NR > 1 && $2 != "none" { $13 = ($12 != "" && $12 != "-") ? $12 : $11; print }' "$RESULTS" >"$SCRATCH/inj"
 total=$(wc -l <"$SCRATCH/inj")
-big=$(awk -F'\t' '$11 != "-" && $11 >= 1.2' "$SCRATCH/inj" | wc -l)
-found=$(awk -F'\t' '$11 != "-" && $11 >= 1.2 && $6 == "slow" && $8 == "yes"' "$SCRATCH/inj" | wc -l)
-awk -F'\t' '$11 != "-" && $11 >= 1.2 && $6 == "slow" && $8 == "yes" { print $9 }' "$SCRATCH/inj" >"$SCRATCH/delays"
-awk -F'\t' '$10 != "-" && $11 != "-" && $11 >= 1.2 && $8 == "yes" { r = $10 / $11; print (r > 1 ? r - 1 : 1 - r) }' \
+big=$(awk -F'\t' '$13 != "-" && $13 >= 1.2' "$SCRATCH/inj" | wc -l)
+found=$(awk -F'\t' '$13 != "-" && $13 >= 1.2 && $6 == "slow" && $8 == "yes"' "$SCRATCH/inj" | wc -l)
+awk -F'\t' '$13 != "-" && $13 >= 1.2 && $6 == "slow" && $8 == "yes" { print $9 }' "$SCRATCH/inj" >"$SCRATCH/delays"
+awk -F'\t' '$10 != "-" && $13 != "-" && $13 >= 1.2 && $8 == "yes" { r = $10 / $13; print (r > 1 ? r - 1 : 1 - r) }' \
   "$SCRATCH/inj" >"$SCRATCH/errors"
 within=$(awk '$1 <= 0.3' "$SCRATCH/errors" | wc -l)
 false_slow=$(awk -F'\t' 'NR > 1 && $2 == "none" && $6 == "slow"' "$RESULTS" | wc -l)
 balanced=$(awk -F'\t' 'NR > 1 && $2 == "none"' "$RESULTS" | wc -l)
 read -r dmed dp90 _ <<<"$(stats "$SCRATCH/delays")"
-echo "| injections | of which slowed the job ≥ 1.2× (measured) | named right | verdict delay, median / p90 (s) | estimate within ±30 % of measured | balanced runs | false slow verdicts |"
+echo "| injections | of which slowed the job ≥ 1.2× (measured, by steps where known) | named right | verdict delay, median / p90 (s) | estimate within ±30 % of measured | balanced runs | false slow verdicts |"
 echo "|---|---|---|---|---|---|---|"
 echo "| $total | $big | $found | $dmed / $dp90 | $within of $(wc -l <"$SCRATCH/errors") | $balanced | $false_slow |"
 echo

@@ -302,7 +302,23 @@ done < <(compgen -e | grep '^JOBSENTRY_' || true)
 # shellcheck disable=SC2206
 [ -n "${APPS_MPIRUN_ARGS-}" ] && mpirun_args+=($APPS_MPIRUN_ARGS)
 
+# app.steps: when each line the application prints once per step arrived (epoch seconds), the
+# job's pace as the application itself tells it (bench/slow_detection.sh compares a faulted run's
+# steps with a healthy run's, step by step). LAMMPS prints a thermo line every 50 steps.
+case $name in
+  lammps) step_line='^ +[0-9]+ +-?[0-9.]+ +-?[0-9.]' ;;
+  cp2k)   step_line='^ MD\| Step number' ;;
+  nwchem) step_line='QMD Run Information' ;;
+  *)      step_line='' ;;
+esac
+stamp_steps() { grep --line-buffered -E "$step_line" | while IFS= read -r _; do echo "$EPOCHREALTIME"; done; }
 : > app.out
-exec > >(tee -a app.out) 2> >(tee -a app.out >&2)
+: > app.steps
+if [ -n "$step_line" ]; then
+  # tee -p: a failed stamp never breaks the application's output.
+  exec > >(tee -p -a app.out >(stamp_steps >app.steps)) 2> >(tee -a app.out >&2)
+else
+  exec > >(tee -a app.out) 2> >(tee -a app.out >&2)
+fi
 echo "launch.sh: $name, $n steps for ~${secs} s at NP=4, in $PWD" >&2
 exec mpirun "${mpirun_args[@]}" "${cmd[@]}"
