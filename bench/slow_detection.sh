@@ -16,7 +16,9 @@
 # drifts along the run (NWChem's later steps are slower). The summary judges the estimate on the
 # steps where both runs have them.
 # Rows are appended to $OUT/results.tsv as they come, so a campaign stopped early keeps them.
-#   bash bench/slow_detection.sh [INJECTIONS=40] [RUN_SECONDS=90] [SEED]
+#   [LIMIT=600] bash bench/slow_detection.sh [INJECTIONS=40] [RUN_SECONDS=90] [SEED]
+# LIMIT: a faulted run is stopped after that many seconds (a busy neighbour can slow a job 20-50x;
+# the steps' measure compares the steps it made with the balanced run's same steps).
 . "$(dirname "$0")/common.sh"
 N=${1:-40}
 RUN=${2:-90}
@@ -70,7 +72,7 @@ for i in $(seq "$N"); do
   esac
   dir=$OUT/run_$(date +%s)_$i; rm -rf "$dir"
   FAULT_DELAY=$delay KEEP_FAULT=1 EXPECT_SLOW=0 KEEP_DIR=$dir \
-    bash "$TOP/tests/mpi/slow_rank.sh" "app:$app" "$fault" "$rank" "$RUN" 600 >"$dir.log" 2>&1 || true
+    bash "$TOP/tests/mpi/slow_rank.sh" "app:$app" "$fault" "$rank" "$RUN" "${LIMIT:-600}" >"$dir.log" 2>&1 || true
   if [ ! -s "$dir/times" ] || [ ! -s "$dir/report.json" ]; then
     echo -e "$app\t$fault\t$param\t$rank\t$delay\terror\t-\t-\t-\t-\t-" >>"$RESULTS"
     echo "run $i ($app $fault $param rank $rank): no result: $(grep -E '^FAIL' "$dir.log" | head -1)" >&2
