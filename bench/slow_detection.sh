@@ -16,7 +16,7 @@
 # drifts along the run (NWChem's later steps are slower). The summary judges the estimate on the
 # steps where both runs have them.
 # Rows are appended to $OUT/results.tsv as they come, so a campaign stopped early keeps them.
-#   [LIMIT=600] bash bench/slow_detection.sh [INJECTIONS=40] [RUN_SECONDS=90] [SEED]
+#   [LIMIT=600] [KEEP_REFS=1] bash bench/slow_detection.sh [INJECTIONS=40] [RUN_SECONDS=90] [SEED]
 # LIMIT: a faulted run is stopped after that many seconds (a busy neighbour can slow a job 20-50x;
 # the steps' measure compares the steps it made with the balanced run's same steps).
 . "$(dirname "$0")/common.sh"
@@ -51,8 +51,13 @@ field() { awk -v k="$2" '{ print $k }' "$1/times"; }  # started faulted detected
 
 # One balanced run of each application: its time, and a slow verdict there is a false one.
 declare -A ref
+# KEEP_REFS=1: a campaign continued in the same $OUT keeps the balanced runs it has.
 for app in "${apps[@]}"; do
-  dir=$OUT/ref_$app; rm -rf "$dir"
+  dir=$OUT/ref_$app
+  if [ -n "${KEEP_REFS:-}" ] && [ -s "$dir/times" ] && [ -s "$dir/app.steps" ]; then
+    ref[$app]=$(awk '{ printf "%.1f", $4 - $1 }' "$dir/times"); echo "balanced $app kept: ${ref[$app]} s" >&2; continue
+  fi
+  rm -rf "$dir"
   KEEP_DIR=$dir bash "$TOP/tests/mpi/slow_rank.sh" "app:$app" none 0 "$RUN" >"$dir.log" 2>&1 || true
   [ -s "$dir/times" ] || { echo "balanced run of $app failed: $(grep -E '^FAIL' "$dir.log")" >&2; exit 1; }
   ref[$app]=$(awk '{ printf "%.1f", $4 - $1 }' "$dir/times")
