@@ -9,7 +9,7 @@
 # delay from the fault). Prints one row per run, then the totals: for balanced runs, the quiet ones
 # (foreign CPU under 5 %, as the campaign counts them) apart.
 . "$(dirname "$0")/common.sh"
-REPLAY=$BUILD/bench/slow_replay
+REPLAY=${REPLAY:-$BUILD/bench/slow_replay}
 [ -x "$REPLAY" ] || { echo "build first: bash scripts/build.sh" >&2; exit 1; }
 [ $# -gt 0 ] || { echo "usage: bash bench/slow_replay.sh DIR... (campaigns of real_false_alarms.sh or slow_detection.sh)" >&2; exit 2; }
 

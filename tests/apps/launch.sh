@@ -19,6 +19,8 @@
 # lines interleave as they arrive) to DIR/app.out, which is emptied first. The
 # tee processes outlive the exec; they end a few milliseconds after mpirun,
 # when the pipes close (`timing` waits up to 5 s for the line it needs).
+# DIR/app.steps gets the arrival time (epoch seconds) of each line LAMMPS, CP2K
+# or NWChem prints once per step: the job's pace as the application tells it.
 #
 # SECONDS (default 60) sets the amount of work (time steps), never a time limit:
 # steps = (SECONDS - SETUP) x RATE, with RATE and SETUP measured on the 2-core

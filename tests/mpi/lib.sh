@@ -130,7 +130,7 @@ expect_cost() {
   local c=.supervisor_cost s=.supervisor_cost.steps
   expect_json "$c.supervisor_cpu_s > 0 and $c.job_cpu_s > 0" true
   expect_json "$c.share_percent > 0 and $c.share_percent < 100" true
-  expect_json "$s.model.count == .samples" true
+  expect_json "$s.model.count == .samples and $s.slow.count == .samples" true
   expect_json "$s.stop_copy.count >= .samples and $s.sample.count >= $s.stop_copy.count" true
   expect_json "$s.unwind.count == $s.stop_copy.count and $s.symbolize.count == $s.stop_copy.count" true
   expect_json "$s.classify.count <= $s.unwind.count and $s.classify.count >= .samples" true

@@ -62,6 +62,7 @@ TEST_CASE("the report carries the cost in JSON and text") {
     r.cpu_cost.add(CostStep::stop_copy, 40e-6);
     r.cpu_cost.add(CostStep::stop_copy, 60e-6);
     r.cpu_cost.add(CostStep::model, 10e-6);
+    r.cpu_cost.add(CostStep::slow, 30e-6);
     const auto json = report_json(r);
     const auto& cost = json.at("supervisor_cost");
     CHECK(cost.at("supervisor_cpu_s").get<double>() == Approx(0.5));
@@ -72,6 +73,9 @@ TEST_CASE("the report carries the cost in JSON and text") {
     CHECK(cost.at("steps").at("stop_copy").at("mean_us").get<double>() == Approx(50));
     CHECK(cost.at("steps").at("stop_copy").at("max_us").get<double>() == Approx(60));
     CHECK(cost.at("steps").at("verification").at("count").get<uint64_t>() == 0);
+    CHECK(cost.at("steps").at("slow").at("count").get<uint64_t>() == 1);  // apart from the model's
+    CHECK(cost.at("steps").at("model").at("total_ms").get<double>() == Approx(0.01));
+    CHECK(cost.at("steps").at("slow").at("total_ms").get<double>() == Approx(0.03));
     const std::string text = report_text(r);
     CHECK_THAT(text, Catch::Contains("Watching cost: supervisor CPU 0.50 s, 0.250 % of the job's 200 s"));
     CHECK_THAT(text, Catch::Contains("  stop_copy           2          0.1        50.0        60.0"));

@@ -54,6 +54,9 @@ constexpr double kNodeContended = 1.2;
 // see whether the stretch ends as a step or goes on as a phase (the phase above was named 5 s in).
 constexpr double kPeersStillSeconds = 10;
 constexpr double kPeersStillNowSeconds = 2;
+// A rank seen stopped in at least this share of its rounds (rounds with every rank stopped are left out:
+// a suspended job), and in more than twice its share at baseline, was stopped on its own.
+constexpr double kStoppedAlone = 0.1;
 // A one-node job whose other ranks gained at least this factor of their CPU share since baseline
 // while a rank, never throttled by a CPU quota, lost its own: the job's ranks outnumber the CPUs
 // they may run on and the kernel serves them unevenly (decision-rule.md §5).
@@ -615,6 +618,18 @@ double SlowRankModel::peers_still(const Rounds& rounds, const std::vector<int>& 
     return std::max(longest, *now);
 }
 
+bool SlowRankModel::stopped_alone(int rank, const Rounds& rounds) const {
+    auto share = [&](const Rounds& among) {
+        int seen = 0, stopped = 0;
+        for (const Round* round : among)
+            for (const Mark& m : round->marks)
+                if (m.rank == rank) ++seen, stopped += m.stopped;
+        return seen ? static_cast<double>(stopped) / seen : 0.0;
+    };
+    const double now = share(rounds);
+    return now >= kStoppedAlone && now > 2 * share(baseline());
+}
+
 bool SlowRankModel::never_throttled(int rank, const Rounds& rounds) const {
     int64_t first = -1, last = -1;
     int known = 0;
@@ -772,9 +787,11 @@ SlowVerdict SlowRankModel::look() const {
             // no sick node, nothing a drain would mend. Seen on balanced 4-rank runs on 2 CPUs: a
             // rank at 17 % of its runnable time for over a minute, its peers at 61 % (50 % at
             // baseline). A quota shows in its throttle count; a process beside it (a hog) takes
-            // CPU from the job, so its peers gain nothing. Unknown throttling names the rank.
+            // CPU from the job, so its peers gain nothing. Unknown throttling names the rank, and so
+            // does a rank seen stopped on its own (stopped and continued: CP2K 3.2x slower, its peers
+            // at 51 % of their runnable time against 45 %, held back to the end): no placement stops it.
             if (base.node.size() < 2 && peers0 > 0 && peers >= kPeersGained * peers0 &&
-                never_throttled(f.unit.rank, since(f.since))) {
+                never_throttled(f.unit.rank, since(f.since)) && !stopped_alone(f.unit.rank, since(f.since))) {
                 char text[200];
                 std::snprintf(text, sizeof text, "rank %d starved of CPU, but its peers gained what it lost (%.0f %% of "
                               "their runnable time, against %.0f %% at baseline) and no CPU quota held it back: the "
@@ -884,6 +901,10 @@ SlowVerdict SlowRankModel::look() const {
         if (own1 > 0) job_factor = std::max({1.0, own0 / own1, job_factor});
         if (!from_rates) v.job_factor = job_factor;
     }
+    // A throttled rank: its quota's throttle count is the kernel's own word that it was held back, and
+    // the ranks' compute rates, read from samples that peers computing inside MPI calls mislead (NWChem's
+    // one-sided ones), neither hold it back nor report a job faster than the peers' waiting says.
+    if (strongest->unit.kind == SlowEvidence::cpu_throttled) v.job_factor = std::max(v.job_factor, job_factor);
     // A rank its peers wait for more, in a job that is not slower, is no sick node: the job moved
     // into a phase with less waiting overall and one rank now ends its steps last (seen on a
     // balanced random-access code, ~0.21x). Nothing to act on; the look says what it held back.
@@ -895,10 +916,9 @@ SlowVerdict SlowRankModel::look() const {
     const bool link_alone_unproven = only_links && v.job_factor < config_.min_factor;
     // Waited for more, yet by the ranks' compute rates the job is faster: a later phase of the code
     // in which one rank ends its steps last, no sick node (a quiet HPCC run, rank 2 waited for in 22 %
-    // of 64 rounds against 1 % at baseline, its job estimated 0.46x).
-    const bool rates_say_faster = (strongest->unit.kind == SlowEvidence::waited_for ||
-                                   strongest->unit.kind == SlowEvidence::cpu_throttled) &&
-                                  from_rates && v.job_factor < config_.min_job_factor;
+    // of 64 rounds against 1 % at baseline, its job estimated 0.46x). Not a throttled rank (above).
+    const bool rates_say_faster =
+        strongest->unit.kind == SlowEvidence::waited_for && from_rates && v.job_factor < config_.min_job_factor;
     const bool job_not_slower = job_factor < config_.min_job_factor;
     if (job_not_slower || link_alone_unproven || rates_say_faster) {
         SlowVerdict held;

@@ -50,7 +50,9 @@
 // seen by neither evidence above). A rank is THROTTLED in a round when its quota's throttle count
 // (cgroup cpu.stat nr_throttled, read every 4th round) grew since its previous reading while most
 // of its peers' read then did not (a quota on the whole job's cgroup throttles every rank alike);
-// tested like the others, in the same family; its factor is the job's slowdown by the peers' waiting.
+// tested like the others, in the same family; its factor is the job's slowdown by the peers' waiting,
+// which the ranks' compute rates neither overrule nor undercut in the job's estimate (peers that compute
+// inside MPI calls mislead them).
 //
 // A code imbalanced from its start (a master always waited for) has that
 // share in its baseline: only a change is found. Each look keeps the level
@@ -246,6 +248,8 @@ private:
     // The rank's throttle count known at two rounds or more of these and the same at every one: no
     // CPU quota held it back (false also when unknown, or when it fell: the rank changed cgroup).
     bool never_throttled(int rank, const Rounds& rounds) const;
+    // The rank was seen stopped on its own (kStoppedAlone) in these rounds, unlike at baseline.
+    bool stopped_alone(int rank, const Rounds& rounds) const;
 
     SlowRankConfig config_;
     std::map<int, std::string> rank_node_;

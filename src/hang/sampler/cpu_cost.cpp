@@ -12,6 +12,7 @@ const char* to_string(CostStep step) {
         case CostStep::symbolize: return "symbolize";
         case CostStep::classify: return "classify";
         case CostStep::model: return "model";
+        case CostStep::slow: return "slow";
         case CostStep::sample: return "sample";
         case CostStep::verification: return "verification";
     }

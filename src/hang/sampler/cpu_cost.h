@@ -23,10 +23,11 @@ enum class CostStep {
     symbolize,     // PCs to function names (libdwfl and our range cache)
     classify,      // inside MPI? did the unwind reach the thread's entry?
     model,         // one round's evidence: progress, ParaStack's models, per-rank runs
+    slow,          // one round of the slow verdict: its throttle and link readings and its model
     sample,        // one whole ptrace sample (the four sampler steps and their glue)
     verification,  // one whole verification (its samples included)
 };
-constexpr size_t kCostSteps = 7;
+constexpr size_t kCostSteps = 8;
 const char* to_string(CostStep step);
 
 struct StepTally {

@@ -41,8 +41,8 @@ std::string iso_time(double unix_seconds) {
 }
 
 constexpr CostStep kAllSteps[] = {CostStep::stop_copy, CostStep::unwind,      CostStep::symbolize,
-                                  CostStep::classify,  CostStep::model,       CostStep::sample,
-                                  CostStep::verification};
+                                  CostStep::classify,  CostStep::model,       CostStep::slow,
+                                  CostStep::sample,    CostStep::verification};
 
 nlohmann::json cost_json(const Report& r) {
     nlohmann::json steps = nlohmann::json::object();

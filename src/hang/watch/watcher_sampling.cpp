@@ -71,7 +71,15 @@ void Watcher::sample_round() {
         std::any_of(ranks_.begin(), ranks_.end(), [](const RankProcess& r) { return !r.node.empty(); });
     std::map<std::string, double> links;
     std::map<int, StackSample> samples = take_samples(visited, false, link_round ? &links : nullptr);
-    if (link_round) add_own_link_reading(links);
+    // The slow verdict's own CPU this round (its readings and its model), counted apart from `model`:
+    // what it adds to the sampling path (the scheduler times, which the hang verdict's verification
+    // reads too, ride in the sample's stat reads). link_s: before the model's clock starts.
+    double slow_s = 0, link_s = 0;
+    if (link_round) {
+        const double began = thread_cpu_now();
+        add_own_link_reading(links);
+        link_s = thread_cpu_now() - began;
+    }
     const double model_began = thread_cpu_now();  // counted for the rounds that feed the model (report_.samples)
     for (size_t i = 0; i < visited.size(); ++i) {
         const RankProcess& proc = visited[i];
@@ -114,9 +122,12 @@ void Watcher::sample_round() {
         // Every 4th round, on this node, where its ranks outnumber their CPUs: whether a CPU quota
         // holds the rank back (two small reads; the slow verdict's hold on ranks the kernel serves
         // unevenly needs it, slow_rank.cpp; elsewhere unknown, which never holds a verdict back).
-        if (proc.node.empty() && ranks_share_cpus_ && report_.samples % kThrottleEvery == 0)
+        if (proc.node.empty() && ranks_share_cpus_ && report_.samples % kThrottleEvery == 0) {
+            const double began = thread_cpu_now();
             if (auto throttled = read_cpu_throttled_periods(proc.pid))
                 slow_round.back().throttled = static_cast<int64_t>(*throttled);
+            slow_s += thread_cpu_now() - began;
+        }
         last_activity_[proc.rank] = to_string(a);
         if (opt_.verbose) {
             records << " r" << proc.rank << '=' << sample_record(s);
@@ -168,8 +179,12 @@ void Watcher::sample_round() {
     const int streak = std::max(last_judgement_.streak, last_stillness_.streak);
     if (streak == 0) streak_started_ = 0;
     else if (streak_started_ == 0) streak_started_ = unix_now();
+    const double slow_began = thread_cpu_now();
     track_slow(slow_round, links);
-    cost_.add(CostStep::model, thread_cpu_now() - model_began);
+    const double model_ended = thread_cpu_now();
+    slow_s += model_ended - slow_began;
+    cost_.add(CostStep::model, model_ended - model_began - slow_s);
+    cost_.add(CostStep::slow, slow_s + link_s);
     if (opt_.verbose) {
         log_round(s_out, s_move, detail.str());
         log("sample " + std::to_string(report_.samples) + " record:" + records.str());

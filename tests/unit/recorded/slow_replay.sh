@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Recorded runs of real applications replayed through this build's slow verdict (bench/slow_replay):
+# logs of bench/slow_detection.sh (the watcher's --verbose round and record lines only, gzipped)
+# whose verdicts a change to the rule must keep. Both ways: faults named, a balanced run not.
+#   slow_replay.sh SLOW_REPLAY
+set -euo pipefail
+replay=${1:?path of bench/slow_replay}
+here=$(dirname "$0")
+fail=0
+first() { gunzip -c "$here/$1" | "$replay" --baseline-rounds 100 | sed -n 1p; }
+
+# expect_named LOG RANK FAULT_T WHAT: the first slow verdict names RANK alone within 60 s of FAULT_T
+# (seconds of the log's clock).
+expect_named() {
+  local out
+  out=$(first "$1")
+  if [[ $out =~ ^slow\ at\ round\ [0-9]+,\ t=([0-9.]+)\ s:\ slow:\ rank\ $2\ \( ]] &&
+    awk -v t="${BASH_REMATCH[1]}" -v f="$3" 'BEGIN { exit !(t > f && t < f + 60) }'; then
+    echo "PASS: $4 named within 60 s: $out"
+  else
+    echo "FAIL: $4 (from t=$3 s) not named alone within 60 s: $out"; fail=1
+  fi
+}
+
+# NWChem, 4 ranks on 2 CPUs, rank 1 held to half a CPU by a quota on its own cgroup from t=52.2 s;
+# the job ran 1.77x slower by its own steps. Its peers compute inside one-sided MPI calls, so the
+# ranks' compute rates say the job is no slower; the quota's throttle count names it
+# (decision-rule.md, "A fourth evidence").
+expect_named nwchem_quota50_rank1.log.gz 1 52.2 "NWChem's rank 1 under a quota"
+# CP2K, rank 3 stopped 60 ms of every 100 ms from t=45.4 s; the job ran 3.18x slower by its steps.
+# Its peers gained the CPU it left (51 % of their runnable time against 45 %), which looks like the
+# kernel serving one rank less; seen stopped on its own, it is named.
+expect_named cp2k_stopcont60_rank3.log.gz 3 45.4 "CP2K's rank 3 stopped and continued"
+
+# The balanced run of the NWChem campaign: no slow verdict.
+out=$(first nwchem_balanced.log.gz)
+if [[ $out == "no slow verdict in "* ]]; then echo "PASS: balanced NWChem: $out"
+else echo "FAIL: balanced NWChem given a slow verdict: $out"; fail=1; fi
+exit $fail
