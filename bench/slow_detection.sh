@@ -40,7 +40,7 @@ by_steps() {
       last = n < m ? n : m
       for (i = 1; i < last && run[i + 1] <= f; i++) {}
       if (last < 3 || run[1] > f || i >= last) { print "-"; exit }
-      k = i + (f - run[i]) / (run[i + 1] - run[i])
+      k = i + (run[i + 1] > run[i] ? (f - run[i]) / (run[i + 1] - run[i]) : 0)  # two lines in one read
       j = int(k); at = ref[j] + (k - j) * (ref[j + 1] - ref[j])
       if (ref[last] - at < 5) { print "-"; exit }
       printf "%.2f", (run[last] - f) / (ref[last] - at)

@@ -7,7 +7,8 @@
 # of bench/slow_detection.sh (results.tsv and its run_*/ with the watcher's log, the fault and its
 # times: replayed with their 100-round baseline, the verdict set beside the injected rank and the
 # delay from the fault). Prints one row per run, then the totals: for balanced runs, the quiet ones
-# (foreign CPU under 5 %, as the campaign counts them) apart.
+# (foreign CPU under 5 %, as the campaign counts them) apart. REPLAY=PATH replays with another build's
+# bench/slow_replay (a rule under study against the recorded runs).
 . "$(dirname "$0")/common.sh"
 REPLAY=${REPLAY:-$BUILD/bench/slow_replay}
 [ -x "$REPLAY" ] || { echo "build first: bash scripts/build.sh" >&2; exit 1; }
