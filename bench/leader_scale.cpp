@@ -7,10 +7,11 @@
 // verification (every rank, compact rounds; then, as after a hang's verdict,
 // the frames of a suspect and of one rank per call chain: report_stacks.h),
 // with the time from the last agent's answer to the hub's result. Then a second
-// verification in which LOSE agents are lost mid-round (all but one exit
-// unanswered, one falls silent): checks that their ranks come back
-// unreachable, the others' samples are all there, and the hub names exactly
-// the lost nodes, which is what keeps Watcher::verify from confirming a hang
+// verification in which LOSE agents are lost mid-round (one falls silent, and
+// of 3 or more, one answers for a rank of another node too, the others exit
+// unanswered): checks that their ranks come back unreachable, the others'
+// samples are all there, and the hub names exactly the lost nodes (the one
+// that spoke for another node's rank, with that rank), which is what keeps Watcher::verify from confirming a hang
 // (watcher_verify.cpp: unseen ranks, then job_.unseen_part()). Last, the
 // sampling rounds that read the nodes' links (every 4th round of a watcher):
 // one node's ranks sampled, every node's link asked for, at most
@@ -116,6 +117,7 @@ private:
     Options o_;
     PortRange ports_;
     std::set<std::string> lost_nodes_;
+    int liar_ = -1;  // the lost agent that answers for another node's rank; -1 with fewer than 3 lost
     bench::FleetOptions fleet_options_;
     std::unique_ptr<AgentHub> hub_;
     std::unique_ptr<bench::Fleet> fleet_;
@@ -133,12 +135,18 @@ Bench::Bench(Options o) : o_(std::move(o)) {
     fleet_options_.ranks_per_node = o_.ranks_per_node;
     fleet_options_.die_on_sample.assign(static_cast<size_t>(o_.agents), 0);
     fleet_options_.stall_on_sample.assign(static_cast<size_t>(o_.agents), 0);
+    fleet_options_.lie_on_sample.assign(static_cast<size_t>(o_.agents), 0);
     // Lost in the second round of the second verification: spread over the
-    // node list; the last of them falls silent instead of closing.
+    // node list; the last of them falls silent instead of closing, and of 3 or
+    // more the first answers for a rank of the next node besides its own.
     for (int k = 0; k < o_.lose && k < o_.agents; ++k) {
         const size_t i = static_cast<size_t>((2 * k + 1) * o_.agents / (2 * o_.lose));
-        (k + 1 == o_.lose ? fleet_options_.stall_on_sample : fleet_options_.die_on_sample)[i] = o_.rounds + 2;
+        const bool lies = k == 0 && o_.lose >= 3;
+        (k + 1 == o_.lose ? fleet_options_.stall_on_sample
+         : lies           ? fleet_options_.lie_on_sample
+                          : fleet_options_.die_on_sample)[i] = o_.rounds + 2;
         lost_nodes_.insert(bench::Fleet::node_name(static_cast<int>(i)));
+        if (lies) liar_ = static_cast<int>(i);
     }
 }
 
@@ -241,15 +249,21 @@ void Bench::check_losses() {
                 exact = false;
         }
     }
-    const bool named = unseen_set == lost_nodes_ && lost_events == lost_nodes_.size();
+    // The liar is named with the rank it spoke for: the next node's first.
+    const bool liar_named =
+        liar_ < 0 || (unseen.count(bench::Fleet::node_name(liar_)) &&
+                      unseen.at(bench::Fleet::node_name(liar_))
+                              .find("a sample of rank " + std::to_string(o_.ranks_per_node * (liar_ + 1)) +
+                                    ", which it was not asked for") != std::string::npos);
+    const bool named = unseen_set == lost_nodes_ && lost_events == lost_nodes_.size() && liar_named;
     double slowest = 0;
     for (const auto& r : rounds) slowest = std::max(slowest, r.span.wall);
     char wall[32];
     std::snprintf(wall, sizeof wall, "%.2f", rounds.size() > 1 ? rounds[1].span.wall : 0);
     // Watcher::verify confirms no hang while job_.unseen_part() is non-empty,
     // which SlurmJob builds from exactly this unseen_nodes().
-    std::cout << "loss: | " << o_.agents << " | " << lost_nodes_.size() << " (" << (lost_nodes_.size() - 1)
-              << " exit, 1 silent) | " << (rounds.size() > 1 ? rounds[1].unreachable : 0) << " | "
+    std::cout << "loss: | " << o_.agents << " | " << lost_nodes_.size() << " (" << (liar_ < 0 ? "" : "1 lies, ")
+              << (lost_nodes_.size() - 1 - (liar_ < 0 ? 0 : 1)) << " exit, 1 silent) | " << (rounds.size() > 1 ? rounds[1].unreachable : 0) << " | "
               << (rounds.size() > 1 ? rounds[1].ok : 0) << " of " << ranks_.size() - lost_nodes_.size() * o_.ranks_per_node
               << " | " << wall << " | " << (exact ? "yes" : "NO") << " | " << (named ? "yes" : "NO") << " | "
               << (unseen.empty() ? "NO" : "no (" + unseen.begin()->second + (unseen.size() > 1 ? ", ..." : "") + ")")

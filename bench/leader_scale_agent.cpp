@@ -8,10 +8,12 @@
 // (CLOCK_MONOTONIC, shared by the host's processes) into its slot of a shared
 // file, so that the leader knows when the last agent answered.
 //   leader_scale_agent --port P --job J --node n0001 --index I --first-rank R
-//                      [--ranks 64] [--slots FILE] [--die-on-sample K | --stall-on-sample K]
+//                      [--ranks 64] [--slots FILE] [--die-on-sample K | --stall-on-sample K | --lie-on-sample K]
 // --die-on-sample K exits without answering its K-th sample request (an agent
 // killed mid-verification); --stall-on-sample K stops answering at it (a node
-// that is gone: the leader sees silence, not a closed connection).
+// that is gone: the leader sees silence, not a closed connection);
+// --lie-on-sample K answers it with a sample of the next node's first rank too
+// (an agent that speaks for ranks it does not own).
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -43,6 +45,7 @@ struct Options {
     std::string slots;
     int die_on = 0;    // 0: never
     int stall_on = 0;  // 0: never
+    int lie_on = 0;    // 0: never
 };
 
 // A rank of an Open MPI job waiting for its neighbours: innermost first.
@@ -175,6 +178,8 @@ nlohmann::json SyntheticAgent::serve(const nlohmann::json& request) {
     } else if (type == "sample" && request.contains("ranks")) {
         reply["type"] = "samples";
         reply["samples"] = samples(request["ranks"], wire::sample_full(request));
+        if (sample_requests_ == o_.lie_on)  // a waiting rank's sample, of a rank that is not this node's
+            reply["samples"].push_back(wire::sample_json(o_.first_rank + o_.ranks, samples_[0], wire::sample_full(request)));
         if (wire::sample_link(request)) reply["link_ms"] = 0.2;  // a quiet link's reading (link_reader.h)
     } else {
         reply["type"] = "error";
@@ -211,6 +216,7 @@ bool parse(int argc, char** argv, Options* o) {
         else if (key == "--slots") o->slots = value;
         else if (key == "--die-on-sample") o->die_on = std::atoi(value.c_str());
         else if (key == "--stall-on-sample") o->stall_on = std::atoi(value.c_str());
+        else if (key == "--lie-on-sample") o->lie_on = std::atoi(value.c_str());
         else return false;
     }
     return o->port > 0 && o->job > 0 && !o->node.empty() && o->ranks > 0;
@@ -222,7 +228,7 @@ int main(int argc, char** argv) {
     Options o;
     if (!parse(argc, argv, &o)) {
         std::cerr << "usage: leader_scale_agent --port P --job J --node NAME --index I --first-rank R [--ranks N]"
-                     " [--slots FILE] [--die-on-sample K] [--stall-on-sample K]\n";
+                     " [--slots FILE] [--die-on-sample K] [--stall-on-sample K] [--lie-on-sample K]\n";
         return 2;
     }
     return SyntheticAgent(std::move(o)).run();

@@ -21,6 +21,7 @@ namespace jobsentry::bench {
 Fleet::Fleet(FleetOptions o) : o_(std::move(o)) {
     o_.die_on_sample.resize(static_cast<size_t>(o_.agents), 0);
     o_.stall_on_sample.resize(static_cast<size_t>(o_.agents), 0);
+    o_.lie_on_sample.resize(static_cast<size_t>(o_.agents), 0);
 }
 
 Fleet::~Fleet() {
@@ -51,7 +52,8 @@ std::string Fleet::start() {
                                          "--first-rank", std::to_string(i * o_.ranks_per_node), "--ranks",
                                          std::to_string(o_.ranks_per_node), "--slots", slots_path_,
                                          "--die-on-sample", std::to_string(o_.die_on_sample[k]), "--stall-on-sample",
-                                         std::to_string(o_.stall_on_sample[k])};
+                                         std::to_string(o_.stall_on_sample[k]), "--lie-on-sample",
+                                         std::to_string(o_.lie_on_sample[k])};
         std::vector<char*> argv;
         for (auto& a : args) argv.push_back(a.data());
         argv.push_back(nullptr);

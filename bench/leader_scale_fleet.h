@@ -21,6 +21,7 @@ struct FleetOptions {
     int ranks_per_node = 64;
     std::vector<int> die_on_sample;    // per agent: its sample request at which it exits unanswered (0: never)
     std::vector<int> stall_on_sample;  // per agent: at which it stops answering (0: never)
+    std::vector<int> lie_on_sample;    // per agent: at which it answers for another node's rank too (0: never)
 };
 
 class Fleet {

@@ -214,6 +214,37 @@ TEST_CASE("malformed samples and rank lists are refused whole") {
     CHECK(!wire::ranks_from_json(nlohmann::json::parse(R"({"rank":0})"), "n2", &error));
 }
 
+TEST_CASE("a samples reply is taken whole, only when it speaks of the ranks asked of its agent, each once") {
+    auto reply = [](std::vector<int> ranks) {
+        nlohmann::json r{{"type", "samples"}, {"id", 3}, {"samples", nlohmann::json::array()}};
+        for (int rank : ranks) r["samples"].push_back(wire::sample_json(rank, sample_in_allreduce(), false));
+        return r;
+    };
+    std::string error;
+    auto taken = wire::samples_from_json(reply({4, 5}), {4, 5, 6}, &error);
+    REQUIRE(taken);
+    CHECK(taken->size() == 2);  // a rank not answered for is the caller's "unreachable"
+    CHECK(taken->at(5).in_mpi);
+    CHECK(wire::samples_from_json(reply({}), {}, &error)->empty());  // a link-only request's answer
+
+    // Another node's rank: the whole reply is refused, naming it.
+    CHECK_FALSE(wire::samples_from_json(reply({4, 9}), {4, 5}, &error));
+    CHECK(error == "a sample of rank 9, which it was not asked for (an agent answers only for its own node's ranks)");
+    CHECK_FALSE(wire::samples_from_json(reply({4, 4}), {4, 5}, &error));
+    CHECK(error == "two samples of rank 4 in one reply");
+    nlohmann::json broken = reply({4, 5});
+    broken["samples"][1].erase("cpu");
+    CHECK_FALSE(wire::samples_from_json(broken, {4, 5}, &error));
+    CHECK(error == "malformed sample");
+    nlohmann::json not_samples = reply({4});
+    not_samples["type"] = "ranks";
+    CHECK_FALSE(wire::samples_from_json(not_samples, {4}, &error));
+    CHECK(error.rfind("bad samples reply (an array of at most 4096 samples expected)", 0) == 0);
+    not_samples = reply({4});
+    not_samples["samples"] = "all fine";
+    CHECK_FALSE(wire::samples_from_json(not_samples, {4}, &error));
+}
+
 TEST_CASE("a sample request is full only with \"full\":true; a malformed one is compact, never a throw") {
     using nlohmann::json;
     CHECK(wire::sample_full(json{{"type", "sample"}, {"full", true}}));

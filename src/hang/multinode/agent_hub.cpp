@@ -213,7 +213,7 @@ std::map<int, StackSample> AgentHub::sample(const std::vector<RankProcess>& rank
     // 1.2 s of the leader's CPU instead of 0.3 s (bench/leader_scale.sh).
     std::map<std::string, std::set<int>> asked_of;
     for (const auto& r : ranks) {
-        asked_of[r.node].insert(r.rank);
+        if (!asked_of[r.node].insert(r.rank).second) continue;  // each rank once: a reply names each once
         auto& request = requests[r.node];
         if (request.is_null()) {
             request = sample_request(full, link_ms != nullptr);
@@ -223,13 +223,13 @@ std::map<int, StackSample> AgentHub::sample(const std::vector<RankProcess>& rank
     if (link_ms) ask_links_of_idle_nodes(requests, full);
     std::map<int, StackSample> out;
     ask(requests, [&](const std::string& node, nlohmann::json& reply) {
-        if (reply["type"] != "samples" || !reply.contains("samples") || !reply["samples"].is_array() ||
-            reply["samples"].size() > wire::kMaxRanksPerMessage) {
-            lose(node, agents_[node], "bad samples reply");
+        std::string error;
+        auto samples = wire::samples_from_json(reply, asked_of[node], &error);
+        if (!samples) {  // nothing of it is taken: its ranks are unreachable from now on
+            lose(node, agents_[node], error);
             return;
         }
         if (const auto link = reply.find("link_ms"); link != reply.end()) {
-            std::string error;
             auto ms = wire::link_ms_from_json(*link, &error);
             if (!ms) {
                 lose(node, agents_[node], error);
@@ -242,19 +242,10 @@ std::map<int, StackSample> AgentHub::sample(const std::vector<RankProcess>& rank
         // the model's runs and the verification's window span seconds. Without it a remote rank's
         // still run lasted 0 s whatever its length, and its CPU share was never judged.
         const double received = monotonic_now();
-        for (const auto& j : reply["samples"]) {
-            int rank = -1;
-            std::string error;
-            auto s = wire::sample_from_json(j, &rank, &error);
-            if (!s) {
-                lose(node, agents_[node], error);
-                break;
-            }
-            // Only ranks asked of this node are taken: an agent cannot speak for another node's rank.
-            if (!asked_of[node].count(rank)) continue;
-            if (s->status == SampleStatus::gone) changed_ = true;  // a step ended there
-            s->taken_at = received;
-            out[rank] = std::move(*s);
+        for (auto& [rank, s] : *samples) {
+            if (s.status == SampleStatus::gone) changed_ = true;  // a step ended there
+            s.taken_at = received;
+            out[rank] = std::move(s);
         }
     });
     for (const auto& r : ranks) {

@@ -247,4 +247,30 @@ std::optional<double> link_ms_from_json(const nlohmann::json& value, std::string
     return std::nullopt;
 }
 
+std::optional<std::map<int, StackSample>> samples_from_json(const nlohmann::json& reply, const std::set<int>& asked,
+                                                            std::string* error) {
+    const auto list = reply.find("samples");
+    if (reply.value("type", nlohmann::json()) != "samples" || list == reply.end() || !list->is_array() ||
+        list->size() > kMaxRanksPerMessage) {
+        *error = "bad samples reply (an array of at most " + std::to_string(kMaxRanksPerMessage) + " samples expected)";
+        return std::nullopt;
+    }
+    std::map<int, StackSample> out;
+    for (const auto& j : *list) {
+        int rank = -1;
+        auto s = sample_from_json(j, &rank, error);
+        if (!s) return std::nullopt;
+        if (!asked.count(rank)) {
+            *error = "a sample of rank " + std::to_string(rank) +
+                     ", which it was not asked for (an agent answers only for its own node's ranks)";
+            return std::nullopt;
+        }
+        if (!out.emplace(rank, std::move(*s)).second) {
+            *error = "two samples of rank " + std::to_string(rank) + " in one reply";
+            return std::nullopt;
+        }
+    }
+    return out;
+}
+
 }  // namespace jobsentry::wire

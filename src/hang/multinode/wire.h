@@ -21,7 +21,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -91,5 +93,12 @@ bool sample_full(const nlohmann::json& request);
 // full=false leaves the frames out (compact_sample()).
 nlohmann::json sample_json(int rank, const StackSample& sample, bool full);
 std::optional<StackSample> sample_from_json(const nlohmann::json& j, int* rank, std::string* error);
+
+// The samples of a "samples" reply, by rank, judged as a whole: every sample well formed, of a rank
+// that was asked of this agent (an agent speaks only for the ranks of its own node), each rank once.
+// Anything else is an error naming the first fault, and nothing of the reply is taken: one sample
+// about a rank it does not own makes all the agent says untrustworthy.
+std::optional<std::map<int, StackSample>> samples_from_json(const nlohmann::json& reply, const std::set<int>& asked,
+                                                            std::string* error);
 
 }  // namespace jobsentry::wire
