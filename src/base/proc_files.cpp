@@ -4,6 +4,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -40,18 +41,22 @@ std::optional<ProcStat> parse_proc_stat(const std::string& text) {
     ProcStat st;
     st.comm = text.substr(open + 1, close - open - 1);
     // Fields after the comm, numbered as in proc(5): 3 state, 4 ppid, 14 utime,
-    // 15 stime, 22 starttime.
-    std::istringstream rest(text.substr(close + 1));
-    std::string field;
-    for (int index = 3; index <= 22 && (rest >> field); ++index) {
+    // 15 stime, 22 starttime. Split by hand: a stream per read was a tenth of a sample's parsing.
+    size_t at = close + 1;
+    for (int index = 3; index <= 22; ++index) {
+        at = text.find_first_not_of(" \t\n\v\f\r", at);
+        if (at == std::string::npos) return std::nullopt;
+        const size_t end = std::min(text.find_first_of(" \t\n\v\f\r", at), text.size());
+        const char* field = text.c_str() + at;
         switch (index) {
-            case 3: st.state = field.empty() ? '?' : field[0]; break;
-            case 4: st.ppid = static_cast<pid_t>(std::strtol(field.c_str(), nullptr, 10)); break;
-            case 14: st.user_ticks = std::strtoull(field.c_str(), nullptr, 10); st.cpu_ticks += st.user_ticks; break;
-            case 15: st.cpu_ticks += std::strtoull(field.c_str(), nullptr, 10); break;
-            case 22: st.start_time = std::strtoull(field.c_str(), nullptr, 10); return st;
+            case 3: st.state = field[0]; break;
+            case 4: st.ppid = static_cast<pid_t>(std::strtol(field, nullptr, 10)); break;
+            case 14: st.user_ticks = std::strtoull(field, nullptr, 10); st.cpu_ticks += st.user_ticks; break;
+            case 15: st.cpu_ticks += std::strtoull(field, nullptr, 10); break;
+            case 22: st.start_time = std::strtoull(field, nullptr, 10); return st;
             default: break;
         }
+        at = end;
     }
     return std::nullopt;
 }

@@ -3,7 +3,11 @@
 
 #include <unistd.h>
 
+#include <signal.h>
+#include <sys/wait.h>
+
 #include "base/proc_files.h"
+#include "base/proc_stat_files.h"
 
 using namespace jobsentry;
 
@@ -163,4 +167,33 @@ TEST_CASE("the cpu.stat of a process's cgroup and its throttle count") {
     CHECK(cpu_stat_nr_throttled("usage_usec 5\n") == std::nullopt);
     CHECK(read_cpu_throttled_periods(getpid()).has_value() == cpu_stat_path(*read_bounded("/proc/self/cgroup", 4096))
                                                                     .has_value());
+}
+
+TEST_CASE("a process's /proc files kept open read anew each time, and fail once it has exited", "[proc_files]") {
+    const pid_t child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        for (;;) {}  // busy: its CPU time grows between reads
+    }
+    for (bool keep_open : {true, false}) {
+        ProcStatFiles files(child, keep_open);
+        auto first = files.stat();
+        REQUIRE(first);
+        CHECK(first->ppid == getpid());
+        CHECK(first->start_time == read_proc_stat(child)->start_time);
+        REQUIRE(files.main_thread_stat());
+        REQUIRE(files.main_thread_schedstat());
+        const uint64_t run_before = files.main_thread_schedstat()->run_ns;
+        usleep(30000);
+        CHECK(files.main_thread_schedstat()->run_ns > run_before);  // made anew, not the first read's text
+        CHECK(files.stat()->cpu_ticks >= first->cpu_ticks);
+    }
+    ProcStatFiles open_before(child, true);
+    REQUIRE(open_before.stat());
+    kill(child, SIGKILL);
+    int status = 0;
+    REQUIRE(waitpid(child, &status, 0) == child);
+    // Reaped: the descriptors opened before name a process that is gone, whatever takes its pid next.
+    CHECK_FALSE(open_before.stat());
+    CHECK_FALSE(open_before.main_thread_schedstat());
 }

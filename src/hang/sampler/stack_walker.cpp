@@ -165,7 +165,23 @@ StackWalker::ProcessCache& StackWalker::cache_for(pid_t pid) {
     return *it->second;
 }
 
-void StackWalker::forget(pid_t pid) { caches_.erase(pid); }
+ProcStatFiles& StackWalker::stat_files_for(pid_t pid) {
+    auto it = stat_files_.find(pid);
+    if (it == stat_files_.end()) {
+        auto files = std::make_unique<ProcStatFiles>(pid, kept_open_ < kMaxKeptOpen);
+        kept_open_ += files->keeps_open();
+        it = stat_files_.emplace(pid, std::move(files)).first;
+    }
+    return *it->second;
+}
+
+void StackWalker::forget(pid_t pid) {
+    caches_.erase(pid);
+    if (auto it = stat_files_.find(pid); it != stat_files_.end()) {
+        kept_open_ -= it->second->keeps_open();
+        stat_files_.erase(it);
+    }
+}
 
 void StackWalker::reap_pending() {
     for (auto it = pending_.begin(); it != pending_.end();) {
@@ -204,16 +220,17 @@ StackSample StackWalker::sample(pid_t pid, uint64_t start_time) {
         return out;
     };
 
-    auto stat = read_proc_stat(pid);
+    ProcStatFiles& files = stat_files_for(pid);
+    auto stat = files.stat();
     if (!stat || (start_time != 0 && stat->start_time != start_time))
         return fail(SampleStatus::gone, "process no longer exists");
     if (stat->state == 'Z' || stat->state == 'X') return fail(SampleStatus::gone, "process is a zombie");
     out.state = stat->state;
     out.cpu_ticks = stat->cpu_ticks;
-    auto main_thread = read_thread_stat(pid, pid);
+    auto main_thread = files.main_thread_stat();
     out.main_cpu_ticks = main_thread ? main_thread->cpu_ticks : stat->cpu_ticks;
     out.main_user_ticks = main_thread ? main_thread->user_ticks : stat->user_ticks;
-    if (auto sched = read_thread_schedstat(pid, pid)) {
+    if (auto sched = files.main_thread_schedstat()) {
         out.sched_known = true;
         out.main_run_ns = sched->run_ns;
         out.main_wait_ns = sched->wait_ns;

@@ -35,6 +35,7 @@
 #include <optional>
 #include <set>
 
+#include "base/proc_stat_files.h"
 #include "hang/sampler/binary_symbols.h"
 #include "hang/sampler/cpu_cost.h"
 #include "hang/sampler/frame.h"
@@ -83,6 +84,12 @@ private:
     StackWalkerOptions options_;
     BinaryCache binaries_;  // every rank's binaries, read once (binary_symbols.h)
     std::map<pid_t, std::unique_ptr<ProcessCache>> caches_;
+    // Each sampled process's /proc files, kept open for the first kMaxKeptOpen of them (three
+    // descriptors each; the others are read by path): a node's monitored ranks and a few visitors.
+    static constexpr size_t kMaxKeptOpen = 64;
+    ProcStatFiles& stat_files_for(pid_t pid);
+    std::map<pid_t, std::unique_ptr<ProcStatFiles>> stat_files_;
+    size_t kept_open_ = 0;
     std::set<pid_t> pending_;
     std::map<pid_t, int> exits_;
     CpuCost cost_;

@@ -1,0 +1,60 @@
+#include "base/proc_stat_files.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+
+namespace jobsentry {
+
+ProcStatFiles::ProcStatFiles(pid_t pid, bool keep_open) : keep_open_(keep_open) {
+    const std::string dir = "/proc/" + std::to_string(pid);
+    const std::string thread = dir + "/task/" + std::to_string(pid);
+    stat_ = {dir + "/stat", 4096, -1};
+    thread_stat_ = {thread + "/stat", 4096, -1};
+    schedstat_ = {thread + "/schedstat", 256, -1};
+}
+
+ProcStatFiles::~ProcStatFiles() {
+    for (File* f : {&stat_, &thread_stat_, &schedstat_})
+        if (f->fd >= 0) ::close(f->fd);
+}
+
+std::optional<std::string> ProcStatFiles::read(File& file) {
+    if (!keep_open_) return read_bounded(file.path, file.max_bytes);
+    if (file.fd < 0) file.fd = ::open(file.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (file.fd < 0) return std::nullopt;
+    // These files are made whole at each read from offset 0 and fit in one read of their bound.
+    ssize_t n;
+    do n = ::pread(file.fd, buffer_, std::min(sizeof buffer_, file.max_bytes), 0);
+    while (n < 0 && errno == EINTR);
+    if (n < 0) {
+        const int saved = errno;
+        ::close(file.fd);
+        file.fd = -1;
+        errno = saved;
+        return std::nullopt;
+    }
+    return std::string(buffer_, static_cast<size_t>(n));
+}
+
+std::optional<ProcStat> ProcStatFiles::stat() {
+    auto text = read(stat_);
+    if (!text) return std::nullopt;
+    return parse_proc_stat(*text);
+}
+
+std::optional<ProcStat> ProcStatFiles::main_thread_stat() {
+    auto text = read(thread_stat_);
+    if (!text) return std::nullopt;
+    return parse_proc_stat(*text);
+}
+
+std::optional<SchedStat> ProcStatFiles::main_thread_schedstat() {
+    auto text = read(schedstat_);
+    if (!text) return std::nullopt;
+    return parse_schedstat(*text);
+}
+
+}  // namespace jobsentry
