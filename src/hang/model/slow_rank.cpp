@@ -147,11 +147,18 @@ SlowRankModel::SlowRankModel(SlowRankConfig config, std::map<int, std::string> r
     verdict_.baseline_rounds = config_.baseline_rounds;
 }
 
-void SlowRankModel::set_node(int rank, const std::string& node) { rank_node_[rank] = node; }
+void SlowRankModel::set_node(int rank, const std::string& node) {
+    auto [it, added] = rank_node_.emplace(rank, node);
+    if (!added && it->second != node) {
+        it->second = node;
+        base_shares_.reset();  // counted by node too
+    }
+}
 
-std::string SlowRankModel::node_of(int rank) const {
+const std::string& SlowRankModel::node_of(int rank) const {
+    static const std::string none;
     auto it = rank_node_.find(rank);
-    return it == rank_node_.end() ? std::string() : it->second;
+    return it == rank_node_.end() ? none : it->second;
 }
 
 bool SlowRankModel::in_unit(const Unit& u, int rank) const { return u.is_node ? node_of(rank) == u.node : u.rank == rank; }
@@ -325,7 +332,34 @@ void SlowRankModel::learn_starvation() {
 
 SlowRankModel::Shares SlowRankModel::shares(const Rounds& rounds) const {
     Shares out;
-    for (const Round* round : rounds) {
+    for (const Round* round : rounds) count_round(*round, &out);
+    return out;
+}
+
+// Counts are sums over rounds: the baseline's are kept from the look that first needs them (its rounds
+// and the thresholds learnt from them stay as they are), and the recent windows, nested as they are
+// (the last 32 rounds are among the last 64), are summed in one pass from the newest round back.
+const SlowRankModel::Shares& SlowRankModel::baseline_shares() const {
+    if (!base_shares_) base_shares_ = shares(baseline());
+    return *base_shares_;
+}
+
+std::vector<SlowRankModel::Shares> SlowRankModel::recent_shares(const std::vector<int>& windows) const {
+    std::vector<Shares> out;
+    Shares sum;
+    size_t counted = 0;
+    for (int window : windows) {
+        const size_t n = std::min(recent_.size(), static_cast<size_t>(window));
+        for (; counted < n; ++counted) count_round(recent_[recent_.size() - 1 - counted], &sum);
+        out.push_back(sum);
+    }
+    return out;
+}
+
+void SlowRankModel::count_round(const Round& r, Shares* shares) const {
+    Shares& out = *shares;
+    const Round* round = &r;
+    {
         std::map<std::string, bool> nodes;  // seen in this round, and waited for
         for (const Mark& m : round->marks) {
             Share& s = out.rank[m.rank];
@@ -363,7 +397,6 @@ SlowRankModel::Shares SlowRankModel::shares(const Rounds& rounds) const {
             out.node_link[node].waited += marked;
         }
     }
-    return out;
 }
 
 SlowRankModel::Rounds SlowRankModel::baseline() const {
@@ -440,8 +473,10 @@ std::vector<SlowRankModel::Finding> SlowRankModel::significant(const SlowVerdict
     for (const auto& [node, share] : base.node_link) units.push_back({true, -1, node, SlowEvidence::slow_link});
     for (const auto& [rank, share] : base.rank_throttled) units.push_back({false, rank, node_of(rank), SlowEvidence::cpu_throttled});
     std::map<size_t, Finding> best;
-    for (int window : windows) {
-        const Shares now = shares(recent(window));
+    const std::vector<Shares> recent = recent_shares(windows);
+    for (size_t w = 0; w < windows.size(); ++w) {
+        const int window = windows[w];
+        const Shares& now = recent[w];
         for (size_t i = 0; i < units.size(); ++i) {
             const Share& before = base.of(units[i]);
             const Share& after = now.of(units[i]);
@@ -699,7 +734,7 @@ SlowVerdict SlowRankModel::look() const {
             recent_.back().at - recent_[recent_.size() - w].at >= config_.min_window_s)
             windows.push_back(w);
     if (windows.empty()) return v;  // learning
-    Shares base = shares(baseline());
+    Shares base = baseline_shares();
     for (auto it = base.rank_throttled.begin(); it != base.rank_throttled.end();)  // too few readings: not tested
         it = it->second.seen < kThrottleBaselineReadings ? base.rank_throttled.erase(it) : std::next(it);
     const size_t units = base.rank.size() + (base.node.size() >= 2 ? base.node.size() : 0) + base.rank_starved.size() +

@@ -64,6 +64,7 @@
 #include <deque>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -209,9 +210,13 @@ private:
     void learn_links();
     // The node's median link reading over these rounds (0: none).
     double link_median(const Rounds& rounds, const std::string& node) const;
-    std::string node_of(int rank) const;
+    const std::string& node_of(int rank) const;
     bool in_unit(const Unit& u, int rank) const;
     Shares shares(const Rounds& rounds) const;
+    void count_round(const Round& round, Shares* shares) const;
+    const Shares& baseline_shares() const;
+    // The shares of the last W rounds for each W of `windows` (ascending).
+    std::vector<Shares> recent_shares(const std::vector<int>& windows) const;
     void learn_inflation();
     SlowVerdict look() const;
     // The units significant at this look; *smallest gets the smallest p of any unit.
@@ -253,6 +258,7 @@ private:
 
     SlowRankConfig config_;
     std::map<int, std::string> rank_node_;
+    mutable std::optional<Shares> base_shares_;  // shares(baseline()), once it is learnt
     std::vector<Round> baseline_;
     std::deque<Round> recent_;  // rounds after the baseline, at most twice the longest window
     int rounds_ = 0;

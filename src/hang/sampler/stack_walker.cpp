@@ -25,6 +25,7 @@
 #include "hang/sampler/stack_root.h"
 #include "hang/sampler/stack_snapshot.h"
 #include "hang/sampler/symbolizer.h"
+#include "hang/sampler/unwind_signal_mask.h"
 
 namespace jobsentry {
 namespace {
@@ -48,13 +49,14 @@ SampleStatus status_for_errno(int err) {
 // sigtimedwait until the kernel's SIGCHLD says a child changed state, rather
 // than polling, so that waiting costs us no CPU time. A SIGCHLD taken here is
 // raised again, so whoever waits for it (the watcher's loop) still sees one.
+// SIGCHLD is blocked for that wait only, when first needed: a thread that stops
+// at once costs no mask changes (the supervisor blocks it anyway).
 int wait_for_stop(pid_t pid, double timeout, int* exit_status) {
     const double deadline = monotonic_now() + timeout;
     sigset_t chld, old;
     sigemptyset(&chld);
     sigaddset(&chld, SIGCHLD);
-    pthread_sigmask(SIG_BLOCK, &chld, &old);
-    bool took_chld = false;
+    bool blocked = false, took_chld = false;
     int result = -2;
     for (int yields = 0;; ++yields) {
         int status = 0;
@@ -83,12 +85,13 @@ int wait_for_stop(pid_t pid, double timeout, int* exit_status) {
             sched_yield();
             continue;
         }
+        if (!blocked) blocked = pthread_sigmask(SIG_BLOCK, &chld, &old) == 0;
         const double left = std::min(deadline - now, 0.01);
         timespec pause{0, static_cast<long>(left * 1e9)};
         if (sigtimedwait(&chld, nullptr, &pause) == SIGCHLD) took_chld = true;
     }
     if (took_chld) raise(SIGCHLD);
-    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    if (blocked) pthread_sigmask(SIG_SETMASK, &old, nullptr);
     return result;
 }
 
@@ -290,6 +293,7 @@ StackSample StackWalker::sample(pid_t pid, uint64_t start_time) {
     auto unwind = [&](unw_addr_space_t space, void* arg) {
         unw_cursor_t cursor;
         cache.pcs.clear();
+        UnwindSignalMaskScope unmasked;  // libunwind's per-frame sigprocmask calls (unwind_signal_mask.h)
         if (!space || !cache.upt || unw_init_remote(&cursor, space, arg) != 0) return false;
         for (int depth = 0; depth < options_.max_frames; ++depth) {
             unw_word_t ip = 0;
