@@ -356,46 +356,43 @@ std::vector<SlowRankModel::Shares> SlowRankModel::recent_shares(const std::vecto
     return out;
 }
 
-void SlowRankModel::count_round(const Round& r, Shares* shares) const {
+void SlowRankModel::count_round(const Round& round, Shares* shares) const {
     Shares& out = *shares;
-    const Round* round = &r;
-    {
-        std::map<std::string, bool> nodes;  // seen in this round, and waited for
-        for (const Mark& m : round->marks) {
-            Share& s = out.rank[m.rank];
-            ++s.seen;
-            s.waited += m.waited_for;
-            bool& node_waited = nodes[node_of(m.rank)];
-            node_waited = node_waited || m.waited_for;
-        }
-        for (const auto& [node, waited] : nodes) {
-            ++out.node[node].seen;
-            out.node[node].waited += waited;
-        }
-        for (const Mark& m : round->marks) {
-            auto threshold = rank_starve_threshold_.find(m.rank);
-            if (!m.starve_known || threshold == rank_starve_threshold_.end()) continue;
-            ++out.rank_starved[m.rank].seen;
-            out.rank_starved[m.rank].waited += m.starve > threshold->second;
-        }
-        for (const Mark& m : round->marks) {
-            if (!m.throttle_known) continue;
-            ++out.rank_throttled[m.rank].seen;
-            out.rank_throttled[m.rank].waited += m.throttled_now;
-        }
-        for (const auto& [node, value] : round->node_starve) {
-            auto threshold = node_starve_threshold_.find(node);
-            if (threshold == node_starve_threshold_.end()) continue;
-            ++out.node_starved[node].seen;
-            out.node_starved[node].waited += value > threshold->second;
-        }
-        for (const auto& [node, value] : round->node_link) {
-            bool seen = false;
-            const bool marked = slow_linked(*round, node, &seen);
-            if (!seen) continue;
-            ++out.node_link[node].seen;
-            out.node_link[node].waited += marked;
-        }
+    std::map<std::string, bool> nodes;  // seen in this round, and waited for
+    for (const Mark& m : round.marks) {
+        Share& s = out.rank[m.rank];
+        ++s.seen;
+        s.waited += m.waited_for;
+        bool& node_waited = nodes[node_of(m.rank)];
+        node_waited = node_waited || m.waited_for;
+    }
+    for (const auto& [node, waited] : nodes) {
+        ++out.node[node].seen;
+        out.node[node].waited += waited;
+    }
+    for (const Mark& m : round.marks) {
+        auto threshold = rank_starve_threshold_.find(m.rank);
+        if (!m.starve_known || threshold == rank_starve_threshold_.end()) continue;
+        ++out.rank_starved[m.rank].seen;
+        out.rank_starved[m.rank].waited += m.starve > threshold->second;
+    }
+    for (const Mark& m : round.marks) {
+        if (!m.throttle_known) continue;
+        ++out.rank_throttled[m.rank].seen;
+        out.rank_throttled[m.rank].waited += m.throttled_now;
+    }
+    for (const auto& [node, value] : round.node_starve) {
+        auto threshold = node_starve_threshold_.find(node);
+        if (threshold == node_starve_threshold_.end()) continue;
+        ++out.node_starved[node].seen;
+        out.node_starved[node].waited += value > threshold->second;
+    }
+    for (const auto& [node, value] : round.node_link) {
+        bool seen = false;
+        const bool marked = slow_linked(round, node, &seen);
+        if (!seen) continue;
+        ++out.node_link[node].seen;
+        out.node_link[node].waited += marked;
     }
 }
 
