@@ -56,7 +56,7 @@ int wait_for_stop(pid_t pid, double timeout, int* exit_status) {
     sigset_t chld, old;
     sigemptyset(&chld);
     sigaddset(&chld, SIGCHLD);
-    bool blocked = false, took_chld = false;
+    bool blocked = false, restore = false, took_chld = false;
     int result = -2;
     for (int yields = 0;; ++yields) {
         int status = 0;
@@ -85,13 +85,17 @@ int wait_for_stop(pid_t pid, double timeout, int* exit_status) {
             sched_yield();
             continue;
         }
-        if (!blocked) blocked = pthread_sigmask(SIG_BLOCK, &chld, &old) == 0;
+        if (!blocked) {  // then look again: a stop reported before the block raised no pending SIGCHLD
+            blocked = true;
+            restore = pthread_sigmask(SIG_BLOCK, &chld, &old) == 0;
+            continue;
+        }
         const double left = std::min(deadline - now, 0.01);
         timespec pause{0, static_cast<long>(left * 1e9)};
         if (sigtimedwait(&chld, nullptr, &pause) == SIGCHLD) took_chld = true;
     }
     if (took_chld) raise(SIGCHLD);
-    if (blocked) pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    if (restore) pthread_sigmask(SIG_SETMASK, &old, nullptr);
     return result;
 }
 
