@@ -16,8 +16,10 @@
 // sampling rounds that read the nodes' links (every 4th round of a watcher):
 // one node's ranks sampled, every node's link asked for, at most
 // AgentHub::kMaxLinkOnlyNodes of them in requests of their own, taking turns.
+// With --fan-in F the agents form the tree of agents of node_tree.h (relays on ports 20000 + their
+// node): the leader takes F connections, and the lost agents are leaves below relays.
 //   leader_scale --agents N [--ranks-per-node 64] [--rounds 5] [--turn 0.4] [--lose 3]
-//                [--ports 7300-7399] [--agent PATH] [--header]
+//                [--ports 7300-7399] [--agent PATH] [--fan-in F] [--header]
 // Prints one row of each of three markdown tables ("cost", "loss" and "link" lines).
 #include <dirent.h>
 #include <sys/resource.h>
@@ -41,6 +43,7 @@
 #include "bench/leader_scale_fleet.h"
 #include "hang/model/report_stacks.h"
 #include "hang/multinode/agent_hub.h"
+#include "hang/multinode/node_tree.h"
 
 namespace {
 
@@ -57,8 +60,10 @@ struct Options {
     int lose = 3;
     std::string ports = "7300-7399";
     std::string agent;
+    unsigned fan_in = 0;  // 0: a star
     bool header = false;
 };
+constexpr int kRelayPorts = 20000;
 
 double cpu_seconds() {
     rusage self{};
@@ -136,11 +141,16 @@ Bench::Bench(Options o) : o_(std::move(o)) {
     fleet_options_.die_on_sample.assign(static_cast<size_t>(o_.agents), 0);
     fleet_options_.stall_on_sample.assign(static_cast<size_t>(o_.agents), 0);
     fleet_options_.lie_on_sample.assign(static_cast<size_t>(o_.agents), 0);
+    fleet_options_.fan_in = o_.fan_in;
+    fleet_options_.relay_ports = kRelayPorts;
     // Lost in the second round of the second verification: spread over the
     // node list; the last of them falls silent instead of closing, and of 3 or
     // more the first answers for a rank of the next node besides its own.
-    for (int k = 0; k < o_.lose && k < o_.agents; ++k) {
-        const size_t i = static_cast<size_t>((2 * k + 1) * o_.agents / (2 * o_.lose));
+    // In a tree they are leaves, below relays (agent i is node i+1; leaves are the last nodes).
+    const int first_leaf = o_.fan_in == 0 ? 0 : (o_.agents + static_cast<int>(o_.fan_in) - 1) / static_cast<int>(o_.fan_in);
+    const int leaves = o_.agents - first_leaf;
+    for (int k = 0; k < o_.lose && k < leaves; ++k) {
+        const size_t i = static_cast<size_t>(first_leaf + (2 * k + 1) * leaves / (2 * o_.lose));
         const bool lies = k == 0 && o_.lose >= 3;
         (k + 1 == o_.lose ? fleet_options_.stall_on_sample
          : lies           ? fleet_options_.lie_on_sample
@@ -161,7 +171,18 @@ bool Bench::connect_all() {
 
     std::vector<std::string> nodes;
     for (int i = 0; i < o_.agents; ++i) nodes.push_back(bench::Fleet::node_name(i));
-    hub_ = std::make_unique<AgentHub>(kJob, geteuid(), nodes);
+    if (o_.fan_in == 0) {
+        hub_ = std::make_unique<AgentHub>(kJob, geteuid(), nodes);
+    } else {  // as SlurmJob::start_multi_node: the leader is node 0, agent i node i+1
+        const NodeTree tree(nodes.size() + 1, o_.fan_in);
+        std::vector<std::string> children;
+        std::map<std::string, std::vector<std::string>> below;
+        for (size_t c : tree.children(0)) {
+            children.push_back(nodes[c - 1]);
+            for (size_t n : tree.below(c)) below[nodes[c - 1]].push_back(nodes[n - 1]);
+        }
+        hub_ = std::make_unique<AgentHub>(kJob, geteuid(), children, reply_seconds_for_height(tree.height(0)), below);
+    }
     std::string error = hub_->listen(ports_);
     if (!error.empty()) {
         std::cerr << "leader_scale: " << error << "\n";
@@ -179,6 +200,7 @@ bool Bench::connect_all() {
     // As the supervisor: a look for hellos at every turn, never a wait for one.
     while (monotonic_now() - connect_.wall0 < kConnectSeconds) {
         hub_->accept_agents();
+        if (o_.fan_in > 0) hub_->refresh_ranks();  // the relays say which nodes below them they see
         if (hub_->unseen_nodes().empty()) break;
         usleep(static_cast<useconds_t>(o_.turn * 1e6));
     }
@@ -230,6 +252,9 @@ void Bench::check_losses() {
     // The second verification: agents are lost at its second round.
     std::vector<Round> rounds;
     for (int k = 0; k < o_.rounds; ++k) rounds.push_back(round(ranks_, false));
+    // Below relays the losses are the relays' to see: the leader learns of them with the rank lists,
+    // which it asks for again after a round with unreachable ranks (a watcher looks every 2 s).
+    if (o_.fan_in > 0) hub_->refresh_ranks();
     const auto unseen = hub_->unseen_nodes();
     std::set<std::string> unseen_set;
     for (const auto& [node, why] : unseen) unseen_set.insert(node);
@@ -255,7 +280,8 @@ void Bench::check_losses() {
                       unseen.at(bench::Fleet::node_name(liar_))
                               .find("a sample of rank " + std::to_string(o_.ranks_per_node * (liar_ + 1)) +
                                     ", which it was not asked for") != std::string::npos);
-    const bool named = unseen_set == lost_nodes_ && lost_events == lost_nodes_.size() && liar_named;
+    const bool named =
+        unseen_set == lost_nodes_ && (o_.fan_in > 0 || lost_events == lost_nodes_.size()) && liar_named;
     double slowest = 0;
     for (const auto& r : rounds) slowest = std::max(slowest, r.span.wall);
     char wall[32];
@@ -373,6 +399,7 @@ bool parse(int argc, char** argv, Options* o) {
         else if (key == "--lose") o->lose = std::atoi(value.c_str());
         else if (key == "--ports") o->ports = value;
         else if (key == "--agent") o->agent = value;
+        else if (key == "--fan-in") o->fan_in = static_cast<unsigned>(std::atoi(value.c_str()));
         else return false;
     }
     if (o->agent.empty()) {
@@ -406,7 +433,7 @@ int main(int argc, char** argv) {
     Options o;
     if (!parse(argc, argv, &o)) {
         std::cerr << "usage: leader_scale --agents N [--ranks-per-node 64] [--rounds 5] [--turn 0.4] [--lose 3]"
-                     " [--ports 7300-7399] [--agent PATH] [--header]\n";
+                     " [--ports 7300-7399] [--agent PATH] [--fan-in F] [--header]\n";
         return 2;
     }
     if (o.header) {

@@ -5,10 +5,15 @@
 # agent connects to 127.0.0.1), one process per agent (bench/leader_scale_agent.cpp,
 # nodes n0001..nNNNN, RANKS ranks each). Prints three markdown tables: the leader's cost,
 # what it says when agents are lost in the middle of a verification, and its link rounds.
-# Usage: bash bench/leader_scale.sh [AGENTS="16 64 256 512"] [RANKS=64]   (as root)
+# FAN_IN > 0: the agents form the tree of agents of src/hang/multinode/node_tree.h (the leader takes
+# FAN_IN connections, relays the rest; the lost agents are leaves below relays); 0: a star.
+# Usage: bash bench/leader_scale.sh [AGENTS="16 64 256 512"] [RANKS=64] [FAN_IN=0]   (as root)
 . "$(dirname "$0")/common.sh"
 AGENTS=${1:-"16 64 256 512"}
 RANKS=${2:-64}
+FAN_IN=${3:-0}
+[[ $FAN_IN =~ ^[0-9]+$ ]] || { echo "FAN_IN '$FAN_IN': accepted are 0 (a star) and whole numbers from 1" >&2; exit 2; }
+TREE=(); [ "$FAN_IN" -eq 0 ] || TREE=(--fan-in "$FAN_IN")
 LEADER=$BUILD/bench/leader_scale
 [ -x "$LEADER" ] && [ -x "$BUILD/bench/leader_scale_agent" ] || { echo "build first: bash scripts/build.sh" >&2; exit 1; }
 
@@ -28,10 +33,11 @@ fi
 "$LEADER" --header >"$SCRATCH/header"
 : >"$SCRATCH/rows"
 for n in $AGENTS; do
-  "$LEADER" --agents "$n" --ranks-per-node "$RANKS" 2>"$SCRATCH/leader.$n.log" >>"$SCRATCH/rows" ||
+  "$LEADER" --agents "$n" --ranks-per-node "$RANKS" "${TREE[@]}" 2>"$SCRATCH/leader.$n.log" >>"$SCRATCH/rows" ||
     { echo "leader_scale --agents $n failed:" >&2; tail -20 "$SCRATCH/leader.$n.log" >&2; }
 done
-echo "### The leader's cost ($RANKS ranks per agent; a verification: 5 compact rounds, then the report's stacks)"
+shape=$([ "$FAN_IN" -eq 0 ] && echo "a star" || echo "a tree of agents of fan-in $FAN_IN")
+echo "### The leader's cost ($shape, $RANKS ranks per agent; a verification: 5 compact rounds, then the report's stacks)"
 echo
 sed -n 's/^cost: //p' "$SCRATCH/header" "$SCRATCH/rows"
 echo

@@ -9,6 +9,10 @@
 // file, so that the leader knows when the last agent answered.
 //   leader_scale_agent --port P --job J --node n0001 --index I --first-rank R
 //                      [--ranks 64] [--slots FILE] [--die-on-sample K | --stall-on-sample K | --lie-on-sample K]
+//                      [--fan-in F --agents N --relay-ports B]
+// With --fan-in, the agents form the tree of agents of node_tree.h (the leader is node 0, agent I
+// node I+1): an agent whose parent is the leader connects to P, the others to port B+parent, and an
+// agent with children relays for its subtree (relay.h) on port B+its node.
 // --die-on-sample K exits without answering its K-th sample request (an agent
 // killed mid-verification); --stall-on-sample K stops answering at it (a node
 // that is gone: the leader sees silence, not a closed connection);
@@ -20,15 +24,19 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "base/clock.h"
 #include "hang/multinode/connection.h"
 #include "hang/multinode/handshake.h"
+#include "hang/multinode/relay.h"
 #include "hang/multinode/wire.h"
 
 namespace {
@@ -46,6 +54,9 @@ struct Options {
     int die_on = 0;    // 0: never
     int stall_on = 0;  // 0: never
     int lie_on = 0;    // 0: never
+    unsigned fan_in = 0;  // 0: a star
+    int agents = 0;       // with fan_in: the fleet's size
+    int relay_ports = 0;  // with fan_in: port B + node of each relay
 };
 
 // A rank of an Open MPI job waiting for its neighbours: innermost first.
@@ -102,6 +113,19 @@ public:
             samples_.push_back(waiting_rank(rank));
         }
         map_slots();
+        if (o_.fan_in > 0) {
+            std::vector<std::string> names{"leader"};
+            for (int i = 0; i < o_.agents; ++i) {
+                char name[16];
+                std::snprintf(name, sizeof name, "n%04d", i + 1);
+                names.push_back(name);
+            }
+            const NodeTree tree(names.size(), o_.fan_in);
+            const size_t own = static_cast<size_t>(o_.index) + 1;
+            const size_t parent = tree.parent(own);
+            if (parent != 0) o_.port = o_.relay_ports + static_cast<int>(parent);
+            if (!tree.children(own).empty()) relay_ = std::make_unique<Relay>(o_.job, geteuid(), tree, own, names);
+        }
     }
     int run();
 
@@ -109,12 +133,13 @@ private:
     void map_slots();
     bool connect();
     nlohmann::json serve(const nlohmann::json& request);
-    nlohmann::json samples(const nlohmann::json& asked, bool full);
+    nlohmann::json samples(const nlohmann::json& asked, bool full, nlohmann::json* links);
 
     Options o_;
     std::vector<RankProcess> ranks_;
     std::vector<StackSample> samples_;
     Connection leader_;
+    std::unique_ptr<Relay> relay_;
     nlohmann::json last_sent_ranks_;
     double* slots_ = nullptr;
     int sample_requests_ = 0;
@@ -139,6 +164,12 @@ bool SyntheticAgent::connect() {
         if (conn) error = agent_handshake(*conn, o_.job, o_.node, geteuid(), monotonic_now() + 10.0);
         if (conn && error.empty()) {
             leader_ = std::move(*conn);
+            if (relay_) {
+                leader_.limit_messages(wire::max_message_bytes_for(1 + relay_->below().size()));
+                const std::string listen_error =
+                    relay_->listen(PortRange{o_.relay_ports + o_.index + 1, 1});
+                if (!listen_error.empty()) std::cerr << o_.node << ": " << listen_error << "\n";
+            }
             return true;
         }
         std::cerr << o_.node << ": " << error << "; again in " << retry << " s\n";
@@ -148,12 +179,17 @@ bool SyntheticAgent::connect() {
     return false;
 }
 
-nlohmann::json SyntheticAgent::samples(const nlohmann::json& asked, bool full) {
+nlohmann::json SyntheticAgent::samples(const nlohmann::json& asked, bool full, nlohmann::json* links) {
     nlohmann::json out = nlohmann::json::array();
     std::string error;
-    auto wanted = wire::ranks_from_json(asked, o_.node, &error);
+    auto wanted = wire::ranks_from_json(asked, o_.node, &error, relay_ ? relay_->below() : std::set<std::string>{});
     if (!wanted) return out;
+    std::vector<RankProcess> below;
     for (const auto& w : *wanted) {
+        if (w.node != o_.node) {
+            below.push_back(w);
+            continue;
+        }
         const int i = w.rank - o_.first_rank;
         if (i >= 0 && i < o_.ranks) {
             out.push_back(wire::sample_json(w.rank, samples_[static_cast<size_t>(i)], full));
@@ -164,6 +200,7 @@ nlohmann::json SyntheticAgent::samples(const nlohmann::json& asked, bool full) {
             out.push_back(wire::sample_json(w.rank, gone, full));
         }
     }
+    if (relay_ && (!below.empty() || links)) relay_->sample(below, full, out, links);
     return out;
 }
 
@@ -172,12 +209,14 @@ nlohmann::json SyntheticAgent::serve(const nlohmann::json& request) {
     const std::string type = request["type"];
     if (type == "ranks") {  // only changes travel, as node_agent.cpp does
         reply["type"] = "ranks";
-        nlohmann::json ranks = wire::ranks_json(ranks_);
-        if (ranks == last_sent_ranks_) reply["unchanged"] = true;
-        else reply["ranks"] = last_sent_ranks_ = std::move(ranks);
+        nlohmann::json body = relay_ ? relay_->ranks(ranks_) : nlohmann::json{{"ranks", wire::ranks_json(ranks_)}};
+        if (body == last_sent_ranks_) reply["unchanged"] = true;
+        else reply.update(last_sent_ranks_ = std::move(body));
     } else if (type == "sample" && request.contains("ranks")) {
         reply["type"] = "samples";
-        reply["samples"] = samples(request["ranks"], wire::sample_full(request));
+        nlohmann::json links = nlohmann::json::object();
+        reply["samples"] = samples(request["ranks"], wire::sample_full(request), wire::sample_link(request) ? &links : nullptr);
+        if (!links.empty()) reply["links"] = std::move(links);
         if (sample_requests_ == o_.lie_on)  // a waiting rank's sample, of a rank that is not this node's
             reply["samples"].push_back(wire::sample_json(o_.first_rank + o_.ranks, samples_[0], wire::sample_full(request)));
         if (wire::sample_link(request)) reply["link_ms"] = 0.2;  // a quiet link's reading (link_reader.h)
@@ -192,7 +231,9 @@ int SyntheticAgent::run() {
     if (!connect()) return 1;
     for (;;) {
         std::string error;
-        auto request = leader_.receive(monotonic_now() + 3600, &error);
+        if (relay_) relay_->accept();  // children's hellos, between requests
+        auto request = leader_.receive(monotonic_now() + (relay_ ? 0.2 : 3600), &error);
+        if (!request && error == "timed out") continue;
         if (!request) return error == "closed by the peer" ? 0 : 1;  // the bench ends us by closing
         if ((*request)["type"] == "sample") {
             ++sample_requests_;
@@ -217,9 +258,13 @@ bool parse(int argc, char** argv, Options* o) {
         else if (key == "--die-on-sample") o->die_on = std::atoi(value.c_str());
         else if (key == "--stall-on-sample") o->stall_on = std::atoi(value.c_str());
         else if (key == "--lie-on-sample") o->lie_on = std::atoi(value.c_str());
+        else if (key == "--fan-in") o->fan_in = static_cast<unsigned>(std::atoi(value.c_str()));
+        else if (key == "--agents") o->agents = std::atoi(value.c_str());
+        else if (key == "--relay-ports") o->relay_ports = std::atoi(value.c_str());
         else return false;
     }
-    return o->port > 0 && o->job > 0 && !o->node.empty() && o->ranks > 0;
+    return o->port > 0 && o->job > 0 && !o->node.empty() && o->ranks > 0 &&
+           (o->fan_in == 0 || (o->agents > o->index && o->relay_ports > 0));
 }
 
 }  // namespace
@@ -228,7 +273,8 @@ int main(int argc, char** argv) {
     Options o;
     if (!parse(argc, argv, &o)) {
         std::cerr << "usage: leader_scale_agent --port P --job J --node NAME --index I --first-rank R [--ranks N]"
-                     " [--slots FILE] [--die-on-sample K] [--stall-on-sample K] [--lie-on-sample K]\n";
+                     " [--slots FILE] [--die-on-sample K] [--stall-on-sample K] [--lie-on-sample K]"
+                     " [--fan-in F --agents N --relay-ports B]\n";
         return 2;
     }
     return SyntheticAgent(std::move(o)).run();

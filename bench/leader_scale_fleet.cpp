@@ -54,6 +54,9 @@ std::string Fleet::start() {
                                          "--die-on-sample", std::to_string(o_.die_on_sample[k]), "--stall-on-sample",
                                          std::to_string(o_.stall_on_sample[k]), "--lie-on-sample",
                                          std::to_string(o_.lie_on_sample[k])};
+        if (o_.fan_in > 0)
+            args.insert(args.end(), {"--fan-in", std::to_string(o_.fan_in), "--agents", std::to_string(o_.agents),
+                                     "--relay-ports", std::to_string(o_.relay_ports)});
         std::vector<char*> argv;
         for (auto& a : args) argv.push_back(a.data());
         argv.push_back(nullptr);

@@ -11,6 +11,7 @@
 #include <ctime>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <sstream>
 
@@ -18,6 +19,7 @@
 
 #include "hang/multinode/connection.h"
 #include "hang/multinode/handshake.h"
+#include "hang/multinode/relay.h"
 #include "hang/multinode/wire.h"
 #include "base/clock.h"
 #include "hang/watch/detection_options.h"
@@ -47,7 +49,10 @@ po::options_description describe(AgentOptions& o, std::string& ports) {
         ("node-index", po::value(&o.node_index)->required(),
             "this node's place in the job's node list, 1 or more (0 is the leader's node)")
         ("leader-ports", po::value(&ports)->default_value(to_string(o.leader_ports)),
-            "TCP ports FIRST-LAST on which the leader listens")
+            "TCP ports FIRST-LAST on which the leader (and a relaying agent) listens")
+        ("fan-in", po::value(&o.fan_in)->default_value(o.fan_in),
+            "the tree of agents: node K connects to node (K-1)/F and relays for nodes K*F+1..K*F+F; "
+            "the leader's must be the same")
         ("pid-file", po::value(&o.pid_file), "the plugin's record of this agent, removed at exit")
         ("cgroup-root", po::value(&o.cgroup_root)->default_value(o.cgroup_root), "where cgroups are mounted");
     // clang-format on
@@ -66,13 +71,16 @@ private:
     void connect_to_leader();
     void serve(const nlohmann::json& request);
     std::vector<RankProcess> discover();
-    nlohmann::json sample(const nlohmann::json& asked, bool full);
+    // links: a relay's, for the link readings of the nodes below (by node), when the request asks for links.
+    nlohmann::json sample(const nlohmann::json& asked, bool full, nlohmann::json* links);
 
     AgentOptions opt_;
     Logger log_;
     SlurmJobInfo info_;
     std::string node_;
-    std::string leader_address_;
+    std::string parent_;              // the node connected to: the leader's, or a relay's
+    std::string leader_address_;      // the parent's address
+    std::unique_ptr<Relay> relay_;    // when nodes of the job connect to this one (node_tree.h)
     std::string cgroup_;
     StackWalker walker_;
     Connection leader_;
@@ -108,11 +116,15 @@ bool NodeAgent::start() {
     }
     node_ = info_.nodes[opt_.node_index];
     log_.set_detail("node " + node_);
-    leader_address_ = slurm_node_address(info_.nodes[0], &err);
+    const NodeTree tree(info_.nodes.size(), opt_.fan_in);
+    parent_ = info_.nodes[tree.parent(opt_.node_index)];
+    leader_address_ = slurm_node_address(parent_, &err);
     if (leader_address_.empty()) {
-        log_.info("cannot find the leader's node " + info_.nodes[0] + ": " + err);
+        log_.info("cannot find the address of " + parent_ + ", the node to connect to: " + err);
         return false;
     }
+    if (!tree.children(opt_.node_index).empty())
+        relay_ = std::make_unique<Relay>(opt_.job_id, geteuid(), tree, opt_.node_index, info_.nodes);
     const double until = monotonic_now() + kJobCgroupWaitSeconds;
     while (!(cgroup_ = find_job_cgroup(opt_.cgroup_root, info_.uid, opt_.job_id, node_).value_or("")).size()) {
         if (monotonic_now() > until || signalled(0.2)) {
@@ -120,8 +132,9 @@ bool NodeAgent::start() {
             return false;
         }
     }
-    log_.info("serving the leader on " + info_.nodes[0] + " (" + leader_address_ + ", ports " +
-        to_string(opt_.leader_ports) + ") with the ranks of " + info_.user + " in " + cgroup_);
+    log_.info("serving the leader on " + info_.nodes[0] + (parent_ == info_.nodes[0] ? "" : " through " + parent_) + " (" +
+        leader_address_ + ", ports " + to_string(opt_.leader_ports) + ") with the ranks of " + info_.user + " in " +
+        cgroup_ + (relay_ ? ", relaying for the " + std::to_string(relay_->below().size()) + " nodes below" : ""));
     return true;
 }
 
@@ -153,10 +166,22 @@ void NodeAgent::connect_to_leader() {
         error = agent_handshake(*conn, opt_.job_id, node_, geteuid(), monotonic_now() + kWelcomeSeconds);
         if (error.empty()) {
             leader_ = std::move(*conn);
+            if (relay_) leader_.limit_messages(wire::max_message_bytes_for(1 + relay_->below().size()));
             last_sent_ranks_ = nullptr;  // a new leader connection knows nothing yet
             retry_seconds_ = 0.5;
             last_connect_error_.clear();
-            log_.info("connected to the leader at " + leader_address_ + ":" + std::to_string(port));
+            log_.info(parent_ == info_.nodes[0]
+                          ? "connected to the leader at " + leader_address_ + ":" + std::to_string(port)
+                          : "connected to the leader through " + parent_ + " at " + leader_address_ + ":" + std::to_string(port));
+            // A relay takes its children only once the job is known to be watched (a leader answered):
+            // the agents of a job nobody watches hold no port.
+            if (relay_ && relay_->port() == 0) {
+                const std::string listen_error = relay_->listen(opt_.leader_ports);
+                log_.info(listen_error.empty() ? "relaying for the " + std::to_string(relay_->below().size()) +
+                                                     " nodes below on port " + std::to_string(relay_->port())
+                                               : "cannot relay for the nodes below (" + listen_error +
+                                                     "): the leader cannot see them");
+            }
             return;
         }
         error = "port " + std::to_string(port) + ": " + error;
@@ -181,13 +206,18 @@ std::vector<RankProcess> NodeAgent::discover() {
     return ranks_;
 }
 
-nlohmann::json NodeAgent::sample(const nlohmann::json& asked, bool full) {
+nlohmann::json NodeAgent::sample(const nlohmann::json& asked, bool full, nlohmann::json* links) {
     nlohmann::json out = nlohmann::json::array();
     std::string error;
-    auto wanted = wire::ranks_from_json(asked, node_, &error);
+    auto wanted = wire::ranks_from_json(asked, node_, &error, relay_ ? relay_->below() : std::set<std::string>{});
     if (!wanted) return out;
+    std::vector<RankProcess> below;  // a relay's: asked of the nodes below
     bool rediscovered = false;
     for (const auto& w : *wanted) {
+        if (w.node != node_) {
+            below.push_back(w);
+            continue;
+        }
         // Only processes this agent found itself in the job's cgroup are
         // touched, whatever the request says.
         auto known = [&] {
@@ -211,6 +241,7 @@ nlohmann::json NodeAgent::sample(const nlohmann::json& asked, bool full) {
         }
         out.push_back(wire::sample_json(w.rank, s, full));
     }
+    if (relay_ && (!below.empty() || links)) relay_->sample(below, full, out, links);
     return out;
 }
 
@@ -221,13 +252,21 @@ void NodeAgent::serve(const nlohmann::json& request) {
         // Only changes travel: at the leader, discovery of a big job costs one
         // short message per node while its ranks stay the same.
         reply["type"] = "ranks";
-        nlohmann::json ranks = wire::ranks_json(discover());
-        if (ranks == last_sent_ranks_) reply["unchanged"] = true;
-        else reply["ranks"] = last_sent_ranks_ = std::move(ranks);
+        if (relay_) {  // the subtree's ranks and unseen nodes too
+            nlohmann::json body = relay_->ranks(discover());
+            if (body == last_sent_ranks_) reply["unchanged"] = true;
+            else reply.update(last_sent_ranks_ = std::move(body));
+        } else {
+            nlohmann::json ranks = wire::ranks_json(discover());
+            if (ranks == last_sent_ranks_) reply["unchanged"] = true;
+            else reply["ranks"] = last_sent_ranks_ = std::move(ranks);
+        }
     } else if (type == "sample" && request.contains("ranks")) {
         reply["type"] = "samples";
         // json::value would throw on a "full" that is not a boolean, ending the agent.
-        reply["samples"] = sample(request["ranks"], wire::sample_full(request));
+        nlohmann::json links = nlohmann::json::object();
+        reply["samples"] = sample(request["ranks"], wire::sample_full(request), wire::sample_link(request) ? &links : nullptr);
+        if (!links.empty()) reply["links"] = std::move(links);
         if (wire::sample_link(request)) {  // the slow verdict's link evidence, every few rounds
             std::vector<pid_t> pids;
             for (const auto& r : ranks_) pids.push_back(r.pid);
@@ -253,6 +292,10 @@ int NodeAgent::run() {
     int status = start() ? 0 : 1;
     while (status == 0 && !over()) {
         walker_.reap_pending();
+        if (relay_) {
+            relay_->accept();
+            for (const auto& event : relay_->take_events()) log_.info(event);
+        }
         if (!leader_.is_open()) {
             connect_to_leader();
             continue;
@@ -298,6 +341,9 @@ AgentParse parse_agent_options(const std::vector<std::string>& args) {
         out.error = "--node-index 0: accepted values are 1 or more (node 0 runs the leader, `jobsentry supervise`)";
     else if (!range)
         out.error = "--leader-ports " + ports + ": accepted values are port ranges FIRST-LAST within 1024-65535";
+    else if (out.options.fan_in < 1 || out.options.fan_in > NodeTree::kMaxFanIn)
+        out.error = "--fan-in " + std::to_string(out.options.fan_in) + ": accepted values are 1 to " +
+                    std::to_string(NodeTree::kMaxFanIn);
     else out.options.leader_ports = *range;
     return out;
 }

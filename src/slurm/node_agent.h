@@ -2,8 +2,9 @@
 // started by jobsentry.so as root in the job's extern step on every node but
 // the first. It finds the job's ranks on its node (the node's job cgroup,
 // the job user's processes only, as the supervisor does), connects to the
-// leader on the job's first node, authenticates with munge, and answers the
-// leader's requests: the ranks it has, and samples of some of them (compact
+// leader on the job's first node (in a job of more nodes than the fan-in, its
+// parent in the tree of agents, node_tree.h, which relays), authenticates with
+// munge, and answers the leader's requests: the ranks it has, and samples of some of them (compact
 // digests, or full stacks when asked). It takes no decision and no action.
 // Ends with the job on its node or on SIGTERM; a lost leader is looked for
 // again, never fatal.
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "hang/multinode/node_tree.h"
 #include "slurm/plugin/policy.h"
 
 namespace jobsentry {
@@ -21,6 +23,7 @@ struct AgentOptions {
     uint32_t job_id = 0;
     unsigned node_index = 0;  // the node's place in the job's node list (>= 1)
     PortRange leader_ports;
+    unsigned fan_in = NodeTree::kDefaultFanIn;  // the tree of agents (node_tree.h): whom to connect to, whom to take
     std::string pid_file;     // the plugin's record, removed at exit when it names us
     std::string cgroup_root = "/sys/fs/cgroup";
 };

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <map>
 
+#include "hang/multinode/node_tree.h"
 #include "slurm/annotation.h"
 #include "hang/watch/dot_render.h"
 #include "base/clock.h"
@@ -176,10 +177,15 @@ std::string SlurmJob::start_multi_node(const std::string& own_node) {
         files.rlim_cur = files.rlim_max;
         setrlimit(RLIMIT_NOFILE, &files);
     }
-    std::vector<std::string> others;
-    for (const auto& node : info_.nodes)
-        if (node != own_node) others.push_back(node);
-    hub_ = std::make_unique<AgentHub>(opt_.job_id, geteuid(), others);
+    // The leader is node 0 of the tree of agents (node_tree.h); it runs only on the job's first node.
+    const NodeTree tree(info_.nodes.size(), opt_.fan_in);
+    std::vector<std::string> children;
+    std::map<std::string, std::vector<std::string>> below;  // what each child relays for
+    for (size_t child : tree.children(0)) {
+        children.push_back(info_.nodes[child]);
+        for (size_t n : tree.below(child)) below[info_.nodes[child]].push_back(info_.nodes[n]);
+    }
+    hub_ = std::make_unique<AgentHub>(opt_.job_id, geteuid(), children, reply_seconds_for_height(tree.height(0)), below);
     std::string err = hub_->listen(opt_.leader_ports);
     if (!err.empty()) {
         hub_.reset();
@@ -188,7 +194,10 @@ std::string SlurmJob::start_multi_node(const std::string& own_node) {
     }
     hub_started_ = monotonic_now();
     log_.info("leader of a " + std::to_string(info_.nodes.size()) + "-node job on " + own_node + ": node agents reach it on port " +
-        std::to_string(hub_->port()));
+        std::to_string(hub_->port()) +
+        (below.empty() ? "" : " (a tree of agents of fan-in " + std::to_string(tree.fan_in()) + ", " +
+                                  std::to_string(tree.height(0)) + " levels: " + std::to_string(children.size()) +
+                                  " connect here, the others through them)"));
     return {};
 }
 

@@ -26,6 +26,9 @@ po::options_description describe(SuperviseOptions& o, std::string& action, std::
         ("cgroup-root", po::value(&o.cgroup_root)->default_value(o.cgroup_root), "where cgroups are mounted")
         ("leader-ports", po::value(&ports)->default_value(to_string(o.leader_ports)),
             "multi-node jobs: TCP ports FIRST-LAST on which to listen for the node agents (docs/multi-node.md)")
+        ("fan-in", po::value(&o.fan_in)->default_value(o.fan_in),
+            "multi-node jobs: at most F node agents connect here, the others through them (a tree of agents; "
+            "the agents' --fan-in must be the same)")
         ("notify-signal", po::value(&o.notify_signal)->default_value(o.notify_signal),
             "signal sent to the batch shell by action notify; 1..64")
         ("ckpt-signal", po::value(&o.ckpt_signal)->default_value(o.ckpt_signal),
@@ -75,6 +78,8 @@ SuperviseParse parse_supervise_options(const std::vector<std::string>& args) {
         e << "--ckpt-cost " << cost << ": accepted values are positive durations with a unit ms, s, m, h or d, e.g. 90s";
     else if (out.options.ckpt_signal > 0 && !(out.options.mtbf_s > 0))
         e << "--ckpt-signal " << out.options.ckpt_signal << " needs --mtbf (there is no period without it)";
+    else if (out.options.fan_in < 1 || out.options.fan_in > NodeTree::kMaxFanIn)
+        e << "--fan-in " << out.options.fan_in << ": accepted values are 1 to " << NodeTree::kMaxFanIn;
     else if (auto range = parse_port_range(ports); !range)
         e << "--leader-ports " << ports << ": accepted values are port ranges FIRST-LAST within 1024-65535";
     else if (out.options.leader_ports = *range; no_detect && out.options.ckpt_signal == 0)

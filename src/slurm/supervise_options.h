@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "hang/multinode/node_tree.h"
 #include "hang/watch/detection_settings.h"
 #include "slurm/plugin/policy.h"
 #include "tools/checkpoint/cost_guess.h"
@@ -26,6 +27,7 @@ struct SuperviseOptions : DetectionSettings {
     unsigned nodes = 0;       // 0: the job's node count
     double ckpt_cost_s = ckpt::kCheckpointCostGuessS;  // C guess
     PortRange leader_ports;   // multi-node jobs: where node agents reach us
+    unsigned fan_in = NodeTree::kDefaultFanIn;  // multi-node jobs: the tree of agents (node_tree.h)
     SlowAction slow_action = SlowAction::report;  // drain: the slow verdict's nodes are drained too
     bool slow_requeue = false;  // the job consents to slow_action=requeue_exclude (--hang-detect=slow_requeue=yes)
 };

@@ -307,7 +307,8 @@ TEST_CASE("a bad leader_ports argument disables the plugin with a clear message"
     CHECK(ok.policy.leader_ports.first == 9000);
     auto argv = agent_argv(ok.policy, 42, 2);
     std::vector<std::string> expected{"/opt/js/bin/jobsentry", "agent", "--job-id", "42", "--node-index", "2",
-                                      "--leader-ports", "9000-9009", "--pid-file", "/run/jobsentry/job_42.node2.pid"};
+                                      "--leader-ports", "9000-9009", "--fan-in", "32",
+                                      "--pid-file", "/run/jobsentry/job_42.node2.pid"};
     CHECK(argv == expected);
     CHECK(supervisor_stem(42, 0) == "job_42");
     CHECK(supervisor_stem(42, 3) == "job_42.node3");

@@ -166,6 +166,7 @@ TEST_CASE("every site key of the spec is parsed, and refused with the spec's acc
             case SiteValue::path: return "/srv/js";
             case SiteValue::duration: return "5s";
             case SiteValue::number: return "4.5";
+            case SiteValue::count: return "4";
             case SiteValue::action: return "report";
             case SiteValue::action_list: return "cancel,report";
             case SiteValue::port_range: return "7200-7210";
@@ -190,8 +191,13 @@ TEST_CASE("every site key of the spec is parsed, and refused with the spec's acc
     CHECK(parse_site_policy({"noise_factor=4.5"}, "/usr/bin/jobsentry").policy.noise_factor == 4.5);
     CHECK_THAT(parse_site_policy({"noise_factor=1"}, "/usr/bin/jobsentry").error,
                Catch::Contains("noise_factor=1: accepted values are numbers from 1.5 to 100"));
+    CHECK(parse_site_policy({"agent_fan_in=2"}, "/usr/bin/jobsentry").policy.agent_fan_in == 2);
+    for (const char* bad : {"agent_fan_in=0", "agent_fan_in=2.5", "agent_fan_in=4097", "agent_fan_in=-1"})
+        CHECK_THAT(parse_site_policy({bad}, "/usr/bin/jobsentry").error,
+                   Catch::Contains(std::string(bad) + ": accepted values are whole numbers from 1 to 4096"));
     // The defaults the docs show are the ones in force.
     const SitePolicy none = parse_site_policy({}, "/usr/bin/jobsentry").policy;
+    CHECK(std::string(kSiteKeys[kAgentFanIn].default_text) == "`" + std::to_string(none.agent_fan_in) + "`");
     CHECK(std::string(kSiteKeys[kNoiseDuration].default_text) == "`" + format_ms(none.noise_duration_ms) + "`");
     CHECK(std::string(kSiteKeys[kNoiseFactor].default_text) == "`" + format_number(none.noise_factor) + "`");
     CHECK(none.noise_baseline.empty());
@@ -210,7 +216,7 @@ TEST_CASE("the supervisor's command line carries the settings, without a shell")
     std::vector<std::string> expected{"/opt/js/bin/jobsentry", "supervise", "--job-id", "42", "--alpha", "0.002",
                                       "--interval-ms", "250", "--max-interval-ms", "4000", "--ranks", "3",
                                       "--action", "requeue", "--pid-file", "/run/js/job_42.pid", "--leader-ports", "7100-7199",
-                                      "--report-dir", "/srv/reports"};
+                                      "--fan-in", "32", "--report-dir", "/srv/reports"};
     CHECK(argv == expected);
     // log_samples=yes: every sample and judgement in the supervisor's log.
     SitePolicy verbose = site({"supervisor=/opt/js/bin/jobsentry", "log_samples=yes"});

@@ -24,8 +24,25 @@ constexpr double kMaxRefreshSeconds = 30;
 
 }  // namespace
 
-AgentHub::AgentHub(uint32_t job_id, uid_t trusted_uid, std::vector<std::string> agent_nodes, double reply_seconds)
-    : job_id_(job_id), trusted_uid_(trusted_uid), agent_nodes_(std::move(agent_nodes)), reply_seconds_(reply_seconds) {}
+AgentHub::AgentHub(uint32_t job_id, uid_t trusted_uid, std::vector<std::string> agent_nodes, double reply_seconds,
+                   std::map<std::string, std::vector<std::string>> below)
+    : job_id_(job_id), trusted_uid_(trusted_uid), agent_nodes_(std::move(agent_nodes)), reply_seconds_(reply_seconds) {
+    for (const auto& child : agent_nodes_) {
+        route_[child] = child;
+        auto& relayed = below_[child];
+        if (auto it = below.find(child); it != below.end())
+            for (const auto& node : it->second) {
+                relayed.insert(node);
+                route_[node] = child;
+            }
+    }
+}
+
+const std::string& AgentHub::route(const std::string& node) const {
+    static const std::string none;
+    auto it = route_.find(node);
+    return it == route_.end() ? none : it->second;
+}
 
 AgentHub::~AgentHub() {
     if (listen_fd_ >= 0) close(listen_fd_);
@@ -77,7 +94,7 @@ bool AgentHub::try_hello(Unauthenticated& c) {
     std::string node;
     error = leader_answer_hello(c.conn, *hello, job_id_, trusted_uid_, monotonic_now() + kWelcomeSendSeconds, &node);
     if (error.empty() && std::find(agent_nodes_.begin(), agent_nodes_.end(), node) == agent_nodes_.end())
-        error = "an agent for node " + node.substr(0, 64) + ", which is not one of the job's other nodes";
+        error = "an agent for node " + node.substr(0, 64) + ", which is not one of the nodes that connect here";
     if (!error.empty()) {
         refuse(error);
         return true;
@@ -89,10 +106,12 @@ bool AgentHub::try_hello(Unauthenticated& c) {
     a.sent_before += a.conn.bytes_sent();
     a.received_before += a.conn.bytes_received();
     a.conn = std::move(c.conn);
-    a.conn.limit_messages(wire::kMaxMessageBytes);
+    a.conn.limit_messages(wire::max_message_bytes_for(1 + below_[node].size()));  // a relay speaks for its subtree
     changed_ = true;
     a.lost = false;
     a.why.clear();
+    a.listed = false;
+    a.unseen.clear();
     return true;
 }
 
@@ -169,14 +188,24 @@ std::vector<RankProcess> AgentHub::refresh_ranks() {
         const auto unchanged = reply.find("unchanged");
         if (reply["type"] == "ranks" && unchanged != reply.end() && *unchanged == true) return;  // as last time
         std::string error;
+        const auto& below = below_[node];
         auto ranks = reply["type"] == "ranks" && reply.contains("ranks")
-                         ? wire::ranks_from_json(reply["ranks"], node, &error)
+                         ? wire::ranks_from_json(reply["ranks"], node, &error, below)
                          : std::nullopt;
-        if (!ranks) {
+        std::map<std::string, std::string> unseen;  // a relay's nodes that it cannot see
+        if (ranks && reply.contains("unseen"))
+            error = wire::node_map_from_json(reply["unseen"], below, [&](const std::string& n, const nlohmann::json& why) {
+                if (!why.is_string()) return std::string("an unseen node's reason that is not text");
+                unseen[n] = why.get<std::string>().substr(0, wire::kMaxTextBytes);
+                return std::string();
+            });
+        if (!ranks || !error.empty()) {
             lose(node, agents_[node], "bad rank list: " + (error.empty() ? "not a ranks reply" : error));
             return;
         }
         agents_[node].ranks = std::move(*ranks);
+        agents_[node].unseen = std::move(unseen);
+        agents_[node].listed = true;
         changed_ = true;  // a list that changed: look again soon
         next_refresh_ = monotonic_now() + kMinRefreshSeconds;
         refresh_interval_ = kMinRefreshSeconds;
@@ -213,12 +242,14 @@ std::map<int, StackSample> AgentHub::sample(const std::vector<RankProcess>& rank
     // 1.2 s of the leader's CPU instead of 0.3 s (bench/leader_scale.sh).
     std::map<std::string, std::set<int>> asked_of;
     for (const auto& r : ranks) {
-        if (!asked_of[r.node].insert(r.rank).second) continue;  // each rank once: a reply names each once
-        auto& request = requests[r.node];
+        const std::string& child = route(r.node);  // the node itself, or the relay above it
+        if (!asked_of[child].insert(r.rank).second) continue;  // each rank once: a reply names each once
+        auto& request = requests[child];
         if (request.is_null()) {
             request = sample_request(full, link_ms != nullptr);
         }
         request["ranks"].push_back({{"rank", r.rank}, {"pid", r.pid}, {"start", r.start_time}});
+        if (r.node != child) request["ranks"].back()["node"] = r.node;
     }
     if (link_ms) ask_links_of_idle_nodes(requests, full);
     std::map<int, StackSample> out;
@@ -237,13 +268,27 @@ std::map<int, StackSample> AgentHub::sample(const std::vector<RankProcess>& rank
             }
             if (link_ms) (*link_ms)[node] = *ms;
         }
+        if (const auto links = reply.find("links"); links != reply.end()) {  // a relay's, of the nodes below it
+            error = wire::node_map_from_json(*links, below_[node], [&](const std::string& n, const nlohmann::json& value) {
+                std::string why;
+                auto ms = wire::link_ms_from_json(value, &why);
+                if (ms && link_ms) (*link_ms)[n] = *ms;
+                return why;
+            });
+            if (!error.empty()) {
+                lose(node, agents_[node], error);
+                return;
+            }
+        }
         // The wire carries no time of a sample (the agent's monotonic clock is not the leader's), so
         // its answer's arrival stands for it: within the round trip of when the agent took it, while
         // the model's runs and the verification's window span seconds. Without it a remote rank's
         // still run lasted 0 s whatever its length, and its CPU share was never judged.
         const double received = monotonic_now();
         for (auto& [rank, s] : *samples) {
-            if (s.status == SampleStatus::gone) changed_ = true;  // a step ended there
+            // A step ended there, or (from a relay) a node below it is lost: ask for the rank lists soon,
+            // which carry the relay's unseen nodes.
+            if (s.status == SampleStatus::gone || s.status == SampleStatus::unreachable) changed_ = true;
             s.taken_at = received;
             out[rank] = std::move(s);
         }
@@ -253,8 +298,11 @@ std::map<int, StackSample> AgentHub::sample(const std::vector<RankProcess>& rank
         StackSample missing;
         missing.pid = r.pid;
         missing.status = SampleStatus::unreachable;
-        auto it = agents_.find(r.node);
-        missing.error = "node agent on " + r.node + (it == agents_.end() ? " never connected" : " lost: " + it->second.why);
+        const std::string& child = route(r.node);
+        auto it = agents_.find(child);
+        const std::string what = it == agents_.end() ? " never connected" : " lost: " + it->second.why;
+        missing.error = child == r.node ? "node agent on " + r.node + what
+                                        : "node agent on " + r.node + " unreachable: its relay on " + child + what;
         out[r.rank] = std::move(missing);
     }
     return out;
@@ -280,8 +328,20 @@ std::map<std::string, std::string> AgentHub::unseen_nodes() const {
     std::map<std::string, std::string> out;
     for (const auto& node : agent_nodes_) {
         auto it = agents_.find(node);
-        if (it == agents_.end()) out[node] = "node agent never connected on " + node;
-        else if (it->second.lost) out[node] = "node agent lost on " + node + " (" + it->second.why + ")";
+        std::string relay_why;  // why the nodes below it cannot be seen, if they cannot
+        if (it == agents_.end()) {
+            out[node] = "node agent never connected on " + node;
+            relay_why = "never connected";
+        } else if (it->second.lost) {
+            out[node] = "node agent lost on " + node + " (" + it->second.why + ")";
+            relay_why = "lost";
+        } else if (!it->second.listed && it->second.conn.is_open()) {
+            relay_why = "connected, but has not yet said what it sees";
+        }
+        for (const auto& below : below_.at(node)) {
+            if (!relay_why.empty()) out[below] = "node agent on " + below + " unreachable: its relay on " + node + " " + relay_why;
+            else if (auto u = it->second.unseen.find(below); u != it->second.unseen.end()) out[below] = u->second;
+        }
     }
     return out;
 }
@@ -300,6 +360,23 @@ nlohmann::json AgentHub::nodes_json() const {
     }
     for (const auto& node : agent_nodes_)
         if (!agents_.count(node)) out.push_back({{"node", node}, {"agent", "never connected"}, {"ranks", 0}});
+    // The nodes relays speak for: seen through them, or unseen and why.
+    const auto unseen = unseen_nodes();
+    for (const auto& [relay, nodes] : below_)
+        for (const auto& node : nodes) {
+            size_t ranks = 0;
+            if (auto it = agents_.find(relay); it != agents_.end())
+                ranks = static_cast<size_t>(std::count_if(it->second.ranks.begin(), it->second.ranks.end(),
+                                                          [&](const RankProcess& r) { return r.node == node; }));
+            nlohmann::json j{{"node", node}, {"via", relay}, {"ranks", ranks}};
+            if (auto u = unseen.find(node); u != unseen.end()) {
+                j["agent"] = "unseen";
+                j["unseen_because"] = u->second;
+            } else {
+                j["agent"] = "connected";
+            }
+            out.push_back(std::move(j));
+        }
     return out;
 }
 

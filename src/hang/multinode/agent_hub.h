@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,8 +33,12 @@ std::vector<std::string> next_in_turn(const std::vector<std::string>& candidates
 
 class AgentHub {
 public:
-    // agent_nodes: the job's nodes that may have an agent (all but the leader's).
-    AgentHub(uint32_t job_id, uid_t trusted_uid, std::vector<std::string> agent_nodes, double reply_seconds = 2.0);
+    // agent_nodes: the nodes whose agents connect here (a star's leader: all of the job's but its own;
+    // in a tree, node_tree.h, this node's children). below: for a child that relays, the nodes it
+    // speaks for besides its own (its subtree); its ranks, samples, link readings and unseen nodes
+    // come in its replies, and each must be of one of those nodes.
+    AgentHub(uint32_t job_id, uid_t trusted_uid, std::vector<std::string> agent_nodes, double reply_seconds = 2.0,
+             std::map<std::string, std::vector<std::string>> below = {});
     ~AgentHub();
 
     // Binds the first free port of the job's sequence (leader_port_sequence()).
@@ -80,7 +85,13 @@ private:
         bool lost = false;
         std::string why;
         uint64_t sent_before = 0, received_before = 0;  // of earlier connections of this node
+        bool listed = false;                          // a rank list came on this connection
+        std::map<std::string, std::string> unseen;    // a relay's: nodes below it it cannot see, and why
     };
+    // The child through which `node` is reached (itself, or the relay above it); "" if none.
+    const std::string& route(const std::string& node) const;
+    std::map<std::string, std::set<std::string>> below_;  // child -> the nodes it relays for
+    std::map<std::string, std::string> route_;            // node -> the child it is reached through
     // Adds the link-only requests of a link round (kMaxLinkOnlyNodes, from the node after the last one asked).
     void ask_links_of_idle_nodes(std::map<std::string, nlohmann::json>& requests, bool full);
     std::string last_link_only_;  // the node last asked for its link alone

@@ -1,5 +1,6 @@
 #include "hang/multinode/wire.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "hang/model/progress.h"
@@ -79,16 +80,20 @@ std::string check_hello(uid_t signer, const std::string& payload, uid_t expected
     return {};
 }
 
-nlohmann::json ranks_json(const std::vector<RankProcess>& ranks) {
+nlohmann::json ranks_json(const std::vector<RankProcess>& ranks, bool with_node) {
     nlohmann::json list = nlohmann::json::array();
-    for (const auto& r : ranks) list.push_back({{"rank", r.rank}, {"pid", r.pid}, {"start", r.start_time}});
+    for (const auto& r : ranks) {
+        list.push_back({{"rank", r.rank}, {"pid", r.pid}, {"start", r.start_time}});
+        if (with_node) list.back()["node"] = r.node;
+    }
     return list;
 }
 
 std::optional<std::vector<RankProcess>> ranks_from_json(const nlohmann::json& list, const std::string& node,
-                                                        std::string* error) {
-    if (!list.is_array() || list.size() > kMaxRanksPerMessage) {
-        *error = "rank list is not an array of at most " + std::to_string(kMaxRanksPerMessage);
+                                                        std::string* error, const std::set<std::string>& below) {
+    const size_t most = kMaxRanksPerMessage * (1 + below.size());
+    if (!list.is_array() || list.size() > most) {
+        *error = "rank list is not an array of at most " + std::to_string(most);
         return std::nullopt;
     }
     std::vector<RankProcess> out;
@@ -104,9 +109,33 @@ std::optional<std::vector<RankProcess>> ranks_from_json(const nlohmann::json& li
         r.rank = static_cast<int>(rank);
         r.pid = static_cast<pid_t>(pid);
         r.node = node;
+        if (const auto n = e.find("node"); n != e.end()) {
+            if (!n->is_string() || (*n != node && !below.count(n->get<std::string>()))) {
+                *error = "a rank of " + (n->is_string() ? "node " + n->get<std::string>().substr(0, kMaxTextBytes) : "no node") +
+                         ", which is not " + node + (below.empty() ? "" : " or below it");
+                return std::nullopt;
+            }
+            r.node = n->get<std::string>();
+        }
         out.push_back(r);
     }
     return out;
+}
+
+std::string node_map_from_json(const nlohmann::json& map, const std::set<std::string>& below,
+                               const std::function<std::string(const std::string& node, const nlohmann::json& value)>& take) {
+    if (!map.is_object() || map.size() > below.size()) return "a per-node map that is not an object of at most " +
+                                                              std::to_string(below.size()) + " nodes";
+    for (const auto& [node, value] : map.items()) {
+        if (!below.count(node)) return "a per-node entry for " + node.substr(0, kMaxTextBytes) + ", which is not below it";
+        if (std::string error = take(node, value); !error.empty()) return error;
+    }
+    return {};
+}
+
+uint32_t max_message_bytes_for(size_t nodes) {
+    // 4096 nodes of 1 MiB would overflow; a relay's subtree that large is 4 GiB of JSON in any case.
+    return static_cast<uint32_t>(std::min<uint64_t>(uint64_t{kMaxMessageBytes} * std::max<size_t>(nodes, 1), 1ull << 31));
 }
 
 uint64_t request_id(const nlohmann::json& request) {
@@ -250,9 +279,10 @@ std::optional<double> link_ms_from_json(const nlohmann::json& value, std::string
 std::optional<std::map<int, StackSample>> samples_from_json(const nlohmann::json& reply, const std::set<int>& asked,
                                                             std::string* error) {
     const auto list = reply.find("samples");
+    const size_t most = std::max(kMaxRanksPerMessage, asked.size());  // a relay answers for its subtree
     if (reply.value("type", nlohmann::json()) != "samples" || list == reply.end() || !list->is_array() ||
-        list->size() > kMaxRanksPerMessage) {
-        *error = "bad samples reply (an array of at most " + std::to_string(kMaxRanksPerMessage) + " samples expected)";
+        list->size() > most) {
+        *error = "bad samples reply (an array of at most " + std::to_string(most) + " samples expected)";
         return std::nullopt;
     }
     std::map<int, StackSample> out;

@@ -27,6 +27,9 @@
 #include <string>
 #include <vector>
 
+#include <functional>
+#include <set>
+
 #include <nlohmann/json.hpp>
 
 #include "hang/watch/discovery.h"
@@ -69,10 +72,18 @@ std::string hello_payload(const std::string& role, uint32_t job_id, const std::s
 std::string check_hello(uid_t signer, const std::string& payload, uid_t expected_uid, const std::string& role,
                         uint32_t job_id, std::string* node);
 
-nlohmann::json ranks_json(const std::vector<RankProcess>& ranks);
-// Ranks of one node; malformed entries are an error (the whole message is refused).
+// with_node: each entry names its node, as a relay's lists do (its subtree's ranks).
+nlohmann::json ranks_json(const std::vector<RankProcess>& ranks, bool with_node = false);
+// Ranks of one node, or of a relay's subtree: an entry without "node" is of `node`; one with it must
+// name `node` or one of `below` (the nodes the peer speaks for besides its own, node_tree.h). At most
+// kMaxRanksPerMessage per node spoken for. Malformed entries are an error (the whole message is refused).
 std::optional<std::vector<RankProcess>> ranks_from_json(const nlohmann::json& list, const std::string& node,
-                                                        std::string* error);
+                                                        std::string* error, const std::set<std::string>& below = {});
+// A relay's per-node map ("unseen": why, "links": a link reading): an object whose keys are among
+// `below` (the nodes it speaks for besides its own) and whose values are checked by take, which returns
+// "" or what is wrong. Anything else is an error; nothing is taken then.
+std::string node_map_from_json(const nlohmann::json& map, const std::set<std::string>& below,
+                               const std::function<std::string(const std::string& node, const nlohmann::json& value)>& take);
 
 // The id of a leader's request, echoed in the reply: the leader's ids are
 // non-negative integers; anything else is answered as id 0 (never copied: a
@@ -100,5 +111,7 @@ std::optional<StackSample> sample_from_json(const nlohmann::json& j, int* rank, 
 // about a rank it does not own makes all the agent says untrustworthy.
 std::optional<std::map<int, StackSample>> samples_from_json(const nlohmann::json& reply, const std::set<int>& asked,
                                                             std::string* error);
+// How big a message a peer speaking for `nodes` nodes may send: a node's bound times their number.
+uint32_t max_message_bytes_for(size_t nodes);
 
 }  // namespace jobsentry::wire

@@ -191,6 +191,12 @@ bool apply_site_key(SiteKey id, const std::string& value, SitePolicy* p) {
         case kMtbf: return parse_seconds(spec, value, &p->mtbf_s);
         case kCkptCost: return parse_seconds(spec, value, &p->ckpt_cost_s);
         case kSlowAction: return parse_slow_action(value, &p->slow_action);
+        case kAgentFanIn: {
+            int f = 0;
+            if (!parse_int(value, static_cast<long>(spec.min_s), static_cast<long>(spec.max_s), &f)) return false;
+            p->agent_fan_in = static_cast<unsigned>(f);
+            return true;
+        }
         case kLeaderPorts: {
             const auto ports = parse_port_range(value);
             if (ports) p->leader_ports = *ports;
@@ -352,6 +358,8 @@ std::vector<std::string> agent_argv(const SitePolicy& policy, unsigned job_id, u
             std::to_string(node_index),
             "--leader-ports",
             to_string(policy.leader_ports),
+            "--fan-in",
+            std::to_string(policy.agent_fan_in),
             "--pid-file",
             policy.state_dir + "/" + supervisor_stem(job_id, node_index) + ".pid"};
 }
@@ -377,7 +385,9 @@ std::vector<std::string> supervisor_argv(const SitePolicy& policy, const HangDet
                                   "--pid-file",
                                   policy.state_dir + "/" + supervisor_stem(job_id, 0) + ".pid",
                                   "--leader-ports",
-                                  to_string(policy.leader_ports)};
+                                  to_string(policy.leader_ports),
+                                  "--fan-in",
+                                  std::to_string(policy.agent_fan_in)};
     if (!policy.report_dir.empty()) {
         argv.push_back("--report-dir");
         argv.push_back(policy.report_dir);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/port_range.h"
+#include "hang/multinode/node_tree.h"
 #include "hang/watch/detection_spec.h"
 #include "slurm/plugin/site_spec.h"
 
@@ -70,6 +71,7 @@ struct SitePolicy {
     double noise_factor = kNoiseFactorDefault;  // that many times the baseline's noise is NOISY
     std::string rma_lib;                // --rma-check's preload module (absolute path)
     PortRange leader_ports;             // multi-node jobs: where leaders listen for node agents
+    unsigned agent_fan_in = NodeTree::kDefaultFanIn;  // multi-node jobs: the tree of agents (node_tree.h)
     SlowAction slow_action = SlowAction::report;  // a slow verdict: report only, or drain its node(s) too
     // Checkpoint coordination (--checkpoint; slurm/plugin/checkpoint_option.h).
     double mtbf_s = 0;            // per-node MTBF; 0: not set (no --checkpoint, no JOBSENTRY_MTBF)

@@ -17,6 +17,7 @@ enum class SiteValue {
     path,         // an absolute path
     duration,     // with a unit; min_s..max_s
     number,       // a plain number; min_s..max_s are its range
+    count,        // a whole number; min_s..max_s are its range
     action,       // one of cancel, requeue, notify, report
     action_list,  // a comma-separated list of those
     port_range,   // FIRST-LAST
@@ -39,7 +40,7 @@ inline constexpr int kNoiseDefaultMs = 2000, kMaxNoiseDefaultMs = 30000;  // as 
 inline constexpr double kNoiseFactorDefault = 3, kNoiseFactorMin = 1.5, kNoiseFactorMax = 100;
 
 enum SiteKey { kDefaultOn, kAllowOptout, kAction, kActions, kSupervisor, kReportDir, kStateDir, kLogDir,
-               kLeaderPorts, kLogSamples, kNoiseProbe, kNoiseDuration, kMaxNoiseDuration, kNoiseBaseline, kNoiseFactor, kRmaLib, kMtbf,
+               kLeaderPorts, kAgentFanIn, kLogSamples, kNoiseProbe, kNoiseDuration, kMaxNoiseDuration, kNoiseBaseline, kNoiseFactor, kRmaLib, kMtbf,
                kCkptCost, kSlowAction, kSiteKeyCount };
 // clang-format off
 inline constexpr SiteKeySpec kSiteKeys[kSiteKeyCount] = {
@@ -58,6 +59,9 @@ inline constexpr SiteKeySpec kSiteKeys[kSiteKeyCount] = {
     {"leader_ports", "FIRST-LAST", SiteValue::port_range, 0, 0, "`7100-7199`",
      "multi-node jobs: TCP ports on which a job's leader (first node) listens for its node agents; open this range "
      "between compute nodes ([multi-node.md](multi-node.md))"},
+    {"agent_fan_in", "F", SiteValue::count, 1, 4096, "`32`",
+     "multi-node jobs: at most F node agents connect to the leader, and to any agent; in a job of more than F+1 "
+     "nodes agents relay for the others, a tree of agents ([multi-node.md](multi-node.md#a-tree-of-agents))"},
     {"log_samples", "yes\\|no", SiteValue::yes_no, 0, 0, "`no`",
      "`yes`: the supervisor logs every sample and judgement (S_out, q, k) in that log, to see why a hang was or was "
      "not claimed"},
