@@ -6,14 +6,15 @@
 # one in which agents reduce their subtree's replies to one of a node's size (not built). o and O are the leader's CPU per
 # message and per byte as bench/leader_scale.sh measured them (defaults: its 256-agent run);
 # L, g and G are a 10 Gb/s cluster network's, not measured here. Bytes per agent: request
-# and reply of a compact and of a full round at 64 ranks a node, as measured.
-# Usage: bash bench/leader_goal.sh [NODES="256 1000 10000"] [FANIN=32] [O_NS=29000] [O_PER_BYTE=33.5]
+# and reply of a compact (packed samples, wire::put_samples) and of a full round at 64 ranks a node,
+# as measured.
+# Usage: bash bench/leader_goal.sh [NODES="256 1000 10000"] [FANIN=32] [O_NS=29000] [O_PER_BYTE=15.5]
 . "$(dirname "$0")/common.sh"
 NODES=${1:-"256 1000 10000"}
 FANIN=${2:-32}
 O=${3:-29000}
-OB=${4:-33.5}
-REQUEST=2900 COMPACT=12700 FULL=189400
+OB=${4:-15.5}
+REQUEST=2900 COMPACT=6700 FULL=189400
 params=(--L 5000 --o "$O" --g 1000 --G 0.8 --O "$OB" --S 1000000000)
 makespan() {  # NODES REPLY FANIN [relay] -> seconds
   python3 "$TOP/bench/leader_goal.py" "$1" "$REQUEST" "$2" "$3" ${4:-} >"$SCRATCH/round.goal"

@@ -133,7 +133,7 @@ private:
     void map_slots();
     bool connect();
     nlohmann::json serve(const nlohmann::json& request);
-    nlohmann::json samples(const nlohmann::json& asked, bool full, nlohmann::json* links);
+    std::vector<std::pair<int, StackSample>> samples(const nlohmann::json& asked, bool full, nlohmann::json* links);
 
     Options o_;
     std::vector<RankProcess> ranks_;
@@ -179,8 +179,9 @@ bool SyntheticAgent::connect() {
     return false;
 }
 
-nlohmann::json SyntheticAgent::samples(const nlohmann::json& asked, bool full, nlohmann::json* links) {
-    nlohmann::json out = nlohmann::json::array();
+std::vector<std::pair<int, StackSample>> SyntheticAgent::samples(const nlohmann::json& asked, bool full,
+                                                                 nlohmann::json* links) {
+    std::vector<std::pair<int, StackSample>> out;
     std::string error;
     auto wanted = wire::ranks_from_json(asked, o_.node, &error, relay_ ? relay_->below() : std::set<std::string>{});
     if (!wanted) return out;
@@ -192,15 +193,16 @@ nlohmann::json SyntheticAgent::samples(const nlohmann::json& asked, bool full, n
         }
         const int i = w.rank - o_.first_rank;
         if (i >= 0 && i < o_.ranks) {
-            out.push_back(wire::sample_json(w.rank, samples_[static_cast<size_t>(i)], full));
+            out.emplace_back(w.rank, samples_[static_cast<size_t>(i)]);
         } else {
             StackSample gone;
             gone.status = SampleStatus::gone;
             gone.error = "not a rank of the job on this node (any more)";
-            out.push_back(wire::sample_json(w.rank, gone, full));
+            out.emplace_back(w.rank, gone);
         }
     }
     if (relay_ && (!below.empty() || links)) relay_->sample(below, full, out, links);
+    (void)full;  // the made-up samples are whole; put_samples compacts them as asked
     return out;
 }
 
@@ -215,10 +217,12 @@ nlohmann::json SyntheticAgent::serve(const nlohmann::json& request) {
     } else if (type == "sample" && request.contains("ranks")) {
         reply["type"] = "samples";
         nlohmann::json links = nlohmann::json::object();
-        reply["samples"] = samples(request["ranks"], wire::sample_full(request), wire::sample_link(request) ? &links : nullptr);
+        const bool full = wire::sample_full(request);
+        auto answer = samples(request["ranks"], full, wire::sample_link(request) ? &links : nullptr);
         if (!links.empty()) reply["links"] = std::move(links);
         if (sample_requests_ == o_.lie_on)  // a waiting rank's sample, of a rank that is not this node's
-            reply["samples"].push_back(wire::sample_json(o_.first_rank + o_.ranks, samples_[0], wire::sample_full(request)));
+            answer.emplace_back(o_.first_rank + o_.ranks, samples_[0]);
+        wire::put_samples(reply, answer, full, wire::sample_packed(request));
         if (wire::sample_link(request)) reply["link_ms"] = 0.2;  // a quiet link's reading (link_reader.h)
     } else {
         reply["type"] = "error";

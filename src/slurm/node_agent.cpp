@@ -72,7 +72,7 @@ private:
     void serve(const nlohmann::json& request);
     std::vector<RankProcess> discover();
     // links: a relay's, for the link readings of the nodes below (by node), when the request asks for links.
-    nlohmann::json sample(const nlohmann::json& asked, bool full, nlohmann::json* links);
+    std::vector<std::pair<int, StackSample>> sample(const nlohmann::json& asked, bool full, nlohmann::json* links);
 
     AgentOptions opt_;
     Logger log_;
@@ -206,8 +206,8 @@ std::vector<RankProcess> NodeAgent::discover() {
     return ranks_;
 }
 
-nlohmann::json NodeAgent::sample(const nlohmann::json& asked, bool full, nlohmann::json* links) {
-    nlohmann::json out = nlohmann::json::array();
+std::vector<std::pair<int, StackSample>> NodeAgent::sample(const nlohmann::json& asked, bool full, nlohmann::json* links) {
+    std::vector<std::pair<int, StackSample>> out;
     std::string error;
     auto wanted = wire::ranks_from_json(asked, node_, &error, relay_ ? relay_->below() : std::set<std::string>{});
     if (!wanted) return out;
@@ -239,7 +239,7 @@ nlohmann::json NodeAgent::sample(const nlohmann::json& asked, bool full, nlohman
             s = walker_.sample(it->pid, it->start_time);
             if (s.status == SampleStatus::gone) walker_.forget(it->pid);
         }
-        out.push_back(wire::sample_json(w.rank, s, full));
+        out.emplace_back(w.rank, std::move(s));
     }
     if (relay_ && (!below.empty() || links)) relay_->sample(below, full, out, links);
     return out;
@@ -265,7 +265,9 @@ void NodeAgent::serve(const nlohmann::json& request) {
         reply["type"] = "samples";
         // json::value would throw on a "full" that is not a boolean, ending the agent.
         nlohmann::json links = nlohmann::json::object();
-        reply["samples"] = sample(request["ranks"], wire::sample_full(request), wire::sample_link(request) ? &links : nullptr);
+        const bool full = wire::sample_full(request);
+        wire::put_samples(reply, sample(request["ranks"], full, wire::sample_link(request) ? &links : nullptr), full,
+                          wire::sample_packed(request));
         if (!links.empty()) reply["links"] = std::move(links);
         if (wire::sample_link(request)) {  // the slow verdict's link evidence, every few rounds
             std::vector<pid_t> pids;

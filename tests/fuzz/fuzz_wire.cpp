@@ -3,6 +3,7 @@
 // taken out, then decoded by type as the leader (AgentHub) and the handshake
 // do. The input is a byte stream of frames (4-byte big-endian length + JSON):
 // oversized lengths, truncated and garbage frames come from the mutations.
+#include <set>
 #include <vector>
 
 #include "hang/multinode/wire.h"
@@ -57,6 +58,23 @@ void interpret(const json& m) {
             for (size_t i = 0; i < ranks->size(); ++i)
                 FUZZ_CHECK((*again)[i].rank == (*ranks)[i].rank && (*again)[i].pid == (*ranks)[i].pid &&
                            (*again)[i].start_time == (*ranks)[i].start_time);
+        }
+    }
+    if (m.contains("packed")) {  // the leader's reading of packed compact samples (wire::put_samples)
+        std::set<int> asked;
+        for (int r = 0; r < 64; ++r) asked.insert(r);
+        if (auto samples = wire::samples_from_json(m, asked, &error)) {
+            std::vector<std::pair<int, StackSample>> list(samples->begin(), samples->end());
+            json again{{"type", "samples"}};
+            wire::put_samples(again, list, false, true);  // packed again, it reads the same
+            auto back = wire::samples_from_json(again, asked, &error);
+            FUZZ_CHECK(back && back->size() == samples->size());
+            for (const auto& [rank, s] : *samples) {
+                const StackSample& b = back->at(rank);
+                FUZZ_CHECK(b.status == s.status && b.state == s.state && b.cpu_ticks == s.cpu_ticks &&
+                           b.progress_digest == s.progress_digest && b.mpi_call == s.mpi_call && b.error == s.error);
+                FUZZ_CHECK(s.mpi_call.size() <= wire::kMaxTextBytes && s.error.size() <= wire::kMaxTextBytes);
+            }
         }
     }
     if (auto s = m.find("samples"); s != m.end() && s->is_array() && s->size() <= wire::kMaxRanksPerMessage)

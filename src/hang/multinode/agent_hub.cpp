@@ -220,6 +220,7 @@ namespace {
 // A sample request with no ranks yet; `link` asks for the node's link reading too (wire.h).
 nlohmann::json sample_request(bool full, bool link) {
     nlohmann::json request{{"type", "sample"}, {"full", full}, {"ranks", nlohmann::json::array()}};
+    if (!full) request["packed"] = true;  // wire::put_samples
     if (link) request["link"] = true;
     return request;
 }

@@ -43,6 +43,7 @@ Connection& Connection::operator=(Connection&& other) noexcept {
         close();
         fd_ = other.fd_;
         reader_ = std::move(other.reader_);
+        send_limit_ = other.send_limit_;
         sent_ = other.sent_;
         received_ = other.received_;
         other.fd_ = -1;
@@ -57,7 +58,7 @@ void Connection::close() {
 
 std::string Connection::send(const nlohmann::json& message, double deadline) {
     if (fd_ < 0) return "not connected";
-    const std::string bytes = wire::encode(message);
+    const std::string bytes = wire::encode(message, send_limit_);
     if (bytes.empty()) return "message too long";
     size_t done = 0;
     while (done < bytes.size()) {

@@ -4,6 +4,7 @@
 // or garbage is an error, never a wait.
 #pragma once
 
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -31,8 +32,12 @@ public:
     std::string send(const nlohmann::json& message, double deadline);
     // The next message; nullopt with *error ("timed out", "closed by the peer", ...).
     std::optional<nlohmann::json> receive(double deadline, std::string* error);
-    // Longer messages from the peer are an error (wire::Reader::limit).
-    void limit_messages(uint32_t max_bytes) { reader_.limit(max_bytes); }
+    // Longer messages from the peer are an error (wire::Reader::limit), and longer ones of ours are not
+    // sent: a relay's connections carry its subtree's messages (wire::max_message_bytes_for).
+    void limit_messages(uint32_t max_bytes) {
+        reader_.limit(max_bytes);
+        send_limit_ = std::max(max_bytes, wire::kMaxMessageBytes);
+    }
     // Bytes moved so far (the bench's network figure).
     uint64_t bytes_sent() const { return sent_; }
     uint64_t bytes_received() const { return received_; }
@@ -40,6 +45,7 @@ public:
 private:
     int fd_ = -1;
     wire::Reader reader_;
+    uint32_t send_limit_ = wire::kMaxMessageBytes;
     uint64_t sent_ = 0;
     uint64_t received_ = 0;
 };

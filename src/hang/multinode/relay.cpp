@@ -36,10 +36,10 @@ nlohmann::json Relay::ranks(const std::vector<RankProcess>& own) {
     return {{"ranks", wire::ranks_json(all, true)}, {"unseen", std::move(unseen)}};
 }
 
-void Relay::sample(const std::vector<RankProcess>& ranks, bool full, nlohmann::json& samples, nlohmann::json* links) {
+void Relay::sample(const std::vector<RankProcess>& ranks, bool full, std::vector<std::pair<int, StackSample>>& samples,
+                   nlohmann::json* links) {
     std::map<std::string, double> link_ms;
-    for (const auto& [rank, s] : hub_.sample(ranks, full, links ? &link_ms : nullptr))
-        samples.push_back(wire::sample_json(rank, s, full));
+    for (auto& [rank, s] : hub_.sample(ranks, full, links ? &link_ms : nullptr)) samples.emplace_back(rank, std::move(s));
     if (links)
         for (const auto& [node, ms] : link_ms) (*links)[node] = ms;
 }

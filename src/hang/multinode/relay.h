@@ -37,10 +37,11 @@ public:
     // The body of a ranks reply: own ranks and every rank below (each with its node), and the nodes
     // below that cannot be seen, with why: {"ranks": [...], "unseen": {node: why}}.
     nlohmann::json ranks(const std::vector<RankProcess>& own);
-    // Samples of ranks below (their node set), appended to `samples` as a samples reply carries them;
-    // ranks whose agent does not answer are "unreachable". With `links`, the nodes below's link
-    // readings land there, by node.
-    void sample(const std::vector<RankProcess>& ranks, bool full, nlohmann::json& samples, nlohmann::json* links);
+    // Samples of ranks below (their node set), appended to `samples` (wire::put_samples makes the
+    // reply); ranks whose agent does not answer are "unreachable". With `links`, the nodes below's
+    // link readings land there, by node.
+    void sample(const std::vector<RankProcess>& ranks, bool full, std::vector<std::pair<int, StackSample>>& samples,
+                nlohmann::json* links);
     std::vector<std::string> take_events() { return hub_.take_events(); }
 
 private:

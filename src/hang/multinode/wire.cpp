@@ -1,7 +1,9 @@
 #include "hang/multinode/wire.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <map>
 
 #include "hang/model/progress.h"
 
@@ -31,11 +33,63 @@ bool get_string(const nlohmann::json& j, const char* key, std::string* out) {
 
 constexpr const char* kStatuses[] = {"ok", "gone", "denied", "timeout", "busy", "error", "unreachable"};
 
+constexpr char kBase64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+std::string base64_encode(const std::string& bytes) {
+    std::string out;
+    out.reserve((bytes.size() + 2) / 3 * 4);
+    for (size_t i = 0; i < bytes.size(); i += 3) {
+        const size_t n = std::min<size_t>(3, bytes.size() - i);
+        uint32_t v = 0;
+        for (size_t k = 0; k < 3; ++k) v = v << 8 | (k < n ? static_cast<unsigned char>(bytes[i + k]) : 0u);
+        for (size_t k = 0; k < 4; ++k) out.push_back(k <= n ? kBase64[(v >> (18 - 6 * k)) & 63] : '=');
+    }
+    return out;
+}
+
+// Strict: whole groups of 4, the alphabet above, '=' only as the last one or two characters.
+std::optional<std::string> base64_decode(const std::string& text) {
+    static const auto table = [] {
+        std::array<int8_t, 256> t{};
+        t.fill(-1);
+        for (int i = 0; i < 64; ++i) t[static_cast<unsigned char>(kBase64[i])] = static_cast<int8_t>(i);
+        return t;
+    }();
+    if (text.size() % 4 != 0) return std::nullopt;
+    std::string out;
+    out.reserve(text.size() / 4 * 3);
+    for (size_t i = 0; i < text.size(); i += 4) {
+        const bool last = i + 4 == text.size();
+        const size_t pad = last ? (text[i + 3] == '=') + (text[i + 2] == '=' && text[i + 3] == '=') : 0;
+        uint32_t v = 0;
+        for (size_t k = 0; k < 4; ++k) {
+            const int8_t d = k < 4 - pad ? table[static_cast<unsigned char>(text[i + k])] : 0;
+            if (d < 0) return std::nullopt;
+            v = v << 6 | static_cast<uint32_t>(d);
+        }
+        for (size_t k = 0; k < 3 - pad; ++k) out.push_back(static_cast<char>((v >> (16 - 8 * k)) & 0xff));
+    }
+    return out;
+}
+
+void put_le(std::string& out, uint64_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+
+uint64_t get_le(const char* p, int bytes) {
+    uint64_t v = 0;
+    for (int i = bytes - 1; i >= 0; --i) v = v << 8 | static_cast<unsigned char>(p[i]);
+    return v;
+}
+
+// Packed record flags.
+constexpr unsigned kInMpi = 1, kComplete = 2, kSchedKnown = 4;
+
 }  // namespace
 
-std::string encode(const nlohmann::json& message) {
+std::string encode(const nlohmann::json& message, uint32_t max_bytes) {
     const std::string text = message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    if (text.size() > kMaxMessageBytes) return {};
+    if (text.size() > max_bytes) return {};
     const uint32_t n = static_cast<uint32_t>(text.size());
     std::string out;
     out.reserve(4 + n);
@@ -183,6 +237,96 @@ nlohmann::json sample_json(int rank, const StackSample& s, bool full) {
     return j;
 }
 
+bool sample_packed(const nlohmann::json& request) {
+    const auto it = request.find("packed");
+    return it != request.end() && it->is_boolean() && it->get<bool>();
+}
+
+void put_samples(nlohmann::json& reply, const std::vector<std::pair<int, StackSample>>& samples, bool full, bool packed) {
+    if (full || !packed) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const auto& [rank, s] : samples) list.push_back(sample_json(rank, s, full));
+        reply["samples"] = std::move(list);
+        return;
+    }
+    std::string records;
+    records.reserve(samples.size() * kPackedSampleBytes);
+    nlohmann::json strings = nlohmann::json::array();
+    std::map<std::string, uint32_t> index;
+    auto text = [&](const std::string& t) {
+        auto [it, added] = index.emplace(bounded(t), static_cast<uint32_t>(index.size()));
+        if (added) strings.push_back(it->first);
+        return it->second;
+    };
+    for (const auto& [rank, full_sample] : samples) {
+        const StackSample c = compact_sample(full_sample);
+        put_le(records, static_cast<uint32_t>(rank), 4);
+        put_le(records, static_cast<uint64_t>(c.status), 1);
+        put_le(records, static_cast<unsigned char>(c.state), 1);
+        put_le(records, (c.in_mpi ? kInMpi : 0) | (c.complete ? kComplete : 0) | (c.sched_known ? kSchedKnown : 0), 1);
+        put_le(records, 0, 1);
+        for (uint64_t v : {c.cpu_ticks, c.main_cpu_ticks, c.main_user_ticks, c.exact_digest, c.progress_digest,
+                           c.chain_digest, c.sched_known ? c.main_run_ns : 0, c.sched_known ? c.main_wait_ns : 0})
+            put_le(records, v, 8);
+        put_le(records, text(c.mpi_call), 4);
+        put_le(records, text(c.error), 4);
+    }
+    reply["packed"] = base64_encode(records);
+    reply["strings"] = std::move(strings);
+}
+
+namespace {
+
+// The samples of a packed reply (put_samples), each well formed; nullopt and *error at the first fault.
+std::optional<std::vector<std::pair<int, StackSample>>> unpack_samples(const nlohmann::json& reply, size_t most,
+                                                                       std::string* error) {
+    const auto packed = reply.find("packed");
+    const auto strings = reply.find("strings");
+    std::optional<std::string> bytes;
+    if (packed->is_string()) bytes = base64_decode(packed->get<std::string>());
+    if (!bytes || bytes->size() % kPackedSampleBytes != 0 || bytes->size() / kPackedSampleBytes > most ||
+        strings == reply.end() || !strings->is_array() || strings->size() > 2 * (bytes->size() / kPackedSampleBytes) + 1) {
+        *error = "bad packed samples (records of " + std::to_string(kPackedSampleBytes) + " bytes in base64, at most " +
+                 std::to_string(most) + ", and their strings, expected)";
+        return std::nullopt;
+    }
+    std::vector<std::string> texts;
+    for (const auto& t : *strings) {
+        if (!t.is_string()) {
+            *error = "bad packed samples (a string that is not text)";
+            return std::nullopt;
+        }
+        texts.push_back(bounded(t.get<std::string>()));
+    }
+    std::vector<std::pair<int, StackSample>> out;
+    for (size_t at = 0; at < bytes->size(); at += kPackedSampleBytes) {
+        const char* p = bytes->data() + at;
+        const uint64_t rank = get_le(p, 4), status = get_le(p + 4, 1), flags = get_le(p + 6, 1);
+        const uint64_t mpi_call = get_le(p + 72, 4), failure = get_le(p + 76, 4);
+        if (rank > (1u << 24) || status >= std::size(kStatuses) || (flags & ~uint64_t{7}) != 0 || p[7] != 0 ||
+            mpi_call >= texts.size() || failure >= texts.size()) {
+            *error = "malformed sample";
+            return std::nullopt;
+        }
+        StackSample s;
+        s.status = static_cast<SampleStatus>(status);
+        s.state = p[5];
+        s.in_mpi = flags & kInMpi;
+        s.complete = flags & kComplete;
+        s.sched_known = flags & kSchedKnown;
+        uint64_t* fields[] = {&s.cpu_ticks,       &s.main_cpu_ticks, &s.main_user_ticks, &s.exact_digest,
+                              &s.progress_digest, &s.chain_digest,   &s.main_run_ns,     &s.main_wait_ns};
+        for (size_t k = 0; k < std::size(fields); ++k) *fields[k] = get_le(p + 8 + 8 * k, 8);
+        s.mpi_call = texts[mpi_call];
+        s.error = texts[failure];
+        s.digest_only = true;
+        out.emplace_back(static_cast<int>(rank), std::move(s));
+    }
+    return out;
+}
+
+}  // namespace
+
 std::optional<StackSample> sample_from_json(const nlohmann::json& j, int* rank, std::string* error) {
     StackSample s;
     unsigned r = 0;
@@ -278,24 +422,37 @@ std::optional<double> link_ms_from_json(const nlohmann::json& value, std::string
 
 std::optional<std::map<int, StackSample>> samples_from_json(const nlohmann::json& reply, const std::set<int>& asked,
                                                             std::string* error) {
-    const auto list = reply.find("samples");
     const size_t most = std::max(kMaxRanksPerMessage, asked.size());  // a relay answers for its subtree
-    if (reply.value("type", nlohmann::json()) != "samples" || list == reply.end() || !list->is_array() ||
-        list->size() > most) {
-        *error = "bad samples reply (an array of at most " + std::to_string(most) + " samples expected)";
+    std::vector<std::pair<int, StackSample>> samples;
+    const auto list = reply.find("samples");
+    if (reply.value("type", nlohmann::json()) != "samples" || (list != reply.end()) == reply.contains("packed")) {
+        *error = "bad samples reply (\"samples\" or \"packed\" expected, not both)";
         return std::nullopt;
     }
+    if (list == reply.end()) {
+        auto unpacked = unpack_samples(reply, most, error);
+        if (!unpacked) return std::nullopt;
+        samples = std::move(*unpacked);
+    } else {
+        if (!list->is_array() || list->size() > most) {
+            *error = "bad samples reply (an array of at most " + std::to_string(most) + " samples expected)";
+            return std::nullopt;
+        }
+        for (const auto& j : *list) {
+            int rank = -1;
+            auto s = sample_from_json(j, &rank, error);
+            if (!s) return std::nullopt;
+            samples.emplace_back(rank, std::move(*s));
+        }
+    }
     std::map<int, StackSample> out;
-    for (const auto& j : *list) {
-        int rank = -1;
-        auto s = sample_from_json(j, &rank, error);
-        if (!s) return std::nullopt;
+    for (auto& [rank, s] : samples) {
         if (!asked.count(rank)) {
             *error = "a sample of rank " + std::to_string(rank) +
                      ", which it was not asked for (an agent answers only for its own node's ranks)";
             return std::nullopt;
         }
-        if (!out.emplace(rank, std::move(*s)).second) {
+        if (!out.emplace(rank, std::move(s)).second) {
             *error = "two samples of rank " + std::to_string(rank) + " in one reply";
             return std::nullopt;
         }
