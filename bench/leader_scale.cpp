@@ -19,7 +19,7 @@
 // With --fan-in F the agents form the tree of agents of node_tree.h (relays on ports 20000 + their
 // node): the leader takes F connections, and the lost agents are leaves below relays.
 //   leader_scale --agents N [--ranks-per-node 64] [--rounds 5] [--turn 0.4] [--lose 3]
-//                [--ports 7300-7399] [--agent PATH] [--fan-in F] [--header]
+//                [--ports 7300-7399] [--agent PATH] [--fan-in F [--relay-ends]] [--header]
 // Prints one row of each of three markdown tables ("cost", "loss" and "link" lines).
 #include <dirent.h>
 #include <sys/resource.h>
@@ -61,6 +61,7 @@ struct Options {
     std::string ports = "7300-7399";
     std::string agent;
     unsigned fan_in = 0;  // 0: a star
+    bool relay_ends = false;  // in a tree, a relay also says goodbye at the round of the losses
     bool header = false;
 };
 constexpr int kRelayPorts = 20000;
@@ -122,6 +123,8 @@ private:
     Options o_;
     PortRange ports_;
     std::set<std::string> lost_nodes_;
+    std::string ending_relay_;           // --relay-ends: the relay that says goodbye
+    std::set<std::string> ended_nodes_;  // it and the nodes below it: unreachable, "ended"
     int liar_ = -1;  // the lost agent that answers for another node's rank; -1 with fewer than 3 lost
     bench::FleetOptions fleet_options_;
     std::unique_ptr<AgentHub> hub_;
@@ -157,6 +160,20 @@ Bench::Bench(Options o) : o_(std::move(o)) {
                           : fleet_options_.die_on_sample)[i] = o_.rounds + 2;
         lost_nodes_.insert(bench::Fleet::node_name(static_cast<int>(i)));
         if (lies) liar_ = static_cast<int>(i);
+    }
+    // The last relay says goodbye at the same round: its own node's ranks end with it, and the nodes
+    // below it, lost ones included, can no longer be seen (agent_hub.cpp, AgentHub::ended).
+    fleet_options_.bye_on_sample.assign(static_cast<size_t>(o_.agents), 0);
+    if (o_.relay_ends && o_.fan_in > 0) {
+        const NodeTree tree(static_cast<size_t>(o_.agents) + 1, o_.fan_in);
+        for (size_t node = 1; node <= static_cast<size_t>(o_.agents); ++node)
+            if (!tree.children(node).empty()) ending_relay_ = bench::Fleet::node_name(static_cast<int>(node) - 1);
+        if (!ending_relay_.empty()) {
+            const size_t node = static_cast<size_t>(std::stoi(ending_relay_.substr(1)));
+            fleet_options_.bye_on_sample[node - 1] = o_.rounds + 2;
+            ended_nodes_.insert(ending_relay_);
+            for (size_t b : tree.below(node)) ended_nodes_.insert(bench::Fleet::node_name(static_cast<int>(b) - 1));
+        }
     }
 }
 
@@ -263,25 +280,38 @@ void Bench::check_losses() {
         std::cerr << "leader_scale: " << event << "\n";
         lost_events += event.find(" lost (") != std::string::npos;
     }
-    // From the second round on, exactly the lost nodes' ranks are unreachable, and every other rank answered.
+    // From the second round on, exactly the lost nodes' ranks are unreachable, and every other rank answered;
+    // an ending relay's and its subtree's are unreachable as ended.
     bool exact = rounds[0].ok == ranks_.size();
     for (size_t k = 1; k < rounds.size(); ++k) {
         for (const auto& r : ranks_) {
             const StackSample& s = rounds[k].samples[r.rank];
-            const bool lost = lost_nodes_.count(r.node) > 0;
-            if (lost ? (s.status != SampleStatus::unreachable || s.error.find("lost") == std::string::npos)
-                     : s.status != SampleStatus::ok)
+            const char* why = ended_nodes_.count(r.node) ? "ended" : lost_nodes_.count(r.node) ? "lost" : nullptr;
+            if (why ? (s.status != SampleStatus::unreachable || s.error.find(why) == std::string::npos)
+                    : s.status != SampleStatus::ok)
                 exact = false;
         }
     }
+    // Unseen: the lost nodes, and every node below the relay that ended (not the relay's own: its job ended).
+    std::set<std::string> expected_unseen = lost_nodes_;
+    for (const auto& node : ended_nodes_)
+        if (node == ending_relay_) expected_unseen.erase(node);
+        else expected_unseen.insert(node);
+    bool ended_named = true;
+    for (const auto& node : ended_nodes_)
+        if (node != ending_relay_ && (!unseen.count(node) || unseen.at(node).find("its relay on " + ending_relay_ +
+                                                                                 " ended") == std::string::npos))
+            ended_named = false;
     // The liar is named with the rank it spoke for: the next node's first.
     const bool liar_named =
         liar_ < 0 || (unseen.count(bench::Fleet::node_name(liar_)) &&
                       unseen.at(bench::Fleet::node_name(liar_))
                               .find("a sample of rank " + std::to_string(o_.ranks_per_node * (liar_ + 1)) +
                                     ", which it was not asked for") != std::string::npos);
-    const bool named =
-        unseen_set == lost_nodes_ && (o_.fan_in > 0 || lost_events == lost_nodes_.size()) && liar_named;
+    const bool named = unseen_set == expected_unseen && (o_.fan_in > 0 || lost_events == lost_nodes_.size()) &&
+                       liar_named && ended_named;
+    std::set<std::string> gone = lost_nodes_;
+    gone.insert(ended_nodes_.begin(), ended_nodes_.end());
     double slowest = 0;
     for (const auto& r : rounds) slowest = std::max(slowest, r.span.wall);
     char wall[32];
@@ -289,8 +319,11 @@ void Bench::check_losses() {
     // Watcher::verify confirms no hang while job_.unseen_part() is non-empty,
     // which SlurmJob builds from exactly this unseen_nodes().
     std::cout << "loss: | " << o_.agents << " | " << lost_nodes_.size() << " (" << (liar_ < 0 ? "" : "1 lies, ")
-              << (lost_nodes_.size() - 1 - (liar_ < 0 ? 0 : 1)) << " exit, 1 silent) | " << (rounds.size() > 1 ? rounds[1].unreachable : 0) << " | "
-              << (rounds.size() > 1 ? rounds[1].ok : 0) << " of " << ranks_.size() - lost_nodes_.size() * o_.ranks_per_node
+              << (lost_nodes_.size() - 1 - (liar_ < 0 ? 0 : 1)) << " exit, 1 silent)"
+              << (ending_relay_.empty() ? "" : "; relay " + ending_relay_ + " ends, " +
+                                                   std::to_string(ended_nodes_.size() - 1) + " nodes below it")
+              << " | " << (rounds.size() > 1 ? rounds[1].unreachable : 0) << " | "
+              << (rounds.size() > 1 ? rounds[1].ok : 0) << " of " << ranks_.size() - gone.size() * o_.ranks_per_node
               << " | " << wall << " | " << (exact ? "yes" : "NO") << " | " << (named ? "yes" : "NO") << " | "
               << (unseen.empty() ? "NO" : "no (" + unseen.begin()->second + (unseen.size() > 1 ? ", ..." : "") + ")")
               << " |\n";
@@ -301,7 +334,7 @@ void Bench::check_link_rounds() {
     // visitors of a round are a few), every connected node's link asked for.
     std::set<std::string> live;
     for (const auto& r : ranks_)
-        if (!lost_nodes_.count(r.node)) live.insert(r.node);
+        if (!lost_nodes_.count(r.node) && !ended_nodes_.count(r.node)) live.insert(r.node);
     std::set<std::string> read;
     std::vector<double> wall, cpu;
     size_t readings = 0, rounds_to_all = 0;
@@ -390,6 +423,10 @@ bool parse(int argc, char** argv, Options* o) {
             o->header = true;
             continue;
         }
+        if (key == "--relay-ends") {
+            o->relay_ends = true;
+            continue;
+        }
         if (i + 1 >= argc) return false;
         const std::string value = argv[++i];
         if (key == "--agents") o->agents = std::atoi(value.c_str());
@@ -433,7 +470,7 @@ int main(int argc, char** argv) {
     Options o;
     if (!parse(argc, argv, &o)) {
         std::cerr << "usage: leader_scale --agents N [--ranks-per-node 64] [--rounds 5] [--turn 0.4] [--lose 3]"
-                     " [--ports 7300-7399] [--agent PATH] [--fan-in F] [--header]\n";
+                     " [--ports 7300-7399] [--agent PATH] [--fan-in F [--relay-ends]] [--header]\n";
         return 2;
     }
     if (o.header) {

@@ -7,13 +7,16 @@
 # what it says when agents are lost in the middle of a verification, and its link rounds.
 # FAN_IN > 0: the agents form the tree of agents of src/hang/multinode/node_tree.h (the leader takes
 # FAN_IN connections, relays the rest; the lost agents are leaves below relays); 0: a star.
-# Usage: bash bench/leader_scale.sh [AGENTS="16 64 256 512"] [RANKS=64] [FAN_IN=0]   (as root)
+# RELAY_ENDS=1 (a tree only): the last relay also says goodbye at the round of the losses, and the
+# nodes below it must come back unseen, their ranks unreachable.
+# Usage: [RELAY_ENDS=1] bash bench/leader_scale.sh [AGENTS="16 64 256 512"] [RANKS=64] [FAN_IN=0]   (as root)
 . "$(dirname "$0")/common.sh"
 AGENTS=${1:-"16 64 256 512"}
 RANKS=${2:-64}
 FAN_IN=${3:-0}
 [[ $FAN_IN =~ ^[0-9]+$ ]] || { echo "FAN_IN '$FAN_IN': accepted are 0 (a star) and whole numbers from 1" >&2; exit 2; }
 TREE=(); [ "$FAN_IN" -eq 0 ] || TREE=(--fan-in "$FAN_IN")
+[ "$FAN_IN" -eq 0 ] || [ "${RELAY_ENDS:-0}" != 1 ] || TREE+=(--relay-ends)
 LEADER=$BUILD/bench/leader_scale
 [ -x "$LEADER" ] && [ -x "$BUILD/bench/leader_scale_agent" ] || { echo "build first: bash scripts/build.sh" >&2; exit 1; }
 

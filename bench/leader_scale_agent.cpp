@@ -8,7 +8,8 @@
 // (CLOCK_MONOTONIC, shared by the host's processes) into its slot of a shared
 // file, so that the leader knows when the last agent answered.
 //   leader_scale_agent --port P --job J --node n0001 --index I --first-rank R
-//                      [--ranks 64] [--slots FILE] [--die-on-sample K | --stall-on-sample K | --lie-on-sample K]
+//                      [--ranks 64] [--slots FILE] [--die-on-sample K | --stall-on-sample K | --lie-on-sample K |
+//                       --bye-on-sample K]
 //                      [--fan-in F --agents N --relay-ports B]
 // With --fan-in, the agents form the tree of agents of node_tree.h (the leader is node 0, agent I
 // node I+1): an agent whose parent is the leader connects to P, the others to port B+parent, and an
@@ -16,6 +17,8 @@
 // --die-on-sample K exits without answering its K-th sample request (an agent
 // killed mid-verification); --stall-on-sample K stops answering at it (a node
 // that is gone: the leader sees silence, not a closed connection);
+// --bye-on-sample K says goodbye instead and ends (the job ended on its node; a
+// relay's nodes below then cannot be seen);
 // --lie-on-sample K answers it with a sample of the next node's first rank too
 // (an agent that speaks for ranks it does not own).
 #include <fcntl.h>
@@ -54,6 +57,7 @@ struct Options {
     int die_on = 0;    // 0: never
     int stall_on = 0;  // 0: never
     int lie_on = 0;    // 0: never
+    int bye_on = 0;    // 0: never
     unsigned fan_in = 0;  // 0: a star
     int agents = 0;       // with fan_in: the fleet's size
     int relay_ports = 0;  // with fan_in: port B + node of each relay
@@ -201,7 +205,11 @@ std::vector<std::pair<int, StackSample>> SyntheticAgent::samples(const nlohmann:
             out.emplace_back(w.rank, gone);
         }
     }
-    if (relay_ && (!below.empty() || links)) relay_->sample(below, full, out, links);
+    const bool relaying = relay_ && (!below.empty() || links);
+    if (relaying) {  // its own made-up samples are in hand already: nothing to overlap
+        relay_->start(below, full, links != nullptr);
+        relay_->finish(out, links);
+    }
     (void)full;  // the made-up samples are whole; put_samples compacts them as asked
     return out;
 }
@@ -243,6 +251,10 @@ int SyntheticAgent::run() {
             ++sample_requests_;
             if (sample_requests_ == o_.die_on) _exit(9);  // killed before it could answer
             if (sample_requests_ == o_.stall_on) pause();  // silent until the bench kills it
+            if (sample_requests_ == o_.bye_on) {  // the job ended on this node, as node_agent.cpp says it
+                leader_.send({{"type", "bye"}, {"why", "the job ended on " + o_.node}}, monotonic_now() + 1.0);
+                return 0;
+            }
         }
         if (!leader_.send(serve(*request), monotonic_now() + 5.0).empty()) return 1;
         if (slots_) slots_[o_.index] = monotonic_now();
@@ -262,6 +274,7 @@ bool parse(int argc, char** argv, Options* o) {
         else if (key == "--die-on-sample") o->die_on = std::atoi(value.c_str());
         else if (key == "--stall-on-sample") o->stall_on = std::atoi(value.c_str());
         else if (key == "--lie-on-sample") o->lie_on = std::atoi(value.c_str());
+        else if (key == "--bye-on-sample") o->bye_on = std::atoi(value.c_str());
         else if (key == "--fan-in") o->fan_in = static_cast<unsigned>(std::atoi(value.c_str()));
         else if (key == "--agents") o->agents = std::atoi(value.c_str());
         else if (key == "--relay-ports") o->relay_ports = std::atoi(value.c_str());
@@ -277,7 +290,7 @@ int main(int argc, char** argv) {
     Options o;
     if (!parse(argc, argv, &o)) {
         std::cerr << "usage: leader_scale_agent --port P --job J --node NAME --index I --first-rank R [--ranks N]"
-                     " [--slots FILE] [--die-on-sample K] [--stall-on-sample K] [--lie-on-sample K]"
+                     " [--slots FILE] [--die-on-sample K] [--stall-on-sample K] [--lie-on-sample K] [--bye-on-sample K]"
                      " [--fan-in F --agents N --relay-ports B]\n";
         return 2;
     }

@@ -22,6 +22,7 @@ Fleet::Fleet(FleetOptions o) : o_(std::move(o)) {
     o_.die_on_sample.resize(static_cast<size_t>(o_.agents), 0);
     o_.stall_on_sample.resize(static_cast<size_t>(o_.agents), 0);
     o_.lie_on_sample.resize(static_cast<size_t>(o_.agents), 0);
+    o_.bye_on_sample.resize(static_cast<size_t>(o_.agents), 0);
 }
 
 Fleet::~Fleet() {
@@ -53,7 +54,8 @@ std::string Fleet::start() {
                                          std::to_string(o_.ranks_per_node), "--slots", slots_path_,
                                          "--die-on-sample", std::to_string(o_.die_on_sample[k]), "--stall-on-sample",
                                          std::to_string(o_.stall_on_sample[k]), "--lie-on-sample",
-                                         std::to_string(o_.lie_on_sample[k])};
+                                         std::to_string(o_.lie_on_sample[k]), "--bye-on-sample",
+                                         std::to_string(o_.bye_on_sample[k])};
         if (o_.fan_in > 0)
             args.insert(args.end(), {"--fan-in", std::to_string(o_.fan_in), "--agents", std::to_string(o_.agents),
                                      "--relay-ports", std::to_string(o_.relay_ports)});

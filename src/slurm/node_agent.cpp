@@ -72,7 +72,11 @@ private:
     void serve(const nlohmann::json& request);
     std::vector<RankProcess> discover();
     // links: a relay's, for the link readings of the nodes below (by node), when the request asks for links.
-    std::vector<std::pair<int, StackSample>> sample(const nlohmann::json& asked, bool full, nlohmann::json* links);
+    // The samples of `wanted` (wire::ranks_from_json of the request): a relay's requests to the nodes
+    // below go out first, so that they answer while this node's ranks are sampled.
+    std::vector<std::pair<int, StackSample>> sample(const std::vector<RankProcess>& wanted, bool full,
+                                                    nlohmann::json* links);
+    void send_reply(const nlohmann::json& reply);  // to the parent; a failure closes the connection
 
     AgentOptions opt_;
     Logger log_;
@@ -206,18 +210,17 @@ std::vector<RankProcess> NodeAgent::discover() {
     return ranks_;
 }
 
-std::vector<std::pair<int, StackSample>> NodeAgent::sample(const nlohmann::json& asked, bool full, nlohmann::json* links) {
+std::vector<std::pair<int, StackSample>> NodeAgent::sample(const std::vector<RankProcess>& wanted, bool full,
+                                                           nlohmann::json* links) {
     std::vector<std::pair<int, StackSample>> out;
-    std::string error;
-    auto wanted = wire::ranks_from_json(asked, node_, &error, relay_ ? relay_->below() : std::set<std::string>{});
-    if (!wanted) return out;
     std::vector<RankProcess> below;  // a relay's: asked of the nodes below
+    for (const auto& w : wanted)
+        if (w.node != node_) below.push_back(w);
+    const bool relaying = relay_ && (!below.empty() || links);
+    if (relaying) relay_->start(below, full, links != nullptr);
     bool rediscovered = false;
-    for (const auto& w : *wanted) {
-        if (w.node != node_) {
-            below.push_back(w);
-            continue;
-        }
+    for (const auto& w : wanted) {
+        if (w.node != node_) continue;
         // Only processes this agent found itself in the job's cgroup are
         // touched, whatever the request says.
         auto known = [&] {
@@ -241,7 +244,7 @@ std::vector<std::pair<int, StackSample>> NodeAgent::sample(const nlohmann::json&
         }
         out.emplace_back(w.rank, std::move(s));
     }
-    if (relay_ && (!below.empty() || links)) relay_->sample(below, full, out, links);
+    if (relaying) relay_->finish(out, links);
     return out;
 }
 
@@ -262,11 +265,20 @@ void NodeAgent::serve(const nlohmann::json& request) {
             else reply["ranks"] = last_sent_ranks_ = std::move(ranks);
         }
     } else if (type == "sample" && request.contains("ranks")) {
+        std::string error;
+        auto wanted =
+            wire::ranks_from_json(request["ranks"], node_, &error, relay_ ? relay_->below() : std::set<std::string>{});
+        if (!wanted) {  // said back, so that the leader names why it drops this agent
+            log_.info("a sample request this agent cannot take: " + error);
+            reply["type"] = "error";
+            reply["error"] = "bad sample request: " + error;
+            return send_reply(reply);
+        }
         reply["type"] = "samples";
         // json::value would throw on a "full" that is not a boolean, ending the agent.
         nlohmann::json links = nlohmann::json::object();
         const bool full = wire::sample_full(request);
-        wire::put_samples(reply, sample(request["ranks"], full, wire::sample_link(request) ? &links : nullptr), full,
+        wire::put_samples(reply, sample(*wanted, full, wire::sample_link(request) ? &links : nullptr), full,
                           wire::sample_packed(request));
         if (!links.empty()) reply["links"] = std::move(links);
         if (wire::sample_link(request)) {  // the slow verdict's link evidence, every few rounds
@@ -279,6 +291,10 @@ void NodeAgent::serve(const nlohmann::json& request) {
         reply["type"] = "error";
         reply["error"] = "unknown request";
     }
+    send_reply(reply);
+}
+
+void NodeAgent::send_reply(const nlohmann::json& reply) {
     std::string error = leader_.send(reply, monotonic_now() + 5.0);
     if (!error.empty()) {
         log_.info("lost the leader: " + error);

@@ -221,7 +221,7 @@ std::string SlurmJob::agents_note() const {
 std::string SlurmJob::unseen_part() const {
     if (!hub_) return {};
     const auto unseen = hub_->unseen_nodes();
-    if (unseen.empty()) return {};
+    if (unseen.empty()) return ambiguous_rank_;
     std::string out = unseen.begin()->first + " cannot be seen (" + unseen.begin()->second + ")";
     if (unseen.size() > 1) out += " and " + std::to_string(unseen.size() - 1) + " more nodes";
     return out;
@@ -249,10 +249,22 @@ Discovery SlurmJob::find_ranks() {
                         " s: no hang is claimed while part of the job cannot be seen");
             }
         }
-        // A rank number seen here wins over the same number reported by an agent.
-        for (const auto& r : remote)
-            if (std::none_of(found.ranks.begin(), found.ranks.end(), [&](const RankProcess& l) { return l.rank == r.rank; }))
-                found.ranks.push_back(r);
+        // A rank number seen here wins over the same number reported by an agent. A number that two
+        // nodes report (concurrent steps whose ranks share numbers, or an agent that speaks for
+        // another node's rank) is watched on one of them, and no hang is claimed while it holds: the
+        // rank that is not watched may be the one making progress.
+        std::map<int, std::string> node_of;
+        for (const auto& l : found.ranks) node_of.emplace(l.rank, node_);
+        std::string ambiguous;
+        for (const auto& r : remote) {
+            auto [it, first] = node_of.emplace(r.rank, r.node);
+            if (first) found.ranks.push_back(r);
+            else if (it->second != r.node && ambiguous.empty())
+                ambiguous = "rank " + std::to_string(r.rank) + " is reported by both " + it->second + " and " + r.node;
+        }
+        if (!ambiguous.empty() && ambiguous != ambiguous_rank_)
+            problem(ambiguous + ": no hang is claimed while two nodes report one rank number");
+        ambiguous_rank_ = std::move(ambiguous);
     }
     // Steps run one after the other reuse rank numbers: keep the newest
     // process of each rank (the step running now). Start times of different

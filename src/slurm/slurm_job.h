@@ -69,6 +69,9 @@ private:
     std::unique_ptr<AgentHub> hub_;
     double hub_started_ = 0;        // monotonic; for the warning about agents that never came
     bool unseen_warned_ = false;
+    // A rank number that two nodes report (find_ranks): which of them is the rank is not known, so no
+    // hang is claimed while it holds (unseen_part); "" when none.
+    std::string ambiguous_rank_;
     bool ended_ = false;
     bool annotated_ = false;
     std::set<std::string> drained_;  // slow_action=drain: nodes already set DRAIN

@@ -128,42 +128,39 @@ void AgentHub::lose(const std::string& node, Agent& agent, const std::string& wh
                       " ranks cannot be sampled, and no hang is claimed while they cannot");
 }
 
-void AgentHub::ask(const std::map<std::string, nlohmann::json>& requests,
-                   const std::function<void(const std::string& node, nlohmann::json& reply)>& take) {
-    std::map<std::string, uint64_t> ids;
-    const double deadline = monotonic_now() + reply_seconds_;
+AgentHub::Asked AgentHub::post(const std::map<std::string, nlohmann::json>& requests) {
+    Asked asked;
+    asked.deadline = monotonic_now() + reply_seconds_;
     for (const auto& [node, request] : requests) {
         auto it = agents_.find(node);
         if (it == agents_.end() || !it->second.conn.is_open()) continue;
         nlohmann::json message = request;
         message["id"] = next_id_;
-        std::string error = it->second.conn.send(message, deadline);
+        std::string error = it->second.conn.send(message, asked.deadline);
         if (!error.empty()) {
             lose(node, it->second, error);
             continue;
         }
-        ids[node] = next_id_++;
+        asked.ids[node] = next_id_++;
         ++requests_;
     }
-    for (const auto& [node, id] : ids) {
+    return asked;
+}
+
+void AgentHub::collect(const Asked& asked, const Take& take) {
+    for (const auto& [node, id] : asked.ids) {
         Agent& a = agents_[node];
+        if (!a.conn.is_open()) continue;  // lost or ended since the request went out
         for (;;) {
             std::string error;
-            auto reply = a.conn.receive(deadline, &error);
+            auto reply = a.conn.receive(asked.deadline, &error);
             if (!reply) {
                 lose(node, a, error == "timed out" ? "no answer within " + std::to_string(int(reply_seconds_)) + " s"
                                                    : error);
                 break;
             }
             if ((*reply)["type"] == "bye") {  // the job ended on that node: not a loss
-                a.sent_before += a.conn.bytes_sent();
-                a.received_before += a.conn.bytes_received();
-                a.conn.close();
-                a.ranks.clear();
-                const auto why = reply->find("why");
-                a.why = why != reply->end() && why->is_string() ? why->get<std::string>().substr(0, wire::kMaxTextBytes)
-                                                                : "said goodbye";
-                events_.push_back("node agent on " + node + " ended: " + a.why);
+                ended(node, a, *reply);
                 break;
             }
             // A late answer to an earlier request that timed out is skipped.
@@ -173,6 +170,26 @@ void AgentHub::ask(const std::map<std::string, nlohmann::json>& requests,
             }
         }
     }
+}
+
+void AgentHub::ended(const std::string& node, Agent& a, const nlohmann::json& bye) {
+    a.sent_before += a.conn.bytes_sent();
+    a.received_before += a.conn.bytes_received();
+    a.conn.close();
+    const auto why = bye.find("why");
+    a.why = why != bye.end() && why->is_string() ? why->get<std::string>().substr(0, wire::kMaxTextBytes)
+                                                 : "said goodbye";
+    // Its own ranks ended with the job on its node. A relay's nodes below need not have: their agents
+    // answered through it and now cannot, so their ranks stay, unreachable, and the nodes unseen
+    // (a goodbye that took them along let the ranks still seen confirm a hang).
+    a.ranks.erase(std::remove_if(a.ranks.begin(), a.ranks.end(), [&](const RankProcess& r) { return r.node == node; }),
+                  a.ranks.end());
+    changed_ = true;
+    std::string line = "node agent on " + node + " ended: " + a.why;
+    if (const auto below = below_.find(node); below != below_.end() && !below->second.empty())
+        line += "; the " + std::to_string(below->second.size()) + " nodes it relayed for cannot be seen (" +
+                std::to_string(a.ranks.size()) + " ranks), and no hang is claimed while they cannot";
+    events_.push_back(line);
 }
 
 std::vector<RankProcess> AgentHub::refresh_ranks() {
@@ -237,26 +254,48 @@ std::vector<std::string> next_in_turn(const std::vector<std::string>& candidates
 
 std::map<int, StackSample> AgentHub::sample(const std::vector<RankProcess>& ranks, bool full,
                                             std::map<std::string, double>* link_ms) {
+    return finish_sample(start_sample(ranks, full, link_ms != nullptr), link_ms);
+}
+
+AgentHub::PendingSamples AgentHub::start_sample(const std::vector<RankProcess>& ranks, bool full, bool links) {
+    PendingSamples pending;
+    pending.ranks = ranks;
     std::map<std::string, nlohmann::json> requests;
     // The ranks asked of each node, looked up once per answered sample: a scan
     // of the whole list per sample made a compact round over 16,384 ranks cost
     // 1.2 s of the leader's CPU instead of 0.3 s (bench/leader_scale.sh).
-    std::map<std::string, std::set<int>> asked_of;
+    std::map<std::string, std::set<int>>& asked_of = pending.asked_of;
     for (const auto& r : ranks) {
         const std::string& child = route(r.node);  // the node itself, or the relay above it
         if (!asked_of[child].insert(r.rank).second) continue;  // each rank once: a reply names each once
         auto& request = requests[child];
         if (request.is_null()) {
-            request = sample_request(full, link_ms != nullptr);
+            request = sample_request(full, links);
         }
         request["ranks"].push_back({{"rank", r.rank}, {"pid", r.pid}, {"start", r.start_time}});
         if (r.node != child) request["ranks"].back()["node"] = r.node;
     }
-    if (link_ms) ask_links_of_idle_nodes(requests, full);
+    if (links) ask_links_of_idle_nodes(requests, full);
+    pending.asked = post(requests);
+    return pending;
+}
+
+std::map<int, StackSample> AgentHub::finish_sample(const PendingSamples& pending,
+                                                   std::map<std::string, double>* link_ms) {
     std::map<int, StackSample> out;
-    ask(requests, [&](const std::string& node, nlohmann::json& reply) {
+    collect(pending.asked, [&](const std::string& node, nlohmann::json& reply) {
         std::string error;
-        auto samples = wire::samples_from_json(reply, asked_of[node], &error);
+        if (reply.value("type", nlohmann::json()) == "error") {  // it could not take the request: why, bounded
+            const auto why = reply.find("error");
+            lose(node, agents_[node], "it refused the request: " +
+                                          (why != reply.end() && why->is_string()
+                                               ? why->get<std::string>().substr(0, wire::kMaxTextBytes)
+                                               : std::string("no reason given")));
+            return;
+        }
+        const auto asked = pending.asked_of.find(node);
+        auto samples = wire::samples_from_json(reply, asked != pending.asked_of.end() ? asked->second : std::set<int>{},
+                                               &error);
         if (!samples) {  // nothing of it is taken: its ranks are unreachable from now on
             lose(node, agents_[node], error);
             return;
@@ -294,14 +333,16 @@ std::map<int, StackSample> AgentHub::sample(const std::vector<RankProcess>& rank
             out[rank] = std::move(s);
         }
     });
-    for (const auto& r : ranks) {
+    for (const auto& r : pending.ranks) {
         if (out.count(r.rank)) continue;
         StackSample missing;
         missing.pid = r.pid;
         missing.status = SampleStatus::unreachable;
         const std::string& child = route(r.node);
         auto it = agents_.find(child);
-        const std::string what = it == agents_.end() ? " never connected" : " lost: " + it->second.why;
+        const std::string what = it == agents_.end() ? " never connected"
+                                 : it->second.lost ? " lost: " + it->second.why
+                                                   : " ended: " + it->second.why;
         missing.error = child == r.node ? "node agent on " + r.node + what
                                         : "node agent on " + r.node + " unreachable: its relay on " + child + what;
         out[r.rank] = std::move(missing);
@@ -336,7 +377,9 @@ std::map<std::string, std::string> AgentHub::unseen_nodes() const {
         } else if (it->second.lost) {
             out[node] = "node agent lost on " + node + " (" + it->second.why + ")";
             relay_why = "lost";
-        } else if (!it->second.listed && it->second.conn.is_open()) {
+        } else if (!it->second.conn.is_open()) {  // it said goodbye: its own node is done, those below unseen
+            relay_why = "ended (" + it->second.why + ")";
+        } else if (!it->second.listed) {
             relay_why = "connected, but has not yet said what it sees";
         }
         for (const auto& below : below_.at(node)) {

@@ -62,6 +62,19 @@ public:
     // turns, in a request of their own.
     std::map<int, StackSample> sample(const std::vector<RankProcess>& ranks, bool full,
                                       std::map<std::string, double>* link_ms = nullptr);
+    // The same in two halves, for a relay (relay.h): the requests go out at once, so that its children's
+    // time to answer runs while it samples its own node's ranks, and the replies are collected after.
+    struct Asked {
+        std::map<std::string, uint64_t> ids;  // node -> id of the request it was sent
+        double deadline = 0;                  // for every reply
+    };
+    struct PendingSamples {
+        std::vector<RankProcess> ranks;
+        std::map<std::string, std::set<int>> asked_of;  // child -> the ranks asked of it
+        Asked asked;
+    };
+    PendingSamples start_sample(const std::vector<RankProcess>& ranks, bool full, bool links);
+    std::map<int, StackSample> finish_sample(const PendingSamples& pending, std::map<std::string, double>* link_ms);
     // A link round's requests to nodes whose ranks are not sampled in it are bounded: 256 cost the
     // leader 7-8 ms of CPU per link round (bench/leader_scale.sh), every 4th round, whatever the
     // job's size; a request to each of 10,000 nodes would cost about 40 times that.
@@ -69,8 +82,9 @@ public:
     // What happened to agents since the last call, one line each.
     std::vector<std::string> take_events();
     // The job's other nodes that cannot be seen: their agent never connected
-    // or was lost (not those whose agent said goodbye), each with a phrase
-    // for people: "node agent lost on n2 (closed by the peer)".
+    // or was lost (not those whose agent said goodbye), and the nodes below a
+    // relay that was lost or ended, each with a phrase for people:
+    // "node agent lost on n2 (closed by the peer)".
     std::map<std::string, std::string> unseen_nodes() const;
     nlohmann::json nodes_json() const;
     uint64_t bytes_sent() const;
@@ -103,11 +117,15 @@ private:
     // Authenticates c if its hello is there; false while it is still awaited.
     bool try_hello(Unauthenticated& c);
     void refuse(const std::string& why);
-    // Sends the request to each node in turn, then collects the replies,
+    // Sends the request to each node in turn (post), then collects the replies (collect),
     // handing each to take as it comes: one parsed reply at a time is held
     // (a full round of 256 nodes is ~48 MB of JSON, several times that parsed).
-    void ask(const std::map<std::string, nlohmann::json>& requests,
-             const std::function<void(const std::string& node, nlohmann::json& reply)>& take);
+    using Take = std::function<void(const std::string& node, nlohmann::json& reply)>;
+    Asked post(const std::map<std::string, nlohmann::json>& requests);
+    void collect(const Asked& asked, const Take& take);
+    void ask(const std::map<std::string, nlohmann::json>& requests, const Take& take) { collect(post(requests), take); }
+    // An agent's goodbye: its own node's ranks go with it; a relay's nodes below stay, unseen (unseen_nodes).
+    void ended(const std::string& node, Agent& agent, const nlohmann::json& bye);
 
     uint32_t job_id_;
     uid_t trusted_uid_;

@@ -19,7 +19,11 @@ public:
     Connection() = default;
     explicit Connection(int fd) : fd_(fd) {}
     ~Connection() { close(); }
-    Connection(Connection&& other) noexcept : fd_(other.fd_), reader_(std::move(other.reader_)) { other.fd_ = -1; }
+    Connection(Connection&& other) noexcept
+        : fd_(other.fd_), reader_(std::move(other.reader_)), send_limit_(other.send_limit_), sent_(other.sent_),
+          received_(other.received_) {
+        other.fd_ = -1;
+    }
     Connection& operator=(Connection&& other) noexcept;
     Connection(const Connection&) = delete;
     Connection& operator=(const Connection&) = delete;

@@ -36,10 +36,15 @@ nlohmann::json Relay::ranks(const std::vector<RankProcess>& own) {
     return {{"ranks", wire::ranks_json(all, true)}, {"unseen", std::move(unseen)}};
 }
 
-void Relay::sample(const std::vector<RankProcess>& ranks, bool full, std::vector<std::pair<int, StackSample>>& samples,
-                   nlohmann::json* links) {
+void Relay::start(const std::vector<RankProcess>& ranks, bool full, bool links) {
+    pending_ = hub_.start_sample(ranks, full, links);
+}
+
+void Relay::finish(std::vector<std::pair<int, StackSample>>& samples, nlohmann::json* links) {
     std::map<std::string, double> link_ms;
-    for (auto& [rank, s] : hub_.sample(ranks, full, links ? &link_ms : nullptr)) samples.emplace_back(rank, std::move(s));
+    for (auto& [rank, s] : hub_.finish_sample(pending_, links ? &link_ms : nullptr))
+        samples.emplace_back(rank, std::move(s));
+    pending_ = {};
     if (links)
         for (const auto& [node, ms] : link_ms) (*links)[node] = ms;
 }

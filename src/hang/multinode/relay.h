@@ -37,17 +37,20 @@ public:
     // The body of a ranks reply: own ranks and every rank below (each with its node), and the nodes
     // below that cannot be seen, with why: {"ranks": [...], "unseen": {node: why}}.
     nlohmann::json ranks(const std::vector<RankProcess>& own);
-    // Samples of ranks below (their node set), appended to `samples` (wire::put_samples makes the
-    // reply); ranks whose agent does not answer are "unreachable". With `links`, the nodes below's
-    // link readings land there, by node.
-    void sample(const std::vector<RankProcess>& ranks, bool full, std::vector<std::pair<int, StackSample>>& samples,
-                nlohmann::json* links);
+    // Samples of ranks below (their node set), in two halves: start() sends the requests to the children
+    // at once, so that their time to answer (reply_seconds_for_height) runs while this agent samples its
+    // own ranks; finish() appends their samples to `samples` (wire::put_samples makes the reply), ranks
+    // whose agent does not answer as "unreachable", and with `links` the nodes below's link readings,
+    // by node.
+    void start(const std::vector<RankProcess>& ranks, bool full, bool links);
+    void finish(std::vector<std::pair<int, StackSample>>& samples, nlohmann::json* links);
     std::vector<std::string> take_events() { return hub_.take_events(); }
 
 private:
     std::string own_;  // this node's name
     std::set<std::string> below_;
     AgentHub hub_;
+    AgentHub::PendingSamples pending_;
 };
 
 }  // namespace jobsentry
