@@ -14,10 +14,11 @@ ProcStatFiles::ProcStatFiles(pid_t pid, bool keep_open) : keep_open_(keep_open) 
     stat_ = {dir + "/stat", 4096, -1};
     thread_stat_ = {thread + "/stat", 4096, -1};
     schedstat_ = {thread + "/schedstat", 256, -1};
+    cgroup_ = {dir + "/cgroup", 4096, -1};
 }
 
 ProcStatFiles::~ProcStatFiles() {
-    for (File* f : {&stat_, &thread_stat_, &schedstat_})
+    for (File* f : {&stat_, &thread_stat_, &schedstat_, &cgroup_, &cpu_stat_})
         if (f->fd >= 0) ::close(f->fd);
 }
 
@@ -55,6 +56,20 @@ std::optional<SchedStat> ProcStatFiles::main_thread_schedstat() {
     auto text = read(schedstat_);
     if (!text) return std::nullopt;
     return parse_schedstat(*text);
+}
+
+std::optional<uint64_t> ProcStatFiles::cpu_throttled_periods() {
+    auto cgroups = read(cgroup_);
+    if (!cgroups) return std::nullopt;
+    auto path = cpu_stat_path(*cgroups);
+    if (!path) return std::nullopt;
+    if (*path != cpu_stat_.path) {
+        if (cpu_stat_.fd >= 0) ::close(cpu_stat_.fd);
+        cpu_stat_ = {*path, 1024, -1};
+    }
+    auto stat = read(cpu_stat_);  // a removed cgroup's descriptor fails, and the path is opened again next time
+    if (!stat) return std::nullopt;
+    return cpu_stat_nr_throttled(*stat);
 }
 
 }  // namespace jobsentry

@@ -1,6 +1,7 @@
 // The /proc files a stack sample reads for one process (its stat, its main thread's stat and
-// schedstat), kept open and read again from offset 0 each time: one system call a read instead of
-// four (open, read, read at the end, close). On a virtual machine a path lookup under /proc was the
+// schedstat, and every few rounds its cgroup and that cgroup's cpu.stat), kept open and read again
+// from offset 0 each time: one system call a read instead of four (open, read, read at the end,
+// close). On a virtual machine a path lookup under /proc was the
 // supervisor's dearest step (bench/supervisor_cpu.sh; docs/benchmarks.md, "The supervisor's CPU
 // share of the job"). A descriptor of /proc/PID/... stays bound to the process it was opened for:
 // once that process has exited, reads fail, so a pid used again by another process is never read
@@ -27,6 +28,10 @@ public:
     std::optional<ProcStat> stat();              // /proc/PID/stat
     std::optional<ProcStat> main_thread_stat();  // /proc/PID/task/PID/stat
     std::optional<SchedStat> main_thread_schedstat();
+    // How often a CPU quota has held it back: nr_throttled of the cpu.stat of its CPU controller's
+    // cgroup (read_cpu_throttled_periods, proc_files.h). Its /proc/PID/cgroup is read each time, so
+    // a process moved to another cgroup (a quota put on it alone) is read in its new one.
+    std::optional<uint64_t> cpu_throttled_periods();
     bool keeps_open() const { return keep_open_; }
 
 private:
@@ -40,7 +45,8 @@ private:
     std::optional<std::string> read(File& file);
 
     bool keep_open_;
-    File stat_, thread_stat_, schedstat_;
+    File stat_, thread_stat_, schedstat_, cgroup_;
+    File cpu_stat_;  // of the cgroup last read: reopened when the process's cgroup changes
     char buffer_[4096];
 };
 

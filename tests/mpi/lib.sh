@@ -125,15 +125,18 @@ expect_json() {  # expect_json JQ_FILTER EXPECTED
 # The report's cost of watching (docs/watch.md, "The report"): the supervisor's
 # CPU time is positive, its share of the job's is a percentage, and the steps'
 # counts agree with the samples: every round fed to the model has at least one
-# stopped rank, every stop an unwind and a symbolization.
+# stopped rank, every stop an unwind and a symbolization, and the sampler's steps
+# are timed in one sample of sampler_steps_every.
 expect_cost() {
   local c=.supervisor_cost s=.supervisor_cost.steps
   expect_json "$c.supervisor_cpu_s > 0 and $c.job_cpu_s > 0" true
   expect_json "$c.share_percent > 0 and $c.share_percent < 100" true
   expect_json "$s.model.count == .samples and $s.slow.count == .samples" true
-  expect_json "$s.stop_copy.count >= .samples and $s.sample.count >= $s.stop_copy.count" true
+  expect_json "$c.sampler_steps_every == 8" true
+  expect_json "$s.stop_copy.count > 0 and $s.stop_copy.count * 8 + 8 >= .samples" true
+  expect_json "$s.sample.count + 8 > $s.stop_copy.count * 8" true
   expect_json "$s.unwind.count == $s.stop_copy.count and $s.symbolize.count == $s.stop_copy.count" true
-  expect_json "$s.classify.count <= $s.unwind.count and $s.classify.count >= .samples" true
+  expect_json "$s.classify.count <= $s.unwind.count and $s.classify.count * 8 + 8 >= .samples" true
   expect_json "$s.verification.count == .evidence.verifications" true
   grep -q "Watching cost: supervisor CPU" "$WORK/report.txt" || fail "text report lacks the watching cost"
 }

@@ -187,13 +187,19 @@ TEST_CASE("a process's /proc files kept open read anew each time, and fail once 
         usleep(30000);
         CHECK(files.main_thread_schedstat()->run_ns > run_before);  // made anew, not the first read's text
         CHECK(files.stat()->cpu_ticks >= first->cpu_ticks);
+        // Its CPU quota's throttle count, as read by path (none here: the two read the same cgroup).
+        CHECK(files.cpu_throttled_periods() == read_cpu_throttled_periods(child));
+        CHECK(files.cpu_throttled_periods() == read_cpu_throttled_periods(child));  // kept open, read again
     }
     ProcStatFiles open_before(child, true);
     REQUIRE(open_before.stat());
+    const bool has_cpu_stat = open_before.cpu_throttled_periods().has_value();
+    CHECK(has_cpu_stat == cpu_stat_path(*read_bounded("/proc/self/cgroup", 4096)).has_value());
     kill(child, SIGKILL);
     int status = 0;
     REQUIRE(waitpid(child, &status, 0) == child);
     // Reaped: the descriptors opened before name a process that is gone, whatever takes its pid next.
     CHECK_FALSE(open_before.stat());
     CHECK_FALSE(open_before.main_thread_schedstat());
+    CHECK_FALSE(open_before.cpu_throttled_periods());  // its cgroup file names the gone process too
 }

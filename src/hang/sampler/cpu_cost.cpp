@@ -27,6 +27,7 @@ void StepTally::add(double seconds) {
 }
 
 void CpuCost::merge(const CpuCost& other) {
+    sampler_steps_every = std::max(sampler_steps_every, other.sampler_steps_every);
     for (size_t i = 0; i < kCostSteps; ++i) {
         steps[i].count += other.steps[i].count;
         steps[i].total_s += other.steps[i].total_s;

@@ -40,6 +40,9 @@ struct StepTally {
 
 struct CpuCost {
     std::array<StepTally, kCostSteps> steps{};
+    // The sampler's four steps are timed in one sample of this many (StackWalker::kStepsTimedEvery);
+    // the wholes and the round's steps in every one.
+    uint64_t sampler_steps_every = 1;
     void add(CostStep step, double seconds) { steps[static_cast<size_t>(step)].add(seconds); }
     const StepTally& operator[](CostStep step) const { return steps[static_cast<size_t>(step)]; }
     void merge(const CpuCost& other);

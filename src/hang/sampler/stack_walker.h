@@ -59,6 +59,9 @@ public:
     // Zero skips the check.
     StackSample sample(pid_t pid, uint64_t start_time = 0);
     void forget(pid_t pid);
+    // The process's CPU quota's throttle count (ProcStatFiles::cpu_throttled_periods), through the
+    // descriptors its samples keep open.
+    std::optional<uint64_t> cpu_throttled_periods(pid_t pid) { return stat_files_for(pid).cpu_throttled_periods(); }
 
     // Detaches tracees that did not stop in time earlier. The owner must call
     // it whenever a child-state notification may concern one (SIGCHLD, a
@@ -73,9 +76,11 @@ public:
     std::optional<int> take_exit_status(pid_t pid);
 
     // This thread's CPU time in the samples taken so far (CLOCK_THREAD_CPUTIME_ID):
-    // stop_copy, unwind, symbolize and classify for each sample that got as
-    // far as its unwind, and the whole of every sample, failed ones included.
+    // the whole of every sample, failed ones included, and stop_copy, unwind, symbolize and
+    // classify for one sample in kStepsTimedEvery that got as far as its unwind (their means
+    // stand for every sample's; their counts are of the samples timed).
     const CpuCost& cost() const { return cost_; }
+    static constexpr uint64_t kStepsTimedEvery = 8;
 
 private:
     struct ProcessCache;
@@ -93,6 +98,7 @@ private:
     std::set<pid_t> pending_;
     std::map<pid_t, int> exits_;
     CpuCost cost_;
+    uint64_t samples_ = 0;  // taken so far: which of them time their steps
 };
 
 }  // namespace jobsentry

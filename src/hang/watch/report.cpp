@@ -56,7 +56,8 @@ nlohmann::json cost_json(const Report& r) {
     nlohmann::json out = {{"supervisor_cpu_s", r.supervisor_cpu_s},
                           {"job_cpu_s", r.job_cpu_s},
                           {"share_percent", cpu_share_percent(r.supervisor_cpu_s, r.job_cpu_s)},
-                          {"steps", steps}};
+                          {"steps", steps},
+                          {"sampler_steps_every", r.cpu_cost.sampler_steps_every}};
     if (r.warm_at > 0)  // from the 20th round on: without the start-up (symbol tables of each binary)
         out["steady_share_percent"] =
             cpu_share_percent(r.supervisor_cpu_s - r.warm_cpu_s, r.job_cpu_s - r.warm_job_cpu_s);

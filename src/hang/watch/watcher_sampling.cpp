@@ -120,11 +120,12 @@ void Watcher::sample_round() {
         round.push_back({proc.rank, still_kind(a, rank_moved), rank_moved, s.taken_at});
         slow_round.push_back({proc.rank, proc.node, a, s.sched_known, s.main_run_ns, s.main_wait_ns, -1, rank_moved});
         // Every 4th round, on this node, where its ranks outnumber their CPUs: whether a CPU quota
-        // holds the rank back (two small reads; the slow verdict's hold on ranks the kernel serves
-        // unevenly needs it, slow_rank.cpp; elsewhere unknown, which never holds a verdict back).
+        // holds the rank back (two small reads on descriptors kept open; the slow verdict's hold on
+        // ranks the kernel serves unevenly needs it, slow_rank.cpp; elsewhere unknown, which never
+        // holds a verdict back).
         if (proc.node.empty() && ranks_share_cpus_ && report_.samples % kThrottleEvery == 0) {
             const double began = thread_cpu_now();
-            if (auto throttled = read_cpu_throttled_periods(proc.pid))
+            if (auto throttled = walker_.cpu_throttled_periods(proc.pid))
                 slow_round.back().throttled = static_cast<int64_t>(*throttled);
             slow_s += thread_cpu_now() - began;
         }
