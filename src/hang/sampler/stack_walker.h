@@ -77,8 +77,9 @@ public:
 
     // This thread's CPU time in the samples taken so far (CLOCK_THREAD_CPUTIME_ID):
     // the whole of every sample, failed ones included, and stop_copy, unwind, symbolize and
-    // classify for one sample in kStepsTimedEvery that got as far as its unwind (their means
-    // stand for every sample's; their counts are of the samples timed).
+    // classify for one sample in each block of kStepsTimedEvery (at an offset moving with each
+    // block) that got as far as its unwind (their means stand for every sample's; their counts
+    // are of the samples timed).
     const CpuCost& cost() const { return cost_; }
     static constexpr uint64_t kStepsTimedEvery = 8;
 
