@@ -166,13 +166,14 @@ Bench::Bench(Options o) : o_(std::move(o)) {
     fleet_options_.bye_on_sample.assign(static_cast<size_t>(o_.agents), 0);
     if (o_.relay_ends && o_.fan_in > 0) {
         const NodeTree tree(static_cast<size_t>(o_.agents) + 1, o_.fan_in);
+        size_t relay = 0;  // tree node; agent relay - 1
         for (size_t node = 1; node <= static_cast<size_t>(o_.agents); ++node)
-            if (!tree.children(node).empty()) ending_relay_ = bench::Fleet::node_name(static_cast<int>(node) - 1);
-        if (!ending_relay_.empty()) {
-            const size_t node = static_cast<size_t>(std::stoi(ending_relay_.substr(1)));
-            fleet_options_.bye_on_sample[node - 1] = o_.rounds + 2;
+            if (!tree.children(node).empty()) relay = node;
+        if (relay > 0) {
+            ending_relay_ = bench::Fleet::node_name(static_cast<int>(relay) - 1);
+            fleet_options_.bye_on_sample[relay - 1] = o_.rounds + 2;
             ended_nodes_.insert(ending_relay_);
-            for (size_t b : tree.below(node)) ended_nodes_.insert(bench::Fleet::node_name(static_cast<int>(b) - 1));
+            for (size_t b : tree.below(relay)) ended_nodes_.insert(bench::Fleet::node_name(static_cast<int>(b) - 1));
         }
     }
 }

@@ -101,7 +101,8 @@ int wait_for_stop(pid_t pid, double timeout, int* exit_status) {
 
 // This thread's CPU time into a CpuCost: the whole sample always, and step by step when `steps`
 // (a sample in StackWalker::kStepsTimedEvery: each reading of a CPU clock is a system call, about
-// 2 us here, and the four laps were a fifth of the sampling loop's system calls).
+// 2 us here, and the four laps were a fifth of a sample's system calls: strace of `jobsentry sample`
+// counted 19.6 a sample).
 class StepClock {
 public:
     StepClock(CpuCost& cost, bool steps) : cost_(cost), steps_(steps), begin_(thread_cpu_now()), last_(begin_) {}

@@ -91,7 +91,7 @@ private:
     BinaryCache binaries_;  // every rank's binaries, read once (binary_symbols.h)
     std::map<pid_t, std::unique_ptr<ProcessCache>> caches_;
     // Each sampled process's /proc files, kept open for the first kMaxKeptOpen of them (three
-    // descriptors each; the others are read by path): a node's monitored ranks and a few visitors.
+    // descriptors each, five once its CPU quota is read; the others are read by path): a node's monitored ranks and a few visitors.
     static constexpr size_t kMaxKeptOpen = 64;
     ProcStatFiles& stat_files_for(pid_t pid);
     std::map<pid_t, std::unique_ptr<ProcStatFiles>> stat_files_;
