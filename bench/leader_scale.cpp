@@ -7,9 +7,10 @@
 // verification (every rank, compact rounds; then, as after a hang's verdict,
 // the frames of a suspect and of one rank per call chain: report_stacks.h),
 // with the time from the last agent's answer to the hub's result. Then a second
-// verification in which LOSE agents are lost mid-round (one falls silent, and
-// of 3 or more, one answers for a rank of another node too, the others exit
-// unanswered): checks that their ranks come back unreachable, the others'
+// verification in which LOSE agents are lost mid-round (one falls silent; of
+// 3 or more, one answers for a rank of another node too; of 4 or more, one
+// refuses the request and, in a tree, the silent one's relay is slow over its
+// own ranks; the others exit unanswered): checks that their ranks come back unreachable, the others'
 // samples are all there, and the hub names exactly the lost nodes (the one
 // that spoke for another node's rank, with that rank), which is what keeps Watcher::verify from confirming a hang
 // (watcher_verify.cpp: unseen ranks, then job_.unseen_part()). Last, the
@@ -126,6 +127,8 @@ private:
     std::string ending_relay_;           // --relay-ends: the relay that says goodbye
     std::set<std::string> ended_nodes_;  // it and the nodes below it: unreachable, "ended"
     int liar_ = -1;  // the lost agent that answers for another node's rank; -1 with fewer than 3 lost
+    int refuser_ = -1;        // the lost agent that answers with an error; -1 with fewer than 4 lost
+    std::string slow_relay_;  // the silent agent's relay, slow over its own ranks at the losses ("" if none)
     bench::FleetOptions fleet_options_;
     std::unique_ptr<AgentHub> hub_;
     std::unique_ptr<bench::Fleet> fleet_;
@@ -144,22 +147,40 @@ Bench::Bench(Options o) : o_(std::move(o)) {
     fleet_options_.die_on_sample.assign(static_cast<size_t>(o_.agents), 0);
     fleet_options_.stall_on_sample.assign(static_cast<size_t>(o_.agents), 0);
     fleet_options_.lie_on_sample.assign(static_cast<size_t>(o_.agents), 0);
+    fleet_options_.refuse_on_sample.assign(static_cast<size_t>(o_.agents), 0);
+    fleet_options_.slow_from_sample.assign(static_cast<size_t>(o_.agents), 0);
     fleet_options_.fan_in = o_.fan_in;
     fleet_options_.relay_ports = kRelayPorts;
-    // Lost in the second round of the second verification: spread over the
-    // node list; the last of them falls silent instead of closing, and of 3 or
-    // more the first answers for a rank of the next node besides its own.
+    // Lost in the second round of the second verification: spread over the node list. Of 3, the first
+    // answers for a rank of the next node besides its own, the last falls silent instead of closing, the
+    // other exits unanswered; of 4 or more, the first falls silent, the second lies, the third refuses the
+    // request (an error reply) and the others exit, and in a tree the silent one's relay is slow over its
+    // own ranks in that round (relay.h: its children's time runs while it samples). Of fewer than 3, the
+    // last falls silent and the others exit.
     // In a tree they are leaves, below relays (agent i is node i+1; leaves are the last nodes).
     const int first_leaf = o_.fan_in == 0 ? 0 : (o_.agents + static_cast<int>(o_.fan_in) - 1) / static_cast<int>(o_.fan_in);
     const int leaves = o_.agents - first_leaf;
+    const int at = o_.rounds + 2;
     for (int k = 0; k < o_.lose && k < leaves; ++k) {
         const size_t i = static_cast<size_t>(first_leaf + (2 * k + 1) * leaves / (2 * o_.lose));
-        const bool lies = k == 0 && o_.lose >= 3;
-        (k + 1 == o_.lose ? fleet_options_.stall_on_sample
-         : lies           ? fleet_options_.lie_on_sample
-                          : fleet_options_.die_on_sample)[i] = o_.rounds + 2;
+        const bool many = o_.lose >= 4;
+        const bool silent = many ? k == 0 : k + 1 == o_.lose;
+        const bool lies = many ? k == 1 : (k == 0 && o_.lose == 3);
+        const bool refuses = many && k == 2;
+        (silent ? fleet_options_.stall_on_sample
+         : lies ? fleet_options_.lie_on_sample
+         : refuses ? fleet_options_.refuse_on_sample
+                   : fleet_options_.die_on_sample)[i] = at;
         lost_nodes_.insert(bench::Fleet::node_name(static_cast<int>(i)));
         if (lies) liar_ = static_cast<int>(i);
+        if (refuses) refuser_ = static_cast<int>(i);
+        if (silent && many && o_.fan_in > 0) {
+            const size_t relay = NodeTree(static_cast<size_t>(o_.agents) + 1, o_.fan_in).parent(i + 1);
+            if (relay > 0) {
+                fleet_options_.slow_from_sample[relay - 1] = at;
+                slow_relay_ = bench::Fleet::node_name(static_cast<int>(relay) - 1);
+            }
+        }
     }
     // The last relay says goodbye at the same round: its own node's ranks end with it, and the nodes
     // below it, lost ones included, can no longer be seen (agent_hub.cpp, AgentHub::ended).
@@ -171,7 +192,7 @@ Bench::Bench(Options o) : o_(std::move(o)) {
             if (!tree.children(node).empty()) relay = node;
         if (relay > 0) {
             ending_relay_ = bench::Fleet::node_name(static_cast<int>(relay) - 1);
-            fleet_options_.bye_on_sample[relay - 1] = o_.rounds + 2;
+            fleet_options_.bye_on_sample[relay - 1] = at;
             ended_nodes_.insert(ending_relay_);
             for (size_t b : tree.below(relay)) ended_nodes_.insert(bench::Fleet::node_name(static_cast<int>(b) - 1));
         }
@@ -309,8 +330,13 @@ void Bench::check_losses() {
                       unseen.at(bench::Fleet::node_name(liar_))
                               .find("a sample of rank " + std::to_string(o_.ranks_per_node * (liar_ + 1)) +
                                     ", which it was not asked for") != std::string::npos);
+    // The one that refused is named with why (unless its relay ended: then that is all that is known).
+    const std::string refuser = refuser_ < 0 ? "" : bench::Fleet::node_name(refuser_);
+    const bool refuser_named =
+        refuser.empty() || ended_nodes_.count(refuser) ||
+        (unseen.count(refuser) && unseen.at(refuser).find("it refused the request: bad sample request") != std::string::npos);
     const bool named = unseen_set == expected_unseen && (o_.fan_in > 0 || lost_events == lost_nodes_.size()) &&
-                       liar_named && ended_named;
+                       liar_named && refuser_named && ended_named;
     std::set<std::string> gone = lost_nodes_;
     gone.insert(ended_nodes_.begin(), ended_nodes_.end());
     double slowest = 0;
@@ -319,8 +345,10 @@ void Bench::check_losses() {
     std::snprintf(wall, sizeof wall, "%.2f", rounds.size() > 1 ? rounds[1].span.wall : 0);
     // Watcher::verify confirms no hang while job_.unseen_part() is non-empty,
     // which SlurmJob builds from exactly this unseen_nodes().
+    const int exits = static_cast<int>(lost_nodes_.size()) - 1 - (liar_ < 0 ? 0 : 1) - (refuser_ < 0 ? 0 : 1);
     std::cout << "loss: | " << o_.agents << " | " << lost_nodes_.size() << " (" << (liar_ < 0 ? "" : "1 lies, ")
-              << (lost_nodes_.size() - 1 - (liar_ < 0 ? 0 : 1)) << " exit, 1 silent)"
+              << (refuser_ < 0 ? "" : "1 refuses, ") << exits << " exit, 1 silent)"
+              << (slow_relay_.empty() ? "" : "; its relay " + slow_relay_ + " slow")
               << (ending_relay_.empty() ? "" : "; relay " + ending_relay_ + " ends, " +
                                                    std::to_string(ended_nodes_.size() - 1) + " nodes below it")
               << " | " << (rounds.size() > 1 ? rounds[1].unreachable : 0) << " | "

@@ -9,11 +9,15 @@
 # FAN_IN connections, relays the rest; the lost agents are leaves below relays); 0: a star.
 # RELAY_ENDS=1 (a tree only): the last relay also says goodbye at the round of the losses, and the
 # nodes below it must come back unseen, their ranks unreachable.
-# Usage: [RELAY_ENDS=1] bash bench/leader_scale.sh [AGENTS="16 64 256 512"] [RANKS=64] [FAN_IN=0]   (as root)
+# LOSE (3): the agents lost mid-verification (leader_scale.cpp says how each is lost; 4 or more adds one
+# that refuses the request and, in a tree, a relay slow over its own ranks above the silent one).
+# Usage: [RELAY_ENDS=1] [LOSE=3] bash bench/leader_scale.sh [AGENTS="16 64 256 512"] [RANKS=64] [FAN_IN=0]   (as root)
 . "$(dirname "$0")/common.sh"
 AGENTS=${1:-"16 64 256 512"}
 RANKS=${2:-64}
 FAN_IN=${3:-0}
+LOSE=${LOSE:-3}
+[[ $LOSE =~ ^[0-9]+$ ]] || { echo "LOSE '$LOSE': accepted are whole numbers from 0 (fewer than the agents)" >&2; exit 2; }
 [[ $FAN_IN =~ ^[0-9]+$ ]] || { echo "FAN_IN '$FAN_IN': accepted are 0 (a star) and whole numbers from 1" >&2; exit 2; }
 TREE=(); [ "$FAN_IN" -eq 0 ] || TREE=(--fan-in "$FAN_IN")
 [ "$FAN_IN" -eq 0 ] || [ "${RELAY_ENDS:-0}" != 1 ] || TREE+=(--relay-ends)
@@ -36,7 +40,7 @@ fi
 "$LEADER" --header >"$SCRATCH/header"
 : >"$SCRATCH/rows"
 for n in $AGENTS; do
-  "$LEADER" --agents "$n" --ranks-per-node "$RANKS" "${TREE[@]}" 2>"$SCRATCH/leader.$n.log" >>"$SCRATCH/rows" ||
+  "$LEADER" --agents "$n" --ranks-per-node "$RANKS" --lose "$LOSE" "${TREE[@]}" 2>"$SCRATCH/leader.$n.log" >>"$SCRATCH/rows" ||
     { echo "leader_scale --agents $n failed:" >&2; tail -20 "$SCRATCH/leader.$n.log" >&2; }
 done
 shape=$([ "$FAN_IN" -eq 0 ] && echo "a star" || echo "a tree of agents of fan-in $FAN_IN")

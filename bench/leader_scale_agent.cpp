@@ -9,7 +9,7 @@
 // file, so that the leader knows when the last agent answered.
 //   leader_scale_agent --port P --job J --node n0001 --index I --first-rank R
 //                      [--ranks 64] [--slots FILE] [--die-on-sample K | --stall-on-sample K | --lie-on-sample K |
-//                       --bye-on-sample K]
+//                       --bye-on-sample K | --refuse-on-sample K] [--slow-from-sample K]
 //                      [--fan-in F --agents N --relay-ports B]
 // With --fan-in, the agents form the tree of agents of node_tree.h (the leader is node 0, agent I
 // node I+1): an agent whose parent is the leader connects to P, the others to port B+parent, and an
@@ -20,7 +20,12 @@
 // --bye-on-sample K says goodbye instead and ends (the job ended on its node; a
 // relay's nodes below then cannot be seen);
 // --lie-on-sample K answers it with a sample of the next node's first rank too
-// (an agent that speaks for ranks it does not own).
+// (an agent that speaks for ranks it does not own); --refuse-on-sample K answers it with an error, as
+// node_agent.cpp does a request it cannot take; --slow-from-sample K (a relay) takes kSlowOwnSeconds over
+// its own ranks at it and every later one (its count runs ahead of its children's: it is asked for rounds
+// that need none of their ranks), between sending its children's requests and collecting their replies, as
+// node_agent.cpp does (ranks slow to stop, or many): the replies of the children, a silent one
+// included, must still reach the parent in its time.
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -46,6 +51,8 @@ namespace {
 
 using namespace jobsentry;
 
+constexpr double kSlowOwnSeconds = 1.5;  // under a relay's 2 s for its children; 3.5 s with them is over its parent's 3
+
 struct Options {
     int port = 0;
     uint32_t job = 0;
@@ -58,6 +65,8 @@ struct Options {
     int stall_on = 0;  // 0: never
     int lie_on = 0;    // 0: never
     int bye_on = 0;    // 0: never
+    int refuse_on = 0; // 0: never
+    int slow_from = 0; // 0: never
     unsigned fan_in = 0;  // 0: a star
     int agents = 0;       // with fan_in: the fleet's size
     int relay_ports = 0;  // with fan_in: port B + node of each relay
@@ -206,10 +215,10 @@ std::vector<std::pair<int, StackSample>> SyntheticAgent::samples(const nlohmann:
         }
     }
     const bool relaying = relay_ && (!below.empty() || links);
-    if (relaying) {  // its own made-up samples are in hand already: nothing to overlap
-        relay_->start(below, full, links != nullptr);
-        relay_->finish(out, links);
-    }
+    if (relaying) relay_->start(below, full, links != nullptr);
+    // Its own made-up samples are in hand already; a slow round stands for ranks slow to sample.
+    if (o_.slow_from > 0 && sample_requests_ >= o_.slow_from) usleep(static_cast<useconds_t>(kSlowOwnSeconds * 1e6));
+    if (relaying) relay_->finish(out, links);
     (void)full;  // the made-up samples are whole; put_samples compacts them as asked
     return out;
 }
@@ -222,6 +231,9 @@ nlohmann::json SyntheticAgent::serve(const nlohmann::json& request) {
         nlohmann::json body = relay_ ? relay_->ranks(ranks_) : nlohmann::json{{"ranks", wire::ranks_json(ranks_)}};
         if (body == last_sent_ranks_) reply["unchanged"] = true;
         else reply.update(last_sent_ranks_ = std::move(body));
+    } else if (type == "sample" && sample_requests_ == o_.refuse_on) {
+        reply["type"] = "error";  // as node_agent.cpp answers a sample request it cannot take
+        reply["error"] = "bad sample request: refused as asked (--refuse-on-sample)";
     } else if (type == "sample" && request.contains("ranks")) {
         reply["type"] = "samples";
         nlohmann::json links = nlohmann::json::object();
@@ -275,6 +287,8 @@ bool parse(int argc, char** argv, Options* o) {
         else if (key == "--stall-on-sample") o->stall_on = std::atoi(value.c_str());
         else if (key == "--lie-on-sample") o->lie_on = std::atoi(value.c_str());
         else if (key == "--bye-on-sample") o->bye_on = std::atoi(value.c_str());
+        else if (key == "--refuse-on-sample") o->refuse_on = std::atoi(value.c_str());
+        else if (key == "--slow-from-sample") o->slow_from = std::atoi(value.c_str());
         else if (key == "--fan-in") o->fan_in = static_cast<unsigned>(std::atoi(value.c_str()));
         else if (key == "--agents") o->agents = std::atoi(value.c_str());
         else if (key == "--relay-ports") o->relay_ports = std::atoi(value.c_str());
@@ -291,7 +305,7 @@ int main(int argc, char** argv) {
     if (!parse(argc, argv, &o)) {
         std::cerr << "usage: leader_scale_agent --port P --job J --node NAME --index I --first-rank R [--ranks N]"
                      " [--slots FILE] [--die-on-sample K] [--stall-on-sample K] [--lie-on-sample K] [--bye-on-sample K]"
-                     " [--fan-in F --agents N --relay-ports B]\n";
+                     " [--refuse-on-sample K] [--slow-from-sample K] [--fan-in F --agents N --relay-ports B]\n";
         return 2;
     }
     return SyntheticAgent(std::move(o)).run();

@@ -23,6 +23,8 @@ Fleet::Fleet(FleetOptions o) : o_(std::move(o)) {
     o_.stall_on_sample.resize(static_cast<size_t>(o_.agents), 0);
     o_.lie_on_sample.resize(static_cast<size_t>(o_.agents), 0);
     o_.bye_on_sample.resize(static_cast<size_t>(o_.agents), 0);
+    o_.refuse_on_sample.resize(static_cast<size_t>(o_.agents), 0);
+    o_.slow_from_sample.resize(static_cast<size_t>(o_.agents), 0);
 }
 
 Fleet::~Fleet() {
@@ -55,7 +57,9 @@ std::string Fleet::start() {
                                          "--die-on-sample", std::to_string(o_.die_on_sample[k]), "--stall-on-sample",
                                          std::to_string(o_.stall_on_sample[k]), "--lie-on-sample",
                                          std::to_string(o_.lie_on_sample[k]), "--bye-on-sample",
-                                         std::to_string(o_.bye_on_sample[k])};
+                                         std::to_string(o_.bye_on_sample[k]), "--refuse-on-sample",
+                                         std::to_string(o_.refuse_on_sample[k]), "--slow-from-sample",
+                                         std::to_string(o_.slow_from_sample[k])};
         if (o_.fan_in > 0)
             args.insert(args.end(), {"--fan-in", std::to_string(o_.fan_in), "--agents", std::to_string(o_.agents),
                                      "--relay-ports", std::to_string(o_.relay_ports)});

@@ -23,6 +23,8 @@ struct FleetOptions {
     std::vector<int> stall_on_sample;  // per agent: at which it stops answering (0: never)
     std::vector<int> lie_on_sample;    // per agent: at which it answers for another node's rank too (0: never)
     std::vector<int> bye_on_sample;    // per agent: at which it says goodbye and ends (0: never)
+    std::vector<int> refuse_on_sample; // per agent: at which it answers with an error (0: never)
+    std::vector<int> slow_from_sample; // per agent: from which it is slow over its own ranks (0: never)
     unsigned fan_in = 0;               // > 0: a tree of agents (node_tree.h); relays listen on relay_ports + their node
     int relay_ports = 0;
 };

@@ -200,13 +200,7 @@ void NodeAgent::connect_to_leader() {
 
 std::vector<RankProcess> NodeAgent::discover() {
     Discovery found = discover_ranks_among(cgroup_pids(cgroup_), info_.uid);
-    std::map<int, RankProcess> newest;  // steps run one after another reuse ranks
-    for (const auto& r : found.ranks) {
-        auto it = newest.find(r.rank);
-        if (it == newest.end() || r.start_time > it->second.start_time) newest[r.rank] = r;
-    }
-    ranks_.clear();
-    for (auto& [rank, proc] : newest) ranks_.push_back(proc);
+    ranks_ = newest_of_each_rank(found.ranks);  // steps run one after another reuse ranks
     return ranks_;
 }
 

@@ -249,34 +249,14 @@ Discovery SlurmJob::find_ranks() {
                         " s: no hang is claimed while part of the job cannot be seen");
             }
         }
-        // A rank number seen here wins over the same number reported by an agent. A number that two
-        // nodes report (concurrent steps whose ranks share numbers, or an agent that speaks for
-        // another node's rank) is watched on one of them, and no hang is claimed while it holds: the
-        // rank that is not watched may be the one making progress.
-        std::map<int, std::string> node_of;
-        for (const auto& l : found.ranks) node_of.emplace(l.rank, node_);
-        std::string ambiguous;
-        for (const auto& r : remote) {
-            auto [it, first] = node_of.emplace(r.rank, r.node);
-            if (first) found.ranks.push_back(r);
-            else if (it->second != r.node && ambiguous.empty())
-                ambiguous = "rank " + std::to_string(r.rank) + " is reported by both " + it->second + " and " + r.node;
-        }
-        if (!ambiguous.empty() && ambiguous != ambiguous_rank_)
-            problem(ambiguous + ": no hang is claimed while two nodes report one rank number");
-        ambiguous_rank_ = std::move(ambiguous);
+        JobRanks merged = merge_reported_ranks(std::move(found.ranks), node_, remote);
+        if (!merged.ambiguous.empty() && merged.ambiguous != ambiguous_rank_)
+            problem(merged.ambiguous + ": no hang is claimed while two nodes report one rank number");
+        ambiguous_rank_ = std::move(merged.ambiguous);
+        found.ranks = std::move(merged.ranks);
+        return found;
     }
-    // Steps run one after the other reuse rank numbers: keep the newest
-    // process of each rank (the step running now). Start times of different
-    // nodes do not compare; agents keep their own newest.
-    std::map<int, RankProcess> newest;
-    for (const auto& r : found.ranks) {
-        auto it = newest.find(r.rank);
-        if (it == newest.end() || (r.node == it->second.node && r.start_time > it->second.start_time))
-            newest[r.rank] = r;
-    }
-    found.ranks.clear();
-    for (const auto& [rank, proc] : newest) found.ranks.push_back(proc);
+    found.ranks = newest_of_each_rank(found.ranks);
     return found;
 }
 

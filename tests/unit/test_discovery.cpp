@@ -97,3 +97,57 @@ TEST_CASE("maps_name_mpi_library", "[discovery]") {
     CHECK_FALSE(maps_name_mpi_library(""));
     CHECK_FALSE(maps_name_mpi_library("\n\n/"));
 }
+
+namespace {
+RankProcess rank_on(int rank, const std::string& node, uint64_t start_time, pid_t pid) {
+    RankProcess r;
+    r.rank = rank;
+    r.node = node;
+    r.start_time = start_time;
+    r.pid = pid;
+    return r;
+}
+}  // namespace
+
+TEST_CASE("newest_of_each_rank keeps a node's running step, sorted by rank", "[discovery]") {
+    // Step 1's rank 0 has not been reaped yet when step 2's starts: step 2's is the one to watch.
+    const auto out = newest_of_each_rank({rank_on(1, "", 500, 11), rank_on(0, "", 100, 10), rank_on(0, "", 900, 20)});
+    REQUIRE(out.size() == 2);
+    CHECK(out[0].rank == 0);
+    CHECK(out[0].pid == 20);
+    CHECK(out[1].rank == 1);
+    // Start times of different nodes do not compare: the first listed stays, whatever its clock says.
+    const auto across = newest_of_each_rank({rank_on(4, "n1", 100, 30), rank_on(4, "n2", 900, 31)});
+    REQUIRE(across.size() == 1);
+    CHECK(across[0].node == "n1");
+}
+
+TEST_CASE("merge_reported_ranks names a rank number two nodes report", "[discovery]") {
+    SECTION("no collision: every rank, nothing ambiguous") {
+        const auto out = merge_reported_ranks({rank_on(0, "", 100, 10), rank_on(1, "", 100, 11)}, "n0",
+                                              {rank_on(2, "n1", 5, 20), rank_on(3, "n1", 5, 21)});
+        CHECK(out.ambiguous.empty());
+        REQUIRE(out.ranks.size() == 4);
+        CHECK(out.ranks[2].node == "n1");
+    }
+    SECTION("a number seen here and reported by an agent: watched here, named") {
+        // Two concurrent steps, one on each node, both with a rank 0.
+        const auto out = merge_reported_ranks({rank_on(0, "", 100, 10)}, "n0", {rank_on(0, "n1", 5, 20)});
+        REQUIRE(out.ranks.size() == 1);
+        CHECK(out.ranks[0].node.empty());
+        CHECK(out.ambiguous == "rank 0 is reported by both n0 and n1");
+    }
+    SECTION("two agents report one number: the first is watched, both are named") {
+        const auto out = merge_reported_ranks({}, "n0", {rank_on(7, "n2", 5, 20), rank_on(7, "n3", 5, 30)});
+        REQUIRE(out.ranks.size() == 1);
+        CHECK(out.ranks[0].node == "n2");
+        CHECK(out.ambiguous == "rank 7 is reported by both n2 and n3");
+    }
+    SECTION("one step after another on this node is not ambiguous") {
+        const auto out = merge_reported_ranks({rank_on(0, "", 100, 10), rank_on(0, "", 200, 12)}, "n0",
+                                              {rank_on(1, "n1", 5, 20)});
+        CHECK(out.ambiguous.empty());
+        REQUIRE(out.ranks.size() == 2);
+        CHECK(out.ranks[0].pid == 12);
+    }
+}

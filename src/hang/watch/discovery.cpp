@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <map>
+#include <string>
 
 #include "hang/sampler/mpi_classifier.h"
 #include "base/proc_files.h"
@@ -115,6 +117,34 @@ Discovery discover_ranks_among(std::vector<pid_t> pids, uid_t job_uid) {
     });
     pids.erase(std::unique(pids.begin(), pids.end()), pids.end());
     return ranks_among(pids, procs, job_uid);
+}
+
+std::vector<RankProcess> newest_of_each_rank(const std::vector<RankProcess>& ranks) {
+    std::map<int, RankProcess> newest;
+    for (const auto& r : ranks) {
+        auto it = newest.find(r.rank);
+        if (it == newest.end()) newest.emplace(r.rank, r);
+        else if (r.node == it->second.node && r.start_time > it->second.start_time) it->second = r;
+    }
+    std::vector<RankProcess> out;
+    out.reserve(newest.size());
+    for (auto& [rank, proc] : newest) out.push_back(std::move(proc));
+    return out;
+}
+
+JobRanks merge_reported_ranks(std::vector<RankProcess> own, const std::string& node,
+                              const std::vector<RankProcess>& reported) {
+    JobRanks out;
+    std::map<int, std::string> node_of;  // by rank number: the node it is watched on
+    for (const auto& r : own) node_of.emplace(r.rank, node);
+    for (const auto& r : reported) {
+        auto [it, first] = node_of.emplace(r.rank, r.node);
+        if (first) own.push_back(r);
+        else if (it->second != r.node && out.ambiguous.empty())
+            out.ambiguous = "rank " + std::to_string(r.rank) + " is reported by both " + it->second + " and " + r.node;
+    }
+    out.ranks = newest_of_each_rank(own);
+    return out;
 }
 
 }  // namespace jobsentry

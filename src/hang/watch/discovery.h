@@ -42,4 +42,21 @@ Discovery discover_ranks(pid_t root, uid_t job_uid);
 // The ranks among a set of pids (`jobsentry supervise`: a job cgroup's members).
 Discovery discover_ranks_among(std::vector<pid_t> pids, uid_t job_uid);
 
+// Pure: one process per rank number, sorted by rank. Steps run one after another reuse rank
+// numbers, so of one node's processes with the same number the newest (the step running now) is
+// kept; start times of different nodes do not compare, so across nodes the first listed stays.
+std::vector<RankProcess> newest_of_each_rank(const std::vector<RankProcess>& ranks);
+
+// Pure: a multi-node job's ranks, this node's (`own`, node "", called `node` in messages) with those
+// the agents report. A number seen here wins over the same number reported by an agent, and of two
+// agents the first; a number that two nodes report (concurrent steps whose ranks share numbers, or
+// an agent that speaks for another node's rank) is named in `ambiguous`, and no hang may be claimed
+// while it is not empty: the rank that is not watched may be the one making progress.
+struct JobRanks {
+    std::vector<RankProcess> ranks;  // newest_of_each_rank
+    std::string ambiguous;           // "rank 3 is reported by both n1 and n2", the first such number; "" if none
+};
+JobRanks merge_reported_ranks(std::vector<RankProcess> own, const std::string& node,
+                              const std::vector<RankProcess>& reported);
+
 }  // namespace jobsentry
