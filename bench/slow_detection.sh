@@ -16,7 +16,8 @@
 # drifts along the run (NWChem's later steps are slower). The summary judges the estimate on the
 # steps where both runs have them.
 # Rows are appended to $OUT/results.tsv as they come, so a campaign stopped early keeps them.
-#   [LIMIT=600] [KEEP_REFS=1] bash bench/slow_detection.sh [INJECTIONS=40] [RUN_SECONDS=90] [SEED]
+#   [LIMIT=600] [KEEP_REFS=1] [APPS="lammps cp2k nwchem"] [FAULTS="stopcont quota hog"] \
+#     bash bench/slow_detection.sh [INJECTIONS=40] [RUN_SECONDS=90] [SEED]
 # LIMIT: a faulted run is stopped after that many seconds (a busy neighbour can slow a job 20-50x;
 # the steps' measure compares the steps it made with the balanced run's same steps).
 . "$(dirname "$0")/common.sh"
@@ -27,7 +28,14 @@ OUT=${OUT:-$TOP/bench-out/slow_detection}
 mkdir -p "$OUT"
 export PROGRAMS=$BUILD/tests/programs JOBSENTRY HANGPROG NP=4
 calibrated_app_rates
-apps=(lammps cp2k nwchem)
+read -ra apps <<<"${APPS:-lammps cp2k nwchem}"
+read -ra faults <<<"${FAULTS:-stopcont quota hog}"
+for f in "${faults[@]}"; do
+  case $f in stopcont | quota | hog) ;; *) echo "FAULTS: '$f' is not one of stopcont quota hog" >&2; exit 2 ;; esac
+done
+for a in "${apps[@]}"; do
+  bash "$TOP/tests/apps/launch.sh" list | grep -x "$a" >/dev/null || { echo "APPS: '$a' is not an application of tests/apps/launch.sh" >&2; exit 2; }
+done
 RESULTS=$OUT/results.tsv
 [ -s "$RESULTS" ] || echo -e "app\tfault\tparam\trank\tdelay_after_baseline\tslow\tnamed\tright\tverdict_delay_s\testimated\tmeasured\tmeasured_steps" >"$RESULTS"
 
@@ -70,10 +78,11 @@ for i in $(seq "$N"); do
   app=${apps[$((RANDOM % ${#apps[@]}))]}
   rank=$((RANDOM % NP))
   delay=$((RANDOM % 21))
-  case $((RANDOM % 3)) in
-    0) fault=stopcont param=$((30 + 10 * (RANDOM % 4))); export STOP_MS=$param ;;
-    1) fault=quota param=$((20 + 10 * (RANDOM % 4))); export QUOTA_PCT=$param ;;
-    2) fault=hog param=- ;;
+  fault=${faults[$((RANDOM % ${#faults[@]}))]}
+  case $fault in
+    stopcont) param=$((30 + 10 * (RANDOM % 4))); export STOP_MS=$param ;;
+    quota) param=$((20 + 10 * (RANDOM % 4))); export QUOTA_PCT=$param ;;
+    hog) param=- ;;
   esac
   dir=$OUT/run_$(date +%s)_$i; rm -rf "$dir"
   FAULT_DELAY=$delay KEEP_FAULT=1 EXPECT_SLOW=0 KEEP_DIR=$dir \

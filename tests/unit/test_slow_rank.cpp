@@ -435,6 +435,7 @@ struct PollingJob {
     // a CPU, then polls in MPI until the slowest is done (false: computing or in MPI at random, the
     // samples saying nothing of the fault, as seen on LAMMPS under a quota).
     bool samples_follow_cpu = false;
+    double computing_share = 0.5;  // without samples_follow_cpu: the share of samples computing
     // Each rank's CPU quota throttle count read (RankState::throttled), every round here: a rank in
     // `quota` is throttled in every round from fault_from when quota_throttles, else its share is
     // what the kernel's placement gives it (never throttled).
@@ -476,7 +477,7 @@ public:
                 const double share = std::clamp(shares[r] * noise(rng_), 0.01, 1.0);
                 run_[r] += static_cast<uint64_t>(runnable * share * 1e9);
                 wait_[r] += static_cast<uint64_t>(runnable * (1 - share) * 1e9);
-                const double computing = job_.samples_follow_cpu && !asleep(r) ? compute[r] / step : 0.5;
+                const double computing = job_.samples_follow_cpu && !asleep(r) ? compute[r] / step : job_.computing_share;
                 const Activity a = coin(rng_) < computing ? Activity::computing : Activity::in_mpi;
                 int64_t throttled = -1;
                 if (job_.throttle_known) {
@@ -531,6 +532,29 @@ TEST_CASE("a rank held to 30 % of a CPU is named starved of CPU, though its samp
     CHECK(v.units[0].since > 150);
     CHECK(v.units[0].since < 175);
     CHECK_THAT(slow_summary(v), Catch::StartsWith("slow: rank 2 (node n0, starved of CPU) ~"));
+}
+
+TEST_CASE("a code nearly always inside MPI: a starved rank's job factor is its own CPU share's fall", "[slow]") {
+    // 2 % of the samples compute (CP2K on 4 ranks of 2 CPUs: 2-7 %): 6 computing samples a rank in
+    // the 300-round baseline, too few for the compute rates; rank 2 held to 30 % of a CPU, from half.
+    PollingJob spec;
+    spec.quota[2] = 0.3;
+    spec.fault_from = 160;
+    spec.computing_share = 0.02;
+    const SlowVerdict v = polling_verdict(spec);
+    REQUIRE(v.status == SlowStatus::slow);
+    CHECK(v.slow_ranks == std::vector<int>{2});
+    CHECK(v.units[0].evidence == SlowEvidence::cpu_starved);
+    CHECK(v.job_factor_from == "cpu_share");
+    CHECK(v.job_factor == Approx(0.5 / 0.3).epsilon(0.1));
+    CHECK(v.compute_rate_before > 0);  // still reported, with what it rests on
+    CHECK(v.computing_samples_before < 4 * 20);
+    // At half the samples computing the rates are well founded and speak, as before.
+    spec.computing_share = 0.5;
+    const SlowVerdict w = polling_verdict(spec);
+    REQUIRE(w.status == SlowStatus::slow);
+    CHECK(w.job_factor_from == "compute_rates");
+    CHECK(w.computing_samples_before > 4 * 20);
 }
 
 TEST_CASE("the job factor is the ranks' compute rates: CPU a second times the share of samples computing", "[slow]") {

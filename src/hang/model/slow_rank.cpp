@@ -38,6 +38,11 @@ constexpr double kStarveQuantile = 0.9;
 constexpr double kStarveMargin = 0.05;
 // The peers' CPU share is recorded only over this much of their runnable time.
 constexpr double kMinCpuEvidenceSeconds = 2;
+// A rank's compute rate at baseline counts towards how sure the job factor is when it rests on at
+// least this many computing samples (a count of 20 has a relative standard error of about 22 %; a
+// ratio of two such rates, about 32 %). CP2K on 4 ranks of 2 cores computes in 2-7 % of its samples:
+// 2-12 in a 100-round baseline, and its rates' median said ~0.71x where the job went 20x slower.
+constexpr int kMinComputingSamples = 20;
 constexpr size_t kStarveBaselineValues = 20;  // fewer timed baseline rounds: the unit is not tested for starvation
 // A rank is tested for its quota's throttling with this many throttle readings in the baseline at
 // least (one every 4th round, where the ranks outnumber their CPUs: 75 of the default 300 rounds).
@@ -532,7 +537,7 @@ std::map<int, SlowRankModel::ComputeRate> SlowRankModel::compute_rates(const Rou
     for (const auto& [rank, s] : sums)
         if (s.wall >= kMinCpuEvidenceSeconds && s.running > 0) {
             const double cpu = s.run / s.wall;
-            out[rank] = {cpu * s.computing / s.running, cpu / (s.running + 1)};
+            out[rank] = {cpu * s.computing / s.running, cpu / (s.running + 1), s.computing};
         }
     return out;
 }
@@ -553,21 +558,33 @@ double SlowRankModel::estimate_job_factor(const Rounds& now, SlowVerdict* v) con
     const std::map<int, ComputeRate> rates0 = compute_rates(base), rates1 = compute_rates(now);
     std::vector<double> ratios;
     double before = 0, after = 0;
+    int computing = 0;
     for (const auto& [rank, rate] : rates1) {
         auto it = rates0.find(rank);
         if (it == rates0.end() || it->second.rate <= 0) continue;
         before += it->second.rate, after += rate.rate;
+        computing += it->second.computing;
         // A rank never seen computing since: one computing sample more (as for the peers in waiting_factor).
         ratios.push_back(it->second.rate / std::max(rate.rate, rate.floor));
     }
     if (ratios.size() >= 2) {
         v->compute_rate_before = before, v->compute_rate_now = after;
         v->job_factor = median_of(ratios);
+        v->job_factor_from = "compute_rates";
+        v->computing_samples_before = computing;
     }
     if (!peers_cpu_share(base, v->slow_ranks, &v->peers_cpu_before) ||
         !peers_cpu_share(now, v->slow_ranks, &v->peers_cpu_now))
         v->peers_cpu_before = v->peers_cpu_now = 0;
     return from_waiting;
+}
+
+bool SlowRankModel::rates_well_founded(const Rounds& now) const {
+    const std::map<int, ComputeRate> rates0 = compute_rates(baseline()), rates1 = compute_rates(now);
+    int ranks = 0;
+    for (const auto& [rank, rate] : rates1)
+        if (auto it = rates0.find(rank); it != rates0.end() && it->second.computing >= kMinComputingSamples) ++ranks;
+    return ranks >= 2;
 }
 
 double SlowRankModel::waiting_factor(const Rounds& now, const std::vector<int>& suspects) const {
@@ -931,12 +948,22 @@ SlowVerdict SlowRankModel::look() const {
         cpu_shares(baseline(), strongest->unit, &own0, &peers);
         cpu_shares(since(strongest->since), strongest->unit, &own1, &peers);
         if (own1 > 0) job_factor = std::max({1.0, own0 / own1, job_factor});
-        if (!from_rates) v.job_factor = job_factor;
+        // Where the rates rest on a handful of computing samples (a code nearly always inside MPI, whose
+        // pace is its exchanges', each waiting for the starved rank's next turn on its CPU), the starved
+        // rank's own CPU share says more: with no slack, the job goes as much slower as it gets less.
+        // Reported only: every decision below reads the same estimates as before.
+        if (!from_rates || !rates_well_founded(since(strongest->since))) {
+            v.job_factor_from = own1 > 0 && job_factor == own0 / own1 ? "cpu_share" : "peers_waiting";
+            v.job_factor = job_factor;
+        }
     }
     // A throttled rank: its quota's throttle count is the kernel's own word that it was held back, and
     // the ranks' compute rates, read from samples that peers computing inside MPI calls mislead (NWChem's
     // one-sided ones), neither hold it back nor report a job faster than the peers' waiting says.
-    if (strongest->unit.kind == SlowEvidence::cpu_throttled) v.job_factor = std::max(v.job_factor, job_factor);
+    if (strongest->unit.kind == SlowEvidence::cpu_throttled && job_factor > v.job_factor) {
+        v.job_factor = job_factor;
+        v.job_factor_from = "peers_waiting";
+    }
     // A rank its peers wait for more, in a job that is not slower, is no sick node: the job moved
     // into a phase with less waiting overall and one rank now ends its steps last (seen on a
     // balanced random-access code, ~0.21x). Nothing to act on; the look says what it held back.

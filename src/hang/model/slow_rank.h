@@ -239,8 +239,11 @@ private:
     // samples computed (the bound used when none did).
     struct ComputeRate {
         double rate = 0, floor = 0;
+        int computing = 0;  // its samples that computed: how much the rate rests on
     };
     std::map<int, ComputeRate> compute_rates(const Rounds& rounds) const;
+    // Whether at least two ranks timed now have kMinComputingSamples computing samples at baseline.
+    bool rates_well_founded(const Rounds& now) const;
     // The peers' (every rank but the suspects) CPU share of their runnable time; false when too little is timed.
     bool peers_cpu_share(const Rounds& rounds, const std::vector<int>& suspects, double* share) const;
     double change_point(const Finding& f) const;

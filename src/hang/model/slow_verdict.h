@@ -53,6 +53,12 @@ struct SlowVerdict {
     // the median of the ranks' own ratios); both 0 where fewer than two ranks are timed (no
     // schedstat) and the peers' waiting share is used instead.
     double compute_rate_before = 0, compute_rate_now = 0;
+    // Where the compute rates rest on too few computing samples (fewer than two ranks with
+    // kMinComputingSamples at baseline: a code that spends nearly all its time inside MPI), a
+    // rank starved of CPU gives the job factor by its own CPU share, at baseline over since
+    // ("cpu_share"); else "compute_rates", or "peers_waiting" where the rates are unknown.
+    std::string job_factor_from = "peers_waiting";
+    int computing_samples_before = 0;  // the computing samples at baseline of the ranks the rates rest on
     double peers_cpu_before = 0;     // the other ranks' CPU share of their runnable time at baseline (0: unknown)
     double peers_cpu_now = 0;        // ... since the change
     double p_value = 1;              // the smallest unit p, times the tests of that look (Bonferroni), at most 1

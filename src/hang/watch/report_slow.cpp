@@ -47,11 +47,13 @@ nlohmann::json slow_json(const SlowVerdict& v) {
     out["units"] = units;
     out["since"] = v.since;
     out["job_factor"] = v.job_factor;
-    // What the job factor comes from: the ranks' summed compute rates, or (absent) the peers' waiting.
-    out["job_factor_from"] = v.compute_rate_before > 0 ? "compute_rates" : "peers_waiting";
+    // What the job factor comes from (slow_verdict.h): the ranks' compute rates, the starved rank's CPU
+    // share, or the peers' waiting; and the compute rates with the computing samples they rest on.
+    out["job_factor_from"] = v.job_factor_from;
     if (v.compute_rate_before > 0) {
         out["compute_rate_before"] = v.compute_rate_before;
         out["compute_rate_now"] = v.compute_rate_now;
+        out["computing_samples_before"] = v.computing_samples_before;
     }
     if (v.peers_cpu_now > 0) {  // the evidence behind a waited-for estimate: did the peers' CPU change?
         out["peers_cpu_before"] = v.peers_cpu_before;
@@ -75,8 +77,10 @@ std::string slow_text(const SlowVerdict& v) {
     out += line;
     if (v.compute_rate_before > 0) {
         std::snprintf(line, sizeof line,
-                      "                from the ranks' compute rates: %.3f CPU-s/s computing at baseline, %.3f since\n",
-                      v.compute_rate_before, v.compute_rate_now);
+                      "                %s the ranks' compute rates: %.3f CPU-s/s computing at baseline (%d computing "
+                      "samples), %.3f since\n",
+                      v.job_factor_from == "compute_rates" ? "from" : "not from", v.compute_rate_before,
+                      v.computing_samples_before, v.compute_rate_now);
         out += line;
     }
     for (const SlowUnit& u : v.units) {
