@@ -551,19 +551,20 @@ std::map<int, SlowRankModel::ComputeRate> SlowRankModel::compute_rates(const Rou
 // the false-alarm evidence was gathered with: in a bulk-synchronous step the peers compute c and
 // wait for the slowest, so the job factor is their working share at baseline over the share now
 // (low where the peers gained CPU; decision-rule.md §5).
-double SlowRankModel::estimate_job_factor(const Rounds& now, SlowVerdict* v) const {
+double SlowRankModel::estimate_job_factor(const Rounds& now, SlowVerdict* v, bool* well_founded) const {
     const Rounds base = baseline();
     const double from_waiting = waiting_factor(now, v->slow_ranks);
     v->job_factor = from_waiting;
     const std::map<int, ComputeRate> rates0 = compute_rates(base), rates1 = compute_rates(now);
     std::vector<double> ratios;
     double before = 0, after = 0;
-    int computing = 0;
+    int computing = 0, founded = 0;
     for (const auto& [rank, rate] : rates1) {
         auto it = rates0.find(rank);
         if (it == rates0.end() || it->second.rate <= 0) continue;
         before += it->second.rate, after += rate.rate;
         computing += it->second.computing;
+        founded += it->second.computing >= kMinComputingSamples;
         // A rank never seen computing since: one computing sample more (as for the peers in waiting_factor).
         ratios.push_back(it->second.rate / std::max(rate.rate, rate.floor));
     }
@@ -573,18 +574,11 @@ double SlowRankModel::estimate_job_factor(const Rounds& now, SlowVerdict* v) con
         v->job_factor_from = "compute_rates";
         v->computing_samples_before = computing;
     }
+    *well_founded = founded >= 2;
     if (!peers_cpu_share(base, v->slow_ranks, &v->peers_cpu_before) ||
         !peers_cpu_share(now, v->slow_ranks, &v->peers_cpu_now))
         v->peers_cpu_before = v->peers_cpu_now = 0;
     return from_waiting;
-}
-
-bool SlowRankModel::rates_well_founded(const Rounds& now) const {
-    const std::map<int, ComputeRate> rates0 = compute_rates(baseline()), rates1 = compute_rates(now);
-    int ranks = 0;
-    for (const auto& [rank, rate] : rates1)
-        if (auto it = rates0.find(rank); it != rates0.end() && it->second.computing >= kMinComputingSamples) ++ranks;
-    return ranks >= 2;
 }
 
 double SlowRankModel::waiting_factor(const Rounds& now, const std::vector<int>& suspects) const {
@@ -937,7 +931,8 @@ SlowVerdict SlowRankModel::look() const {
     }
     v.slow_ranks.assign(slow.begin(), slow.end());
     v.p_value = std::min(1.0, strongest->p * v.tests);
-    double job_factor = estimate_job_factor(since(strongest->since), &v);
+    bool rates_well_founded = false;
+    double job_factor = estimate_job_factor(since(strongest->since), &v, &rates_well_founded);
     const bool from_rates = v.compute_rate_before > 0;
     if (strongest->unit.kind == SlowEvidence::cpu_starved) {
         // A job goes at its slowest rank's pace: the starved unit's share of CPU now against its
@@ -947,13 +942,14 @@ SlowVerdict SlowRankModel::look() const {
         double own0 = 0, own1 = 0, peers = 0;
         cpu_shares(baseline(), strongest->unit, &own0, &peers);
         cpu_shares(since(strongest->since), strongest->unit, &own1, &peers);
-        if (own1 > 0) job_factor = std::max({1.0, own0 / own1, job_factor});
+        const double by_share = own1 > 0 ? own0 / own1 : 0;
+        if (own1 > 0) job_factor = std::max({1.0, by_share, job_factor});
         // Where the rates rest on a handful of computing samples (a code nearly always inside MPI, whose
         // pace is its exchanges', each waiting for the starved rank's next turn on its CPU), the starved
         // rank's own CPU share says more: with no slack, the job goes as much slower as it gets less.
         // Reported only: every decision below reads the same estimates as before.
-        if (!from_rates || !rates_well_founded(since(strongest->since))) {
-            v.job_factor_from = own1 > 0 && job_factor == own0 / own1 ? "cpu_share" : "peers_waiting";
+        if (!from_rates || !rates_well_founded) {
+            v.job_factor_from = own1 > 0 && job_factor == by_share ? "cpu_share" : "peers_waiting";
             v.job_factor = job_factor;
         }
     }

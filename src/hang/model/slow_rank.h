@@ -231,8 +231,9 @@ private:
     double waiting_factor(const Rounds& now, const std::vector<int>& suspects) const;
     // Sets v->job_factor (from the ranks' compute rates where two or more ranks are timed in both
     // periods, else as the return value) and returns the estimate that decides whether the job is
-    // slower at all.
-    double estimate_job_factor(const Rounds& now, SlowVerdict* v) const;
+    // slower at all. well_founded: whether two or more of those ranks had kMinComputingSamples
+    // computing samples at baseline.
+    double estimate_job_factor(const Rounds& now, SlowVerdict* v, bool* well_founded) const;
     // Per rank, its CPU time per second of wall time times the share of its samples (stopped ones
     // left out) that compute: how fast it gets through its compute work. Ranks with less than
     // kMinCpuEvidenceSeconds of timed wall time are left out. floor: the rate had one more of its
@@ -242,8 +243,6 @@ private:
         int computing = 0;  // its samples that computed: how much the rate rests on
     };
     std::map<int, ComputeRate> compute_rates(const Rounds& rounds) const;
-    // Whether at least two ranks timed now have kMinComputingSamples computing samples at baseline.
-    bool rates_well_founded(const Rounds& now) const;
     // The peers' (every rank but the suspects) CPU share of their runnable time; false when too little is timed.
     bool peers_cpu_share(const Rounds& rounds, const std::vector<int>& suspects, double* share) const;
     double change_point(const Finding& f) const;
