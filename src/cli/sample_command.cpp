@@ -85,6 +85,13 @@ int run_sample(const std::vector<std::string>& args) {
               << percentile(costs, 0.99) << "  first " << costs.front() << "  without_stop_wait_us median "
               << percentile(unwinds, 0.5) << "  p99 " << percentile(unwinds, 0.99) << "  held_us median "
               << percentile(helds, 0.5) << "  p99 " << percentile(helds, 0.99) << '\n';
+    // The sampler's own CPU time (the cost a fully subscribed node pays), step by step as the
+    // watcher's report gives it (docs/watch.md, "The cost of watching").
+    const CpuCost& cpu = walker.cost();
+    std::cout << "cpu_us mean: sample " << cpu[CostStep::sample].mean_s() * 1e6;
+    for (CostStep step : {CostStep::stop_copy, CostStep::unwind, CostStep::symbolize, CostStep::classify})
+        std::cout << "  " << to_string(step) << ' ' << cpu[step].mean_s() * 1e6;
+    std::cout << "  (steps timed in 1 sample of " << cpu.sampler_steps_every << ")\n";
     return 0;
 }
 

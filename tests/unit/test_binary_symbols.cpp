@@ -3,8 +3,11 @@
 #include "catch_compat.hpp"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <unistd.h>
 
+#include <cstring>
+#include <memory>
 #include <string>
 
 #include "hang/sampler/binary_symbols.h"
@@ -45,4 +48,47 @@ TEST_CASE("two processes' views of one binary read its symbol table once") {
     const Symbol d = alone.lookup(in_libc);
     if (d.function) CHECK(std::string(c.function) == std::string(d.function));
     CHECK(std::string(alone.lookup(marker).function) == "jobsentry_symbol_marker");
+}
+
+int jobsentry_writable_global = 7;
+// A pointer the loader relocates: RELRO (.data.rel.ro), mapped read-only after start, unlike the file.
+extern "C" __attribute__((used)) int* const jobsentry_relro_pointer = &jobsentry_writable_global;
+
+TEST_CASE("the unwinder's reads of code and unwind tables come from the file, never of what the loader changed") {
+    BinaryCache binaries;
+    Symbolizer symbols(getpid(), &binaries);
+    unsigned char bytes[16];
+
+    // Code: the file's bytes are the process's.
+    const auto marker = reinterpret_cast<uint64_t>(&jobsentry_symbol_marker);
+    REQUIRE(symbols.read_unchanged(marker, bytes, sizeof bytes));
+    CHECK(std::memcmp(bytes, reinterpret_cast<const void*>(marker), sizeof bytes) == 0);
+
+    // The unwind table's header (PT_GNU_EH_FRAME) of this program, as libunwind reads it.
+    uint64_t eh_frame_hdr = 0;
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, size_t, void* out) {
+            if (info->dlpi_name && info->dlpi_name[0]) return 0;  // the program itself has no name here
+            for (int i = 0; i < info->dlpi_phnum; ++i)
+                if (info->dlpi_phdr[i].p_type == PT_GNU_EH_FRAME)
+                    *static_cast<uint64_t*>(out) = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+            return 1;
+        },
+        &eh_frame_hdr);
+    REQUIRE(eh_frame_hdr != 0);
+    REQUIRE(symbols.read_unchanged(eh_frame_hdr, bytes, 8));
+    CHECK(std::memcmp(bytes, reinterpret_cast<const void*>(eh_frame_hdr), 8) == 0);
+
+    // Writable data, RELRO (relocated by the loader) and the heap are read from the process.
+    CHECK_FALSE(symbols.read_unchanged(reinterpret_cast<uint64_t>(&jobsentry_writable_global), bytes, 4));
+    CHECK_FALSE(symbols.read_unchanged(reinterpret_cast<uint64_t>(&jobsentry_relro_pointer), bytes, 8));
+    auto heap = std::make_unique<int>(5);
+    CHECK_FALSE(symbols.read_unchanged(reinterpret_cast<uint64_t>(heap.get()), bytes, 4));
+
+    // A read that runs off the end of a section is not served in part.
+    CHECK_FALSE(symbols.read_unchanged(marker, bytes, 1 << 30));
+
+    // Without the shared copies, nothing is served.
+    Symbolizer alone(getpid());
+    CHECK_FALSE(alone.read_unchanged(marker, bytes, 8));
 }

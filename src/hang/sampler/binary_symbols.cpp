@@ -3,9 +3,11 @@
 #include <sys/stat.h>
 
 #include <elfutils/libdw.h>
+#include <gelf.h>
 #include <elfutils/libdwfl.h>
 
 #include <cstdio>
+#include <cstring>
 
 namespace jobsentry {
 
@@ -60,6 +62,56 @@ std::unique_ptr<BinarySymbols> BinarySymbols::open(const std::string& path) {
 
 BinarySymbols::~BinarySymbols() {
     if (dwfl_) dwfl_end(dwfl_);
+}
+
+void BinarySymbols::index_sections() {
+    indexed_ = true;
+    Dwarf_Addr bias = 0;
+    Elf* elf = dwfl_module_getelf(module_, &bias);
+    if (!elf) return;
+    // A file with text relocations has its code patched by the loader: its code is read live.
+    bool text_relocated = false;
+    for (Elf_Scn* scn = nullptr; (scn = elf_nextscn(elf, scn)) != nullptr;) {
+        GElf_Shdr header;
+        if (!gelf_getshdr(scn, &header) || header.sh_type != SHT_DYNAMIC) continue;
+        Elf_Data* data = elf_getdata(scn, nullptr);
+        for (size_t i = 0; data && header.sh_entsize && i < header.sh_size / header.sh_entsize; ++i) {
+            GElf_Dyn dyn;
+            if (!gelf_getdyn(data, static_cast<int>(i), &dyn)) break;
+            if (dyn.d_tag == DT_TEXTREL || (dyn.d_tag == DT_FLAGS && (dyn.d_un.d_val & DF_TEXTREL)))
+                text_relocated = true;
+        }
+    }
+    for (Elf_Scn* scn = nullptr; (scn = elf_nextscn(elf, scn)) != nullptr;) {
+        GElf_Shdr header;
+        if (!gelf_getshdr(scn, &header) || header.sh_type == SHT_NOBITS || !(header.sh_flags & SHF_ALLOC) ||
+            (header.sh_flags & SHF_WRITE) || (text_relocated && (header.sh_flags & SHF_EXECINSTR)) ||
+            header.sh_size == 0)
+            continue;
+        sections_.push_back({header.sh_addr + bias, header.sh_addr + bias + header.sh_size, scn});
+    }
+}
+
+bool BinarySymbols::read_unchanged(uint64_t vaddr, void* into, size_t bytes) {
+    if (!indexed_) index_sections();
+    auto covers = [&](const Section& s) { return vaddr >= s.lo && vaddr < s.hi && bytes <= s.hi - vaddr; };
+    if (last_ >= sections_.size() || !covers(sections_[last_])) {
+        last_ = sections_.size();
+        for (size_t i = 0; i < sections_.size(); ++i)
+            if (covers(sections_[i])) last_ = i;
+        if (last_ == sections_.size()) return false;
+    }
+    Section& section = sections_[last_];
+    if (!section.bytes) {
+        Elf_Data* data = elf_rawdata(static_cast<Elf_Scn*>(section.scn), nullptr);
+        if (!data || !data->d_buf || data->d_size < section.hi - section.lo) {
+            section.hi = section.lo;  // unreadable: never asked again
+            return false;
+        }
+        section.bytes = static_cast<const unsigned char*>(data->d_buf);
+    }
+    std::memcpy(into, section.bytes + (vaddr - section.lo), bytes);
+    return true;
 }
 
 std::shared_ptr<BinarySymbols> BinaryCache::get(Dwfl_Module* process_module, uint64_t* bias) {

@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 struct Dwfl;
 struct Dwfl_Module;
@@ -39,10 +40,26 @@ public:
     BinarySymbols& operator=(const BinarySymbols&) = delete;
     Dwfl_Module* module() const { return module_; }
 
+    // The file's bytes at its link-time address vaddr, where every process that maps the file holds
+    // them unchanged: allocated sections that are not writable (the loader relocates RELRO's .got
+    // and .data.rel.ro, which are) and, in a file with text relocations, not code. The unwinder's
+    // reads of .eh_frame_hdr and .eh_frame are served from here instead of from each rank's memory
+    // (stack_snapshot.h). False when the range is not such a section's.
+    bool read_unchanged(uint64_t vaddr, void* into, size_t bytes);
+
 private:
+    struct Section {
+        uint64_t lo, hi;  // link-time addresses
+        void* scn;        // Elf_Scn*, its bytes read at the first use
+        const unsigned char* bytes = nullptr;
+    };
     BinarySymbols() = default;
+    void index_sections();
     Dwfl* dwfl_ = nullptr;
     Dwfl_Module* module_ = nullptr;
+    bool indexed_ = false;
+    std::vector<Section> sections_;
+    size_t last_ = 0;  // the section of the previous read: the unwinder reads runs of words
 };
 
 class BinaryCache {

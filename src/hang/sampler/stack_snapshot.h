@@ -29,6 +29,7 @@
 
 #include "base/proc_files.h"
 #include "hang/sampler/module_unwind_tables.h"
+#include "hang/sampler/symbolizer.h"
 
 namespace jobsentry {
 
@@ -74,6 +75,11 @@ struct SnapshotUnwind {
     StackSnapshot* snapshot = nullptr;
     void* upt = nullptr;  // _UPT_create(pid) of the same process
     ModuleUnwindTables* tables = nullptr;  // if set, table lookups use its handle for the ip's segment
+    // If set, reads of what the mapped files hold unchanged (unwind tables, code) come from the
+    // files' shared copies: libunwind's register-rule cache holds 128 PCs and cannot be enlarged
+    // in Debian's build (unw_set_cache_size fails where it keeps a per-thread cache), a CP2K rank
+    // reaches ~500, and each miss read its remote table and FDE through ~3 pages of the process.
+    Symbolizer* files = nullptr;
 };
 unw_accessors_t* snapshot_accessors();
 

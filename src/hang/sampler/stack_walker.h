@@ -21,9 +21,10 @@
 // because addresses are: the same binary sits at other addresses in each rank
 // (ASLR). The symbol tables of the mapped files, the large part, and the
 // .eh_frame that names stripped functions are read once for all ranks, at the
-// files' own addresses (binary_symbols.h, by build id). libunwind-ptrace's
-// unwind-table lookups are still per process: on a miss of the register-rule
-// cache it maps the file again. The per-step CPU time (cost()) shows what
+// files' own addresses (binary_symbols.h, by build id); so are the unwind
+// tables and code that libunwind reads on a miss of its register-rule cache
+// (BinarySymbols::read_unchanged). libunwind-ptrace's table lookups still find
+// each code segment's table once per process (module_unwind_tables.h). The per-step CPU time (cost()) shows what
 // first reads cost: the max_us of unwind and symbolize. Not thread-safe: ptrace binds a tracee to the
 // thread that seized it, so one StackWalker belongs to one thread.
 #pragma once

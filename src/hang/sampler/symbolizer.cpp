@@ -39,6 +39,7 @@ bool Symbolizer::report_modules() {
     dwfl_report_end(dwfl_, nullptr, nullptr);
     // Module pointers may be reused by the new report: drop what refers to them.
     mpi_module_.clear();
+    last_read_ = {};
     functions_.clear();
     shared_.clear();
     unnamed_.clear();
@@ -57,18 +58,38 @@ Dwfl_Module* Symbolizer::find_module(uint64_t pc) {
     return module;
 }
 
-Dwfl_Module* Symbolizer::tables_of(Dwfl_Module* module, uint64_t* bias) {
-    *bias = 0;
-    if (!binaries_) return module;
+const Symbolizer::Shared& Symbolizer::shared_of(Dwfl_Module* module) {
     auto it = shared_.find(module);
     if (it == shared_.end()) {
         Shared entry;
-        entry.symbols = binaries_->get(module, &entry.bias);
+        if (binaries_) entry.symbols = binaries_->get(module, &entry.bias);
         it = shared_.emplace(module, std::move(entry)).first;
     }
-    if (!it->second.symbols) return module;
-    *bias = it->second.bias;
-    return it->second.symbols->module();
+    return it->second;
+}
+
+Dwfl_Module* Symbolizer::tables_of(Dwfl_Module* module, uint64_t* bias) {
+    *bias = 0;
+    const Shared& shared = shared_of(module);
+    if (!shared.symbols) return module;
+    *bias = shared.bias;
+    return shared.symbols->module();
+}
+
+bool Symbolizer::read_unchanged(uint64_t addr, void* into, size_t bytes) {
+    // The unwinder reads word by word, nearly always in the module of its previous read.
+    if (addr < last_read_.lo || addr >= last_read_.hi) {
+        if (!dwfl_) report_modules();
+        if (!dwfl_) return false;
+        // No refresh on a miss (find_module's): the unwinder also reads stack and heap, in no module.
+        Dwfl_Module* module = dwfl_addrmodule(dwfl_, addr);
+        Dwarf_Addr lo = 0, hi = 0;
+        if (!module || !dwfl_module_info(module, nullptr, &lo, &hi, nullptr, nullptr, nullptr, nullptr)) return false;
+        const Shared& shared = shared_of(module);
+        if (!shared.symbols) return false;
+        last_read_ = {lo, hi, shared.symbols.get(), shared.bias};
+    }
+    return last_read_.symbols->read_unchanged(addr - last_read_.bias, into, bytes);
 }
 
 Symbol Symbolizer::lookup(uint64_t pc) {

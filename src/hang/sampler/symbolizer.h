@@ -45,12 +45,21 @@ public:
     // the very end of a function resolve to the caller, not the next function.
     Symbol lookup(uint64_t pc);
 
+    // The process's bytes at addr where the file mapped there holds them unchanged (code, unwind
+    // tables: BinarySymbols::read_unchanged), from the file's copy shared by every rank; false
+    // elsewhere (stack, heap, writable data, a module not known yet), and the caller reads the
+    // process. Modules are those seen at the last lookup's refresh: as for names, a library
+    // unloaded and another mapped at its addresses is seen at the next refresh.
+    bool read_unchanged(uint64_t addr, void* into, size_t bytes);
+
 private:
     bool report_modules();
     Dwfl_Module* find_module(uint64_t pc);
     // Where a module's tables are read: its file's shared copy, whose addresses are
     // the process's minus *bias; else the module itself (bias 0).
     Dwfl_Module* tables_of(Dwfl_Module* module, uint64_t* bias);
+    struct Shared;
+    const Shared& shared_of(Dwfl_Module* module);
     // For a PC no symbol covers: a name "module+0xSTART" and the [start, end)
     // of the function that the unwind tables (FDEs) place it in.
     std::optional<std::pair<const char*, std::pair<uint64_t, uint64_t>>> unwind_range(Dwfl_Module* module,
@@ -75,6 +84,11 @@ private:
     };
     BinaryCache* binaries_;
     std::unordered_map<const Dwfl_Module*, Shared> shared_;  // kept alive: names point into them
+    struct LastRead {
+        uint64_t lo = 0, hi = 0;  // the module's addresses in the process
+        BinarySymbols* symbols = nullptr;
+        uint64_t bias = 0;
+    } last_read_;  // read_unchanged's module, while shared_ keeps it
 };
 
 }  // namespace jobsentry
