@@ -79,9 +79,17 @@ TEST_CASE("the unwinder's reads of code and unwind tables come from the file, ne
     REQUIRE(symbols.read_unchanged(eh_frame_hdr, bytes, 8));
     CHECK(std::memcmp(bytes, reinterpret_cast<const void*>(eh_frame_hdr), 8) == 0);
 
-    // Writable data, RELRO (relocated by the loader) and the heap are read from the process.
+    // A shared library's code, at its own load bias.
+    const auto in_libc = reinterpret_cast<uint64_t>(dlsym(RTLD_DEFAULT, "getpid"));
+    REQUIRE(symbols.read_unchanged(in_libc, bytes, sizeof bytes));
+    CHECK(std::memcmp(bytes, reinterpret_cast<const void*>(in_libc), sizeof bytes) == 0);
+
+    // Writable data, RELRO (relocated by the loader: in a position-independent program, as the
+    // tests are built) and the heap are read from the process.
     CHECK_FALSE(symbols.read_unchanged(reinterpret_cast<uint64_t>(&jobsentry_writable_global), bytes, 4));
+#if defined(__PIE__)
     CHECK_FALSE(symbols.read_unchanged(reinterpret_cast<uint64_t>(&jobsentry_relro_pointer), bytes, 8));
+#endif
     auto heap = std::make_unique<int>(5);
     CHECK_FALSE(symbols.read_unchanged(reinterpret_cast<uint64_t>(heap.get()), bytes, 4));
 

@@ -69,7 +69,8 @@ void BinarySymbols::index_sections() {
     Dwarf_Addr bias = 0;
     Elf* elf = dwfl_module_getelf(module_, &bias);
     if (!elf) return;
-    // A file with text relocations has its code patched by the loader: its code is read live.
+    // A file with text relocations has read-only segments patched by the loader (code, and
+    // .eh_frame's absolute pointers too): nothing of it is served.
     bool text_relocated = false;
     for (Elf_Scn* scn = nullptr; (scn = elf_nextscn(elf, scn)) != nullptr;) {
         GElf_Shdr header;
@@ -82,11 +83,11 @@ void BinarySymbols::index_sections() {
                 text_relocated = true;
         }
     }
+    if (text_relocated) return;
     for (Elf_Scn* scn = nullptr; (scn = elf_nextscn(elf, scn)) != nullptr;) {
         GElf_Shdr header;
         if (!gelf_getshdr(scn, &header) || header.sh_type == SHT_NOBITS || !(header.sh_flags & SHF_ALLOC) ||
-            (header.sh_flags & SHF_WRITE) || (text_relocated && (header.sh_flags & SHF_EXECINSTR)) ||
-            header.sh_size == 0)
+            (header.sh_flags & SHF_WRITE) || header.sh_size == 0)
             continue;
         sections_.push_back({header.sh_addr + bias, header.sh_addr + bias + header.sh_size, scn});
     }

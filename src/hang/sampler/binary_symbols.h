@@ -42,7 +42,7 @@ public:
 
     // The file's bytes at its link-time address vaddr, where every process that maps the file holds
     // them unchanged: allocated sections that are not writable (the loader relocates RELRO's .got
-    // and .data.rel.ro, which are) and, in a file with text relocations, not code. The unwinder's
+    // and .data.rel.ro, which are), of a file without text relocations. The unwinder's
     // reads of .eh_frame_hdr and .eh_frame are served from here instead of from each rank's memory
     // (stack_snapshot.h). False when the range is not such a section's.
     bool read_unchanged(uint64_t vaddr, void* into, size_t bytes);

@@ -1,9 +1,13 @@
 #include "hang/sampler/symbolizer.h"
 
+#include <sys/uio.h>
+
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 
 #include "base/clock.h"
@@ -58,7 +62,7 @@ Dwfl_Module* Symbolizer::find_module(uint64_t pc) {
     return module;
 }
 
-const Symbolizer::Shared& Symbolizer::shared_of(Dwfl_Module* module) {
+Symbolizer::Shared& Symbolizer::shared_of(Dwfl_Module* module) {
     auto it = shared_.find(module);
     if (it == shared_.end()) {
         Shared entry;
@@ -85,11 +89,26 @@ bool Symbolizer::read_unchanged(uint64_t addr, void* into, size_t bytes) {
         Dwfl_Module* module = dwfl_addrmodule(dwfl_, addr);
         Dwarf_Addr lo = 0, hi = 0;
         if (!module || !dwfl_module_info(module, nullptr, &lo, &hi, nullptr, nullptr, nullptr, nullptr)) return false;
-        const Shared& shared = shared_of(module);
-        if (!shared.symbols) return false;
-        last_read_ = {lo, hi, shared.symbols.get(), shared.bias};
+        Shared& shared = shared_of(module);
+        if (!shared.symbols || shared.differs) return false;
+        last_read_ = {lo, hi, shared.symbols.get(), shared.bias, &shared};
     }
-    return last_read_.symbols->read_unchanged(addr - last_read_.bias, into, bytes);
+    if (!last_read_.symbols->read_unchanged(addr - last_read_.bias, into, bytes)) return false;
+    if (!last_read_.shared->checked) {
+        // The file named in the process's maps may not be the one mapped (another mount namespace,
+        // a file replaced since): the first word served of each module is compared with the process's.
+        last_read_.shared->checked = true;
+        unsigned char live[16];
+        iovec local{live, std::min(bytes, sizeof live)};
+        iovec remote{reinterpret_cast<void*>(addr), local.iov_len};
+        if (process_vm_readv(pid_, &local, 1, &remote, 1, 0) != static_cast<ssize_t>(local.iov_len) ||
+            std::memcmp(live, into, local.iov_len) != 0) {
+            last_read_.shared->differs = true;
+            last_read_ = {};
+            return false;
+        }
+    }
+    return true;
 }
 
 Symbol Symbolizer::lookup(uint64_t pc) {

@@ -48,8 +48,10 @@ public:
     // The process's bytes at addr where the file mapped there holds them unchanged (code, unwind
     // tables: BinarySymbols::read_unchanged), from the file's copy shared by every rank; false
     // elsewhere (stack, heap, writable data, a module not known yet), and the caller reads the
-    // process. Modules are those seen at the last lookup's refresh: as for names, a library
-    // unloaded and another mapped at its addresses is seen at the next refresh.
+    // process. The first word served of each module is compared with the process's own (the
+    // file named in its maps may not be the one mapped: another mount namespace). Modules are those
+    // of the last refresh (a lookup of a PC in none): as for names, and for libunwind's own caches,
+    // a library unloaded and another mapped at its very addresses is not seen.
     bool read_unchanged(uint64_t addr, void* into, size_t bytes);
 
 private:
@@ -59,7 +61,7 @@ private:
     // the process's minus *bias; else the module itself (bias 0).
     Dwfl_Module* tables_of(Dwfl_Module* module, uint64_t* bias);
     struct Shared;
-    const Shared& shared_of(Dwfl_Module* module);
+    Shared& shared_of(Dwfl_Module* module);
     // For a PC no symbol covers: a name "module+0xSTART" and the [start, end)
     // of the function that the unwind tables (FDEs) place it in.
     std::optional<std::pair<const char*, std::pair<uint64_t, uint64_t>>> unwind_range(Dwfl_Module* module,
@@ -81,6 +83,8 @@ private:
     struct Shared {
         std::shared_ptr<BinarySymbols> symbols;  // null: read this process's module
         uint64_t bias = 0;
+        bool checked = false;  // read_unchanged compared its first word served with the process's
+        bool differs = false;  // ... and they differed: nothing of this module is served
     };
     BinaryCache* binaries_;
     std::unordered_map<const Dwfl_Module*, Shared> shared_;  // kept alive: names point into them
@@ -88,6 +92,7 @@ private:
         uint64_t lo = 0, hi = 0;  // the module's addresses in the process
         BinarySymbols* symbols = nullptr;
         uint64_t bias = 0;
+        Shared* shared = nullptr;
     } last_read_;  // read_unchanged's module, while shared_ keeps it
 };
 

@@ -20,15 +20,6 @@ namespace {
 constexpr uint64_t kWarmSamples = 20;  // start-up cost (symbol tables of each rank) is behind us by then
 constexpr uint64_t kThrottleEvery = 4;  // rounds between reads of a rank's CPU quota throttling
 constexpr double kSlowHoldP = 0.1;      // the CPU budget waits while the slow verdict's look is below this
-constexpr double kRunHoldP = 0.1;       // ... and while a run of suspicious samples is rarer than this
-
-// Is the run under way one a healthy phase makes less than one time in ten (q^k, or the tight
-// level's L * q_v^K_v, below kRunHoldP)? Shorter runs are the common case on codes that are nearly
-// always inside MPI (a CP2K rank 93-98 % of its samples: 4 ranks all inside MPI in about 4 rounds
-// of 5), so holding the rate for every run left the budget nothing to slow there.
-bool remarkable_run(const Judgement& j) {
-    return j.streak > 0 && std::min(j.probability, j.tight_probability) < kRunHoldP;
-}
 
 double own_cpu_seconds() {
     rusage self{};
@@ -307,13 +298,11 @@ double Watcher::next_delay() {
         std::uniform_real_distribution<double> jitter(0.0, opt_.interval_ms / 1000.0);
         return jitter(rng_) + opt_.interval_ms / 2000.0;
     }
-    // Nor during a run of suspicious samples once it is remarkable (kRunHoldP), nor while the slow
-    // verdict's last look came near (its corrected p below kSlowHoldP: never in the balanced runs of
-    // bench/slow_detection.sh, often under a fault): the budget slows phases without evidence
-    // building, and delays a hang's verdict by at most (stretch - 1) intervals for each of the run's
-    // first ln(0.1)/ln(q) samples; the statistics count samples, so no verdict becomes likelier.
+    // Nor during a run of suspicious samples, nor while the slow verdict's last look came near
+    // (its corrected p below kSlowHoldP: never in the balanced runs of bench/slow_detection.sh, often
+    // under a fault): the budget only slows phases without evidence building.
     const double delay = model_.next_delay(rng_);
-    if (remarkable_run(last_judgement_) || remarkable_run(last_stillness_)) return delay;
+    if (last_judgement_.streak > 0 || last_stillness_.streak > 0) return delay;
     const SlowVerdict& slow = slow_.verdict();
     if (slow.status == SlowStatus::no_slow && slow.p_value < kSlowHoldP) return delay;
     return std::min(delay * budget_.stretch(), 1.5 * opt_.max_interval_ms / 1000.0);
