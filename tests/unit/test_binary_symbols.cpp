@@ -4,6 +4,9 @@
 
 #include <dlfcn.h>
 #include <link.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -99,4 +102,43 @@ TEST_CASE("the unwinder's reads of code and unwind tables come from the file, ne
     // Without the shared copies, nothing is served.
     Symbolizer alone(getpid());
     CHECK_FALSE(alone.read_unchanged(marker, bytes, 8));
+}
+
+TEST_CASE("a module whose file differs from what the process maps is read from the process") {
+    // A child patches its own copy of a function (as a file replaced since, or one seen through
+    // another mount namespace, would differ): its first word served is checked and found wrong.
+    const auto marker = reinterpret_cast<uint64_t>(&jobsentry_symbol_marker);
+    int ready[2];
+    REQUIRE(pipe(ready) == 0);
+    const pid_t child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        const long page = sysconf(_SC_PAGESIZE);
+        void* start = reinterpret_cast<void*>(marker & ~static_cast<uint64_t>(page - 1));
+        char ok = 0;
+        if (mprotect(start, 2 * page, PROT_READ | PROT_WRITE | PROT_EXEC) == 0) {
+            reinterpret_cast<volatile unsigned char*>(marker)[0] ^= 0xff;
+            ok = 1;
+        }
+        (void)!write(ready[1], &ok, 1);
+        pause();
+        _exit(0);
+    }
+    char ok = 0;
+    REQUIRE(read(ready[0], &ok, 1) == 1);
+    REQUIRE(ok == 1);
+
+    BinaryCache binaries;
+    Symbolizer patched(child, &binaries);
+    unsigned char bytes[8];
+    CHECK_FALSE(patched.read_unchanged(marker, bytes, sizeof bytes));
+    CHECK_FALSE(patched.read_unchanged(marker + 64, bytes, sizeof bytes));  // nothing more of that module
+    // The same file in this process, unpatched, is served.
+    Symbolizer self(getpid(), &binaries);
+    CHECK(self.read_unchanged(marker + 64, bytes, sizeof bytes));
+
+    kill(child, SIGKILL);
+    waitpid(child, nullptr, 0);
+    close(ready[0]);
+    close(ready[1]);
 }

@@ -3,8 +3,8 @@
 #include <sys/stat.h>
 
 #include <elfutils/libdw.h>
-#include <gelf.h>
 #include <elfutils/libdwfl.h>
+#include <gelf.h>
 
 #include <cstdio>
 #include <cstring>

@@ -76,9 +76,9 @@ struct SnapshotUnwind {
     void* upt = nullptr;  // _UPT_create(pid) of the same process
     ModuleUnwindTables* tables = nullptr;  // if set, table lookups use its handle for the ip's segment
     // If set, reads of what the mapped files hold unchanged (unwind tables, code) come from the
-    // files' shared copies: libunwind's register-rule cache holds 128 PCs and cannot be enlarged
-    // in Debian's build (unw_set_cache_size fails where it keeps a per-thread cache), a CP2K rank
-    // reaches ~500, and each miss read its remote table and FDE through ~3 pages of the process.
+    // files' shared copies: a rank stopped at a random instruction of a polling loop misses
+    // libunwind's register-rule cache for its innermost frames (about 6 misses a CP2K sample, at
+    // any cache size), and each miss searched the remote table and parsed an FDE word by word.
     Symbolizer* files = nullptr;
 };
 unw_accessors_t* snapshot_accessors();
