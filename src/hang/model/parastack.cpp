@@ -24,6 +24,7 @@ double ParaStackModel::next_delay(std::mt19937_64& rng) const {
 
 Judgement ParaStackModel::observe(double s_out) {
     Judgement j;
+    track_runs(s_out);
     auto level = level_for_sample_size(history_.size());
     if (!level) {
         j.learning = true;
@@ -45,7 +46,8 @@ Judgement ParaStackModel::observe(double s_out) {
     j.streak = static_cast<int>(streak_.size());
     j.probability = std::pow(j.q, j.streak);
     judge_lower_levels(*level, &j);
-    j.hang = j.probability <= config_.alpha || j.tight_probability <= config_.alpha;
+    judge_long_run(j.threshold, &j);
+    j.hang = j.probability <= config_.alpha || j.tight_probability <= config_.alpha || j.long_run;
     return j;
 }
 
@@ -63,12 +65,65 @@ Judgement ParaStackModel::observe_uninformative(double s_out, const SampleSizeLe
         streak_.push_back(s_out);
         j.streak = static_cast<int>(streak_.size());
         judge_lower_levels(level, &j);
-        j.hang = j.tight_probability <= config_.alpha;
+        judge_long_run(j.threshold, &j);
+        j.hang = j.tight_probability <= config_.alpha || j.long_run;
         return j;
     }
     flush_streak();
     commit(s_out);
+    if (Ecdf::at_most(s_out, j.threshold)) {
+        judge_long_run(j.threshold, &j);
+        j.hang = j.long_run;
+    }
     return j;
+}
+
+void ParaStackModel::judge_long_run(double threshold, Judgement* j) const {
+    // Learning a run at t is safe only while the run stays like the job's own: a hang at t, learnt,
+    // would pin q at 1 for good (a CI run of a deadlock whose first alarm was cleared stayed blind
+    // for two minutes), and once q is below 1 again it can sit so near 1 (0.98) that q^k needs
+    // hundreds of samples. A run that has outlasted twice every ended run at <= t, and twice the run a
+    // verification last cleared, goes to verification; it carries no probability, so only
+    // verification (and the watcher's hold for jobs whose ranks still move) stands between it and
+    // a verdict.
+    const auto above = latest_at_.upper_bound(Ecdf::key(threshold));
+    if (above == latest_at_.end()) return;  // nothing above t seen: no run at t could ever end
+    const uint64_t run = run_at_most(threshold);
+    uint64_t bar = static_cast<uint64_t>(std::max(config_.long_run_min, 1));
+    if (auto ended = longest_ended_.find(Ecdf::key(threshold)); ended != longest_ended_.end())
+        bar = std::max(bar, 2 * ended->second);
+    const uint64_t since_dismissal = observed_ - dismissed_at_;
+    if (dismissed_at_ > 0 && run > since_dismissal) bar = std::max(bar, 2 * (run - since_dismissal));
+    j->run = static_cast<int>(std::min<uint64_t>(run, INT32_MAX));
+    j->run_bar = static_cast<int>(std::min<uint64_t>(bar, INT32_MAX));
+    j->long_run = run >= bar;
+}
+
+void ParaStackModel::track_runs(double s_out) {
+    const uint64_t at = ++observed_;
+    const int64_t key = Ecdf::key(s_out);
+    // Walking the values downwards, `above` is the latest sample above the value: a run of samples
+    // <= v ends now when this sample lies above v.
+    uint64_t above = 0;
+    for (auto it = latest_at_.rbegin(); it != latest_at_.rend(); ++it) {
+        if (it->first < key && at - 1 > above) {
+            uint64_t& longest = longest_ended_[it->first];
+            longest = std::max(longest, at - 1 - above);
+        }
+        above = std::max(above, it->second);
+    }
+    if (!latest_at_.count(key)) {  // runs at <= a new value include the runs at <= the value below it
+        auto below = longest_ended_.lower_bound(key);
+        if (below != longest_ended_.begin()) longest_ended_[key] = std::max(longest_ended_[key], std::prev(below)->second);
+    }
+    latest_at_[key] = at;
+}
+
+uint64_t ParaStackModel::run_at_most(double level) const {
+    uint64_t above = 0;
+    for (auto it = latest_at_.upper_bound(Ecdf::key(level)); it != latest_at_.end(); ++it)
+        above = std::max(above, it->second);
+    return observed_ - above;
 }
 
 void ParaStackModel::judge_lower_levels(const SampleSizeLevel& level, Judgement* j) const {
@@ -112,7 +167,10 @@ double ParaStackModel::conditional_at_most(double level) const {
     return std::min(1.0, static_cast<double>(repeated) / followed + margin->d);
 }
 
-void ParaStackModel::dismiss_streak() { flush_streak(); }
+void ParaStackModel::dismiss_streak() {
+    flush_streak();
+    dismissed_at_ = observed_;
+}
 
 void ParaStackModel::flush_streak() {
     for (double held : streak_) commit(held);

@@ -22,7 +22,13 @@
 //     S_out at a value (0) that is rare; this finds it in a few samples;
 //   * when q at t reaches 1 the model cannot judge runs at t (uninformative):
 //     samples at or above t are learnt, but a run strictly below t is still
-//     held back and tested at its lower levels.
+//     held back and tested at its lower levels;
+//   * a run of samples <= t that has lasted twice as long as any such run
+//     this job has ended (and at least long_run_min samples, and twice the
+//     run a verification last cleared) raises a "long run" alarm for
+//     verification: a hang that holds S_out exactly at a t where q is 1 is
+//     learnt, pins q at 1 for good and would never be found; with q just
+//     below 1 q^k takes hundreds of samples.
 // The sampling interval I is doubled (up to a cap) while the runs test says
 // the recent history is not random; the next delay is rand(I) + I/2.
 #pragma once
@@ -53,6 +59,7 @@ struct ModelConfig {
     double interval_s = 0.4;       // initial I
     double max_interval_s = 6.4;   // cap for the doublings
     int runs_window = 20;          // samples per runs test
+    int long_run_min = 20;         // the shortest run that raises a long-run alarm
 };
 
 struct Judgement {
@@ -67,7 +74,12 @@ struct Judgement {
     int tight_streak = 0;       // K_v, the last samples all <= v
     double tight_q = 1;         // q_v
     double tight_probability = 1;  // L * q_v^K_v, compared with alpha
-    bool hang = false;          // q^k <= alpha, or L * q_v^K_v <= alpha
+    // The run of samples <= t so far (committed or held), and the length at which it raises a
+    // long-run alarm; 0 when no run at t can end (nothing above t seen) or the sample is above t.
+    int run = 0;
+    int run_bar = 0;
+    bool long_run = false;      // run >= run_bar: an alarm for verification, with no probability
+    bool hang = false;          // q^k <= alpha, or L * q_v^K_v <= alpha, or long_run
 };
 
 class ParaStackModel {
@@ -95,6 +107,9 @@ private:
     double conditional_at_most(double level) const;
     void judge_lower_levels(const SampleSizeLevel& level, Judgement* j) const;
     void maybe_adapt_interval();
+    void track_runs(double s_out);
+    uint64_t run_at_most(double level) const;
+    void judge_long_run(double threshold, Judgement* j) const;
 
     ModelConfig config_;
     double interval_;
@@ -107,6 +122,13 @@ private:
     std::map<std::pair<int64_t, int64_t>, uint64_t> transitions_;
     bool has_previous_ = false;
     double previous_ = 0;
+    // Runs over every sample observed, committed or held: the latest sample of each value, and
+    // per value v the longest run of samples <= v that ended (a sample above v came). Bounded by
+    // the distinct values, as the history is.
+    uint64_t observed_ = 0;
+    std::map<int64_t, uint64_t> latest_at_;
+    std::map<int64_t, uint64_t> longest_ended_;
+    uint64_t dismissed_at_ = 0;  // the sample a verification last cleared an alarm at
 };
 
 }  // namespace jobsentry

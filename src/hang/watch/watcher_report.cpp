@@ -31,6 +31,7 @@ nlohmann::json Watcher::evidence() const {
         if (j.tight_level >= 0)
             out["lower_level"] = {{"level", j.tight_level}, {"streak", j.tight_streak}, {"q", j.tight_q},
                                   {"probability_times_levels", j.tight_probability}};
+        if (j.run_bar > 0) out["run_at_threshold"] = {{"samples", j.run}, {"alarm_at", j.run_bar}, {"alarm", j.long_run}};
         return out;
     };
     return {{"history_samples", model_.history_size()},

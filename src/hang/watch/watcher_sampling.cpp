@@ -255,6 +255,7 @@ void Watcher::log_round(double s_out, double s_move, const std::string& detail) 
         if (j.tight_level >= 0)
             out << " [<=" << j.tight_level << " K=" << j.tight_streak << " q=" << j.tight_q
                 << " L*q^K=" << j.tight_probability << "]";
+        if (j.long_run) out << " long run " << j.run << '/' << j.run_bar;
         return out.str();
     };
     std::ostringstream msg;
