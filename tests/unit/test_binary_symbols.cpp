@@ -12,6 +12,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "hang/sampler/binary_symbols.h"
 #include "hang/sampler/symbolizer.h"
@@ -51,6 +52,40 @@ TEST_CASE("two processes' views of one binary read its symbol table once") {
     const Symbol d = alone.lookup(in_libc);
     if (d.function) CHECK(std::string(c.function) == std::string(d.function));
     CHECK(std::string(alone.lookup(marker).function) == "jobsentry_symbol_marker");
+}
+
+TEST_CASE("PCs looked up again are named as the first time, whatever shares their slot of the recent table") {
+    // The recent table (512 slots) in front of the map: a repeated PC comes from its slot; PCs that
+    // collide replace each other. 4000 distinct PCs across this binary's code, and libc's, collide
+    // often; each must be named as its first lookup named it. (Not against a second Symbolizer of
+    // this process: the shared copies' own mappings of libc, in this process's maps, can confuse a
+    // second view of it; a supervisor's ranks are other processes.)
+    BinaryCache binaries;
+    Symbolizer cached(getpid(), &binaries);
+    std::vector<uint64_t> pcs;
+    const auto marker = reinterpret_cast<uint64_t>(&jobsentry_symbol_marker);
+    for (const char* name : {"getpid", "strlen", "memcpy", "malloc", "free", "printf", "qsort", "fopen"})
+        if (void* f = dlsym(RTLD_DEFAULT, name)) pcs.push_back(reinterpret_cast<uint64_t>(f) + 1);
+    for (uint64_t i = 0; i < 4000; ++i) pcs.push_back(marker + 16 * i);  // this binary's code, about 64 KB of it
+    pcs.push_back(8);                                                     // in no module
+    std::vector<Symbol> first;
+    for (uint64_t pc : pcs) first.push_back(cached.lookup(pc));
+    size_t named = 0;
+    for (const Symbol& f : first) named += f.function != nullptr;
+    CHECK(named > 3000);
+    auto same = [](const char* a, const char* b) { return (!a && !b) || (a && b && std::string(a) == b); };
+    for (int round = 0; round < 3; ++round)
+        for (size_t i = round; i < pcs.size(); i += 7) {  // another order each round: other collisions
+            const Symbol again = cached.lookup(pcs[i]);
+            INFO("pc " << std::hex << pcs[i] << " round " << round);
+            CHECK(same(again.function, first[i].function));
+            CHECK(same(again.module, first[i].module));
+            CHECK(again.mpi_library == first[i].mpi_library);
+        }
+    CHECK(std::string(cached.lookup(marker + 2).function) == "jobsentry_symbol_marker");
+    Symbolizer fresh(getpid(), &binaries);
+    CHECK(std::string(fresh.lookup(marker + 2).function) == "jobsentry_symbol_marker");
+    CHECK_FALSE(cached.lookup(8).module);  // not a module, and never remembered as one
 }
 
 int jobsentry_writable_global = 7;

@@ -112,6 +112,18 @@ bool Symbolizer::read_unchanged(uint64_t addr, void* into, size_t bytes) {
 }
 
 Symbol Symbolizer::lookup(uint64_t pc) {
+    // Fibonacci hashing: return addresses share their low bits' alignment, the high product bits do not.
+    RecentPc& slot = recent_[(pc * 0x9E3779B97F4A7C15ull) >> (64 - 9)];
+    static_assert(kRecentPcs == 1u << 9, "the shift above takes log2(kRecentPcs) bits");
+    if (slot.pc == pc && pc != 0) return slot.symbol;
+    Symbol out = resolve(pc);
+    if (!out.module) return out;  // in no known module: looked up again, so a library mapped later is found
+    slot.pc = pc;
+    slot.symbol = out;
+    return out;
+}
+
+Symbol Symbolizer::resolve(uint64_t pc) {
     auto range = functions_.upper_bound(pc);
     if (range != functions_.begin() && pc < std::prev(range)->second.end) return std::prev(range)->second.symbol;
     auto unnamed = unnamed_.find(pc);
@@ -140,6 +152,7 @@ Symbol Symbolizer::lookup(uint64_t pc) {
         functions_.clear();
         unnamed_.clear();
         names_.clear();
+        recent_.fill(RecentPc{});
     }
     if (covered) {
         out.function = name;

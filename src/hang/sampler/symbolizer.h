@@ -6,10 +6,14 @@
 // function is kept as an address range: later PCs anywhere in that function
 // are a map lookup. The maps are re-read only when a PC falls outside every
 // known module (a library was dlopen'ed), and at most once per interval.
+// In front of the map, the PCs last looked up, one per slot of a small table:
+// a rank's samples repeat the same return addresses, and the supervisor runs
+// cache-cold between samples, where each level of the map is a cache miss.
 #pragma once
 
 #include <sys/types.h>
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -72,11 +76,18 @@ private:
         Symbol symbol;
     };
     static constexpr size_t kMaxCached = 65536;  // bounds memory on pathological code
+    Symbol resolve(uint64_t pc);
+    struct RecentPc {
+        uint64_t pc = 0;  // 0: empty
+        Symbol symbol;
+    };
+    static constexpr size_t kRecentPcs = 512;  // 16 KB a process; a CP2K rank shows ~300 distinct PCs
 
     pid_t pid_;
     std::map<uint64_t, Range> functions_;            // start -> [start, end) and its symbol
     std::unordered_map<uint64_t, Symbol> unnamed_;  // PCs neither a symbol nor an FDE covers
     std::deque<std::string> names_;                 // "module+0xSTART" of stripped functions
+    std::array<RecentPc, kRecentPcs> recent_{};     // emptied with functions_ (names point into names_)
     Dwfl* dwfl_ = nullptr;
     double last_report_ = -1e9;
     std::unordered_map<const Dwfl_Module*, bool> mpi_module_;
