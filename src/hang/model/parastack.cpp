@@ -32,6 +32,7 @@ Judgement ParaStackModel::observe(double s_out) {
         return j;
     }
     j.threshold = history_.quantile(level->p_hat);
+    j.at_most_threshold = Ecdf::at_most(s_out, j.threshold);
     const double observed = std::max(level->p_hat, history_.cdf(j.threshold));
     const double marginal = std::min(1.0, observed + level->d);
     j.q = std::max(marginal, conditional_at_most(j.threshold));

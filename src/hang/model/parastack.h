@@ -80,6 +80,10 @@ struct Judgement {
     int run_bar = 0;
     bool long_run = false;      // run >= run_bar: an alarm for verification, with no probability
     bool hang = false;          // q^k <= alpha, or L * q_v^K_v <= alpha, or long_run
+    // The sample is at or below t (a suspicion, or learnt at t while q is 1): the pair it begins
+    // teaches the conditional estimate, so the next sample must come at the interval runs are
+    // sampled at (the watcher's CPU budget never stretches it).
+    bool at_most_threshold = false;
 };
 
 class ParaStackModel {

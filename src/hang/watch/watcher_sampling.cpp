@@ -302,8 +302,13 @@ double Watcher::next_delay() {
     // Nor during a run of suspicious samples, nor while the slow verdict's last look came near
     // (its corrected p below kSlowHoldP: never in the balanced runs of bench/slow_detection.sh, often
     // under a fault): the budget only slows phases without evidence building.
+    // Nor after any sample at or below t, learnt or held: q is learnt from the pairs such samples
+    // begin, and pairs taken further apart than the runs they judge repeat less, so q would come out
+    // low (docs/watch.md, "The cost of watching").
     const double delay = model_.next_delay(rng_);
-    if (last_judgement_.streak > 0 || last_stillness_.streak > 0) return delay;
+    if (last_judgement_.streak > 0 || last_stillness_.streak > 0 || last_judgement_.at_most_threshold ||
+        last_stillness_.at_most_threshold)
+        return delay;
     const SlowVerdict& slow = slow_.verdict();
     if (slow.status == SlowStatus::no_slow && slow.p_value < kSlowHoldP) return delay;
     return std::min(delay * budget_.stretch(), 1.5 * opt_.max_interval_ms / 1000.0);
