@@ -81,8 +81,8 @@ Judgement ParaStackModel::observe_uninformative(double s_out, const SampleSizeLe
 
 void ParaStackModel::judge_long_run(double threshold, Judgement* j) const {
     // Learning a run at t is safe only while the run stays like the job's own: a hang at t, learnt,
-    // would pin q at 1 for good (a CI run of a deadlock whose first alarm was cleared stayed blind
-    // for two minutes), and once q is below 1 again it can sit so near 1 (0.98) that q^k needs
+    // would pin q at 1 for good (a CI run of an MPICH deadlock stayed blind for two minutes), and
+    // once q is below 1 again it can sit so near 1 (0.98) that q^k needs
     // hundreds of samples. A run that has outlasted twice every ended run at <= t, and twice the run a
     // verification last cleared, goes to verification; it carries no probability, so only
     // verification (and the watcher's hold for jobs whose ranks still move) stands between it and
