@@ -72,7 +72,7 @@ Judgement ParaStackModel::observe_uninformative(double s_out, const SampleSizeLe
     }
     flush_streak();
     commit(s_out);
-    if (Ecdf::at_most(s_out, j.threshold)) {
+    if (j.at_most_threshold) {
         judge_long_run(j.threshold, &j);
         j.hang = j.long_run;
     }
