@@ -177,3 +177,23 @@ TEST_CASE("a module whose file differs from what the process maps is read from t
     close(ready[0]);
     close(ready[1]);
 }
+
+TEST_CASE("functions named once are found again by every rank's lookup, at the file's addresses") {
+    auto file = BinarySymbols::open("/proc/self/exe");
+    REQUIRE(file);
+    CHECK(file->function_at(0x1000) == nullptr);
+    const char* symbol_name = "from_the_symbol_table";
+    CHECK(file->remember(0x1000, 0x1100, symbol_name) == symbol_name);
+    const BinarySymbols::Function* f = file->function_at(0x10ff);
+    REQUIRE(f);
+    CHECK(f->name == symbol_name);
+    CHECK(f->lo == 0x1000);
+    CHECK(file->function_at(0x1100) == nullptr);  // [lo, hi)
+    CHECK(file->function_at(0xfff) == nullptr);
+    // A name made for stripped code is kept by the file, once per function, whoever asks.
+    const char* kept = file->remember_kept(0x2000, 0x2400, "exe+0x2000");
+    REQUIRE(kept);
+    CHECK(std::string(kept) == "exe+0x2000");
+    CHECK(file->remember_kept(0x2000, 0x2400, "exe+0x2000") == kept);
+    CHECK(file->function_at(0x23ff)->name == kept);
+}

@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 
 namespace jobsentry {
 
@@ -113,6 +114,25 @@ bool BinarySymbols::read_unchanged(uint64_t vaddr, void* into, size_t bytes) {
     }
     std::memcpy(into, section.bytes + (vaddr - section.lo), bytes);
     return true;
+}
+
+const BinarySymbols::Function* BinarySymbols::function_at(uint64_t vaddr) const {
+    auto after = functions_.upper_bound(vaddr);
+    if (after == functions_.begin()) return nullptr;
+    const Function& f = std::prev(after)->second;
+    return vaddr < f.hi ? &f : nullptr;
+}
+
+const char* BinarySymbols::remember(uint64_t lo, uint64_t hi, const char* name) {
+    if (functions_.size() < kMaxFunctions) functions_.emplace(lo, Function{lo, hi, name});
+    return name;
+}
+
+const char* BinarySymbols::remember_kept(uint64_t lo, uint64_t hi, const std::string& kept) {
+    if (const Function* f = function_at(lo); f && f->lo == lo) return f->name;
+    if (functions_.size() >= kMaxFunctions) return nullptr;
+    kept_names_.push_back(kept);
+    return remember(lo, hi, kept_names_.back().c_str());
 }
 
 std::shared_ptr<BinarySymbols> BinaryCache::get(Dwfl_Module* process_module, uint64_t* bias) {

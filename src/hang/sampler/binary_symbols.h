@@ -47,6 +47,22 @@ public:
     // (stack_snapshot.h). False when the range is not such a section's.
     bool read_unchanged(uint64_t vaddr, void* into, size_t bytes);
 
+    // The functions already named in this file, at its link-time addresses, for every rank that
+    // maps it: a rank meets a function first after another rank has (a stripped CP2K rank names
+    // ~180 functions through its first minutes, each costing a search of the symbol table and of
+    // .eh_frame). A name is a symbol of the file's table or one kept here; both live as long as
+    // this object. At most kMaxFunctions ranges; when full, new ones are not remembered.
+    struct Function {
+        uint64_t lo, hi;
+        const char* name;
+    };
+    const Function* function_at(uint64_t vaddr) const;
+    // Remembers [lo, hi) as the function `name` (a string of the file's symbol table), or as a
+    // name kept here (`kept`); returns the name as stored.
+    const char* remember(uint64_t lo, uint64_t hi, const char* name);
+    const char* remember_kept(uint64_t lo, uint64_t hi, const std::string& kept);
+    static constexpr size_t kMaxFunctions = 65536;
+
 private:
     struct Section {
         uint64_t lo, hi;  // link-time addresses
@@ -60,6 +76,8 @@ private:
     bool indexed_ = false;
     std::vector<Section> sections_;
     size_t last_ = 0;  // the section of the previous read: the unwinder reads runs of words
+    std::map<uint64_t, Function> functions_;  // by lo
+    std::deque<std::string> kept_names_;      // names made here ("module+0xSTART" of stripped code)
 };
 
 class BinaryCache {

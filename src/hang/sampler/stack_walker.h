@@ -17,7 +17,8 @@
 // (UNW_CACHE_GLOBAL) keep the register rules of the PCs already unwound, and
 // libunwind-ptrace keeps the last ELF image it mapped for its unwind table;
 // the Symbolizer keeps libdwfl's view of /proc/PID/maps and every function
-// found as an address range (symbolizer.h). These are keyed by the process
+// found as an address range (symbolizer.h), which its file also keeps, at the
+// file's own addresses, for the other ranks (BinarySymbols::function_at). These are keyed by the process
 // because addresses are: the same binary sits at other addresses in each rank
 // (ASLR). The symbol tables of the mapped files, the large part, and the
 // .eh_frame that names stripped functions are read once for all ranks, at the

@@ -48,6 +48,7 @@ bool Symbolizer::report_modules() {
     shared_.clear();
     unnamed_.clear();
     names_.clear();
+    recent_.fill(RecentPc{});  // its names point into what was just dropped
     return rc == 0;
 }
 
@@ -140,6 +141,14 @@ Symbol Symbolizer::resolve(uint64_t pc) {
 
     uint64_t bias = 0;
     Dwfl_Module* tables = tables_of(module, &bias);
+    BinarySymbols* file = shared_of(module).symbols.get();
+    if (file) {
+        if (const BinarySymbols::Function* f = file->function_at(pc - bias)) {  // named for another rank
+            out.function = f->name;
+            functions_[f->lo + bias] = Range{f->hi + bias, out};
+            return out;
+        }
+    }
     GElf_Off offset = 0;
     GElf_Sym sym;
     const char* name = dwfl_module_addrinfo(tables, pc - bias, &offset, &sym, nullptr, nullptr, nullptr);
@@ -157,11 +166,17 @@ Symbol Symbolizer::resolve(uint64_t pc) {
     if (covered) {
         out.function = name;
         functions_[pc - offset] = Range{pc - offset + sym.st_size, out};
+        if (file) file->remember(pc - bias - offset, pc - bias - offset + sym.st_size, name);
         return out;
     }
     if (auto range = unwind_range(tables, pc - bias)) {
-        out.function = range->first;
-        functions_[range->second.first + bias] = Range{range->second.second + bias, out};
+        const auto [lo, hi] = range->second;
+        out.function = file ? file->remember_kept(lo, hi, range->first) : nullptr;
+        if (!out.function) {
+            names_.push_back(std::move(range->first));
+            out.function = names_.back().c_str();
+        }
+        functions_[lo + bias] = Range{hi + bias, out};
         return out;
     }
     out.function = name;  // a size-less symbol (assembly) is better than nothing
@@ -169,7 +184,7 @@ Symbol Symbolizer::resolve(uint64_t pc) {
     return out;
 }
 
-std::optional<std::pair<const char*, std::pair<uint64_t, uint64_t>>> Symbolizer::unwind_range(Dwfl_Module* module,
+std::optional<std::pair<std::string, std::pair<uint64_t, uint64_t>>> Symbolizer::unwind_range(Dwfl_Module* module,
                                                                                                uint64_t pc) {
     // Stripped code has no symbols, but it keeps .eh_frame (the unwinder
     // needs it), whose FDEs delimit functions. The frame is named after its
@@ -192,8 +207,7 @@ std::optional<std::pair<const char*, std::pair<uint64_t, uint64_t>>> Symbolizer:
     base = base.substr(base.find_last_of('/') + 1);
     char offset[32];
     std::snprintf(offset, sizeof offset, "+0x%llx", static_cast<unsigned long long>(start));
-    names_.push_back(base + offset);
-    return std::make_pair(names_.back().c_str(), std::make_pair(start + bias, end + bias));
+    return std::make_pair(base + offset, std::make_pair(start + bias, end + bias));
 }
 
 }  // namespace jobsentry

@@ -68,7 +68,7 @@ private:
     Shared& shared_of(Dwfl_Module* module);
     // For a PC no symbol covers: a name "module+0xSTART" and the [start, end)
     // of the function that the unwind tables (FDEs) place it in.
-    std::optional<std::pair<const char*, std::pair<uint64_t, uint64_t>>> unwind_range(Dwfl_Module* module,
+    std::optional<std::pair<std::string, std::pair<uint64_t, uint64_t>>> unwind_range(Dwfl_Module* module,
                                                                                       uint64_t pc);
 
     struct Range {
@@ -86,8 +86,8 @@ private:
     pid_t pid_;
     std::map<uint64_t, Range> functions_;            // start -> [start, end) and its symbol
     std::unordered_map<uint64_t, Symbol> unnamed_;  // PCs neither a symbol nor an FDE covers
-    std::deque<std::string> names_;                 // "module+0xSTART" of stripped functions
-    std::array<RecentPc, kRecentPcs> recent_{};     // emptied with functions_ (names point into names_)
+    std::deque<std::string> names_;  // "module+0xSTART" of stripped functions not kept by their file (binary_symbols.h)
+    std::array<RecentPc, kRecentPcs> recent_{};     // emptied with functions_ (names point into names_ and shared_)
     Dwfl* dwfl_ = nullptr;
     double last_report_ = -1e9;
     std::unordered_map<const Dwfl_Module*, bool> mpi_module_;
