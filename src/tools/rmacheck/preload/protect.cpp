@@ -112,6 +112,27 @@ bool g_track_only = false; // precise mode: nothing is protected
 uint64_t g_page = 4096;
 struct sigaction g_old_segv, g_old_trap;
 
+// Pages the single-step handler closed again, the last kReclosed of them. Another thread may take a
+// page out of the tables between that handler's lookup and its mprotect (a flush of a hybrid
+// program's other thread releasing the buffer: seen as a rank dying of SIGSEGV in
+// rma_omp_sections, one run in many). The page then stays closed with no owner, and the next access
+// to it, the program's, would get our fault. Such a fault is recognised here and the page opened:
+// a failure of the checker must never kill the program.
+constexpr int kReclosed = 64;
+std::atomic<uint64_t> g_reclosed[kReclosed];
+std::atomic<uint32_t> g_reclosed_next{0};
+
+void remember_reclosed(uint64_t page) {
+    g_reclosed[g_reclosed_next.fetch_add(1, std::memory_order_relaxed) % kReclosed].store(
+        page, std::memory_order_release);
+}
+
+bool was_reclosed(uint64_t page) {
+    for (const auto& slot : g_reclosed)
+        if (slot.load(std::memory_order_acquire) == page) return true;
+    return false;
+}
+
 thread_local uint64_t t_step_pages[4] __attribute__((tls_model("initial-exec")));
 thread_local int t_nstep __attribute__((tls_model("initial-exec"))) = 0;
 
@@ -315,6 +336,10 @@ void on_segv(int sig, siginfo_t* si, void* ctx) {
         }
         // A table changing meanwhile: the page may have been ours and be open now; try again.
         if ((change & 1) || g_table_change.load(std::memory_order_acquire) != change) return;
+        // Closed by our single step after it left the tables: open it, and the access goes on.
+        if (si->si_code == SEGV_ACCERR && was_reclosed(page_of(addr)) &&
+            mprotect(reinterpret_cast<void*>(page_of(addr)), g_page, PROT_READ | PROT_WRITE) == 0)
+            return;
         // Not our protection: let the fault happen as it would without us.
         sigaction(SIGSEGV, &g_old_segv, nullptr);
         (void)sig;
@@ -380,10 +405,13 @@ void on_trap(int sig, siginfo_t* si, void* ctx) {
     }
     for (int i = 0; i < t_nstep; ++i) {
         int idx = find_page(t_step_pages[i]);
-        if (idx >= 0 && g_protected)
+        if (idx >= 0 && g_protected) {
+            remember_reclosed(g_pages[idx].addr);
             mprotect(reinterpret_cast<void*>(g_pages[idx].addr), g_page, g_pages[idx].prot);
-        else if (int w = find_wpage(t_step_pages[i]); w >= 0 && page_closed_now(w))
+        } else if (int w = find_wpage(t_step_pages[i]); w >= 0 && page_closed_now(w)) {
+            remember_reclosed(t_step_pages[i]);
             mprotect(reinterpret_cast<void*>(t_step_pages[i]), g_page, PROT_NONE);
+        }
     }
     t_nstep = 0;
     uc->uc_mcontext.gregs[REG_EFL] &= ~static_cast<greg_t>(kTrapFlag);
