@@ -117,6 +117,18 @@ TEST_CASE("the unwinder's reads of code and unwind tables come from the file, ne
     REQUIRE(symbols.read_unchanged(eh_frame_hdr, bytes, 8));
     CHECK(std::memcmp(bytes, reinterpret_cast<const void*>(eh_frame_hdr), 8) == 0);
 
+    // The section served, at the process's addresses: the unwinder's next reads from it are copies
+    // of these bytes (stack_snapshot.cpp), so they must be the process's own, end to end.
+    BinarySymbols::Span span;
+    REQUIRE(symbols.read_unchanged(eh_frame_hdr, bytes, 8, &span));
+    CHECK(span.covers(eh_frame_hdr, 8));
+    CHECK_FALSE(span.covers(span.hi - 4, 8));  // a read off its end is not covered
+    CHECK_FALSE(span.covers(span.lo - 1, 1));
+    CHECK(std::memcmp(span.bytes, reinterpret_cast<const void*>(span.lo), span.hi - span.lo) == 0);
+    REQUIRE(symbols.read_unchanged(marker, bytes, 8, &span));
+    CHECK(span.covers(marker, 8));
+    CHECK(std::memcmp(span.bytes, reinterpret_cast<const void*>(span.lo), span.hi - span.lo) == 0);
+
     // A shared library's code, at its own load bias.
     const auto in_libc = reinterpret_cast<uint64_t>(dlsym(RTLD_DEFAULT, "getpid"));
     REQUIRE(symbols.read_unchanged(in_libc, bytes, sizeof bytes));

@@ -94,7 +94,7 @@ void BinarySymbols::index_sections() {
     }
 }
 
-bool BinarySymbols::read_unchanged(uint64_t vaddr, void* into, size_t bytes) {
+bool BinarySymbols::read_unchanged(uint64_t vaddr, void* into, size_t bytes, Span* span) {
     if (!indexed_) index_sections();
     auto covers = [&](const Section& s) { return vaddr >= s.lo && vaddr < s.hi && bytes <= s.hi - vaddr; };
     if (last_ >= sections_.size() || !covers(sections_[last_])) {
@@ -113,6 +113,7 @@ bool BinarySymbols::read_unchanged(uint64_t vaddr, void* into, size_t bytes) {
         section.bytes = static_cast<const unsigned char*>(data->d_buf);
     }
     std::memcpy(into, section.bytes + (vaddr - section.lo), bytes);
+    if (span) *span = {section.lo, section.hi, section.bytes};
     return true;
 }
 

@@ -44,8 +44,14 @@ public:
     // them unchanged: allocated sections that are not writable (the loader relocates RELRO's .got
     // and .data.rel.ro, which are), of a file without text relocations. The unwinder's
     // reads of .eh_frame_hdr and .eh_frame are served from here instead of from each rank's memory
-    // (stack_snapshot.h). False when the range is not such a section's.
-    bool read_unchanged(uint64_t vaddr, void* into, size_t bytes);
+    // (stack_snapshot.h). False when the range is not such a section's. On success, *span (if
+    // given) is the whole section read from, for the caller's next reads without a call.
+    struct Span {
+        uint64_t lo = 0, hi = 0;  // addresses: [lo, hi) holds bytes[0 .. hi - lo)
+        const unsigned char* bytes = nullptr;
+        bool covers(uint64_t addr, size_t n) const { return addr >= lo && addr < hi && n <= hi - addr; }
+    };
+    bool read_unchanged(uint64_t vaddr, void* into, size_t bytes, Span* span = nullptr);
 
     // The functions already named in this file, at its link-time addresses, for every rank that
     // maps it: a rank meets a function first after another rank has (a stripped CP2K rank names

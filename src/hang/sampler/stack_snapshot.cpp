@@ -53,7 +53,11 @@ int access_mem(unw_addr_space_t, unw_word_t addr, unw_word_t* value, int write, 
         s.ran_past = true;
         return -UNW_EINVAL;
     }
-    if (u->files && u->files->read_unchanged(addr, value, sizeof *value)) return 0;
+    if (u->unchanged.covers(addr, sizeof *value)) {
+        std::memcpy(value, u->unchanged.bytes + (addr - u->unchanged.lo), sizeof *value);
+        return 0;
+    }
+    if (u->files && u->files->read_unchanged(addr, value, sizeof *value, &u->unchanged)) return 0;
     return read_live(s, addr, value) ? 0 : -UNW_EINVAL;
 }
 

@@ -80,6 +80,10 @@ struct SnapshotUnwind {
     // libunwind's register-rule cache for its innermost frames (about 6 misses a CP2K sample, at
     // any cache size), and each miss searched the remote table and parsed an FDE word by word.
     Symbolizer* files = nullptr;
+    // The file section the last such read came from: the next reads from it (some 4,000 words a
+    // CP2K sample, as libunwind parses FDEs byte by byte) are copied without a call. Per unwind:
+    // the section's bytes live as long as the file's BinarySymbols, which outlives the sample.
+    mutable BinarySymbols::Span unchanged;
 };
 unw_accessors_t* snapshot_accessors();
 

@@ -323,7 +323,7 @@ StackSample StackWalker::sample(pid_t pid, uint64_t start_time) {
         // (stack_snapshot.h; an NWChem rank was held 4 ms per sample, and ran 23 % slower watched).
         let_go();
         clock.lap(CostStep::stop_copy);
-        SnapshotUnwind arg{&cache.snapshot, cache.upt, &cache.tables, &cache.symbols};
+        SnapshotUnwind arg{&cache.snapshot, cache.upt, &cache.tables, &cache.symbols, {}};
         SnapshotScope scope(&arg);
         unwound = unwind(cache.snapshot_space, &arg);
         if (cache.snapshot.ran_past) cache.snapshot_bytes = std::min(2 * cache.snapshot_bytes, kSnapshotStackBytesMax);

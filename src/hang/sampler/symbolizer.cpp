@@ -81,7 +81,7 @@ Dwfl_Module* Symbolizer::tables_of(Dwfl_Module* module, uint64_t* bias) {
     return shared.symbols->module();
 }
 
-bool Symbolizer::read_unchanged(uint64_t addr, void* into, size_t bytes) {
+bool Symbolizer::read_unchanged(uint64_t addr, void* into, size_t bytes, BinarySymbols::Span* span) {
     // The unwinder reads word by word, nearly always in the module of its previous read.
     if (addr < last_read_.lo || addr >= last_read_.hi) {
         if (!dwfl_) report_modules();
@@ -94,7 +94,8 @@ bool Symbolizer::read_unchanged(uint64_t addr, void* into, size_t bytes) {
         if (!shared.symbols || shared.differs) return false;
         last_read_ = {lo, hi, shared.symbols.get(), shared.bias, &shared};
     }
-    if (!last_read_.symbols->read_unchanged(addr - last_read_.bias, into, bytes)) return false;
+    BinarySymbols::Span section;
+    if (!last_read_.symbols->read_unchanged(addr - last_read_.bias, into, bytes, &section)) return false;
     if (!last_read_.shared->checked) {
         // The file named in the process's maps may not be the one mapped (another mount namespace,
         // a file replaced since): the first word served of each module is compared with the process's.
@@ -108,6 +109,12 @@ bool Symbolizer::read_unchanged(uint64_t addr, void* into, size_t bytes) {
             last_read_ = {};
             return false;
         }
+    }
+    if (span) {  // the section at the process's addresses, within the module's
+        const uint64_t lo = std::max(section.lo + last_read_.bias, last_read_.lo);
+        const uint64_t hi = std::min(section.hi + last_read_.bias, last_read_.hi);
+        *span = lo < hi ? BinarySymbols::Span{lo, hi, section.bytes + (lo - last_read_.bias - section.lo)}
+                        : BinarySymbols::Span{};
     }
     return true;
 }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -97,7 +98,8 @@ private:
     nlohmann::json rank_runs_json() const;
     // A sample whose unwind went astray is no evidence (unwind_filter.h):
     // it is marked failed.
-    void reject_astray_unwind(int rank, StackSample& s);
+    // progress: the sample's progress_signature, where the caller has it (it hashes every name).
+    void reject_astray_unwind(int rank, StackSample& s, std::optional<uint64_t> progress = std::nullopt);
 
     DetectionSettings opt_;
     WatchedJob& job_;

@@ -51,7 +51,9 @@ void Watcher::sample_round() {
     std::vector<bool> moved;
     std::vector<RankRoundSample> round;
     std::vector<SlowTracker::Sampled> slow_round;
-    std::ostringstream detail, records;  // --verbose: the round for people, and for bench/model_replay
+    // --verbose: the round for people, and for bench/model_replay. Strings, not streams: a stream's
+    // construction (its locale) cost a round more than the ParaStack model does.
+    std::string detail, records;
     bool someone_gone = false;
     std::vector<RankProcess> visited = monitored_;
     const size_t fixed = visited.size();  // the monitored ranks come first; then the rotating visitors
@@ -85,7 +87,8 @@ void Watcher::sample_round() {
         const RankProcess& proc = visited[i];
         const bool visitor = i >= fixed;
         StackSample s = std::move(samples[proc.rank]);
-        reject_astray_unwind(proc.rank, s);
+        const uint64_t progress = s.status == SampleStatus::ok ? progress_signature(s) : 0;
+        reject_astray_unwind(proc.rank, s, progress);
         if (s.status == SampleStatus::denied) {
             stop_monitoring("ptrace of rank " + std::to_string(proc.rank) + " (pid " + std::to_string(proc.pid) +
                             ") was refused: " + s.error + ". " + ptrace_requirements());
@@ -114,7 +117,7 @@ void Watcher::sample_round() {
         }
         bool rank_moved = false;
         Activity a = tracker_.observe(
-            {proc.rank, s.in_mpi, exact_signature(s), s.state, s.cpu_ticks, progress_signature(s), s.main_cpu_ticks,
+            {proc.rank, s.in_mpi, exact_signature(s), s.state, s.cpu_ticks, progress, s.main_cpu_ticks,
              s.main_user_ticks},
             &rank_moved);
         round.push_back({proc.rank, still_kind(a, rank_moved), rank_moved, s.taken_at});
@@ -131,13 +134,15 @@ void Watcher::sample_round() {
         }
         last_activity_[proc.rank] = to_string(a);
         if (opt_.verbose) {
-            records << " r" << proc.rank << '=' << sample_record(s);
-            if (sleeps.count(proc.rank)) records << " v" << proc.rank << '=' << sleeps[proc.rank];
+            records += " r" + std::to_string(proc.rank) + '=' + sample_record(s);
+            if (sleeps.count(proc.rank)) records += " v" + std::to_string(proc.rank) + '=' + std::to_string(sleeps[proc.rank]);
             // Its quota's throttle count, where read this round: bench/slow_replay feeds it back.
-            if (slow_round.back().throttled >= 0) records << " q" << proc.rank << '=' << slow_round.back().throttled;
+            if (slow_round.back().throttled >= 0)
+                records += " q" + std::to_string(proc.rank) + '=' + std::to_string(slow_round.back().throttled);
         }
         last_sample_[proc.rank] = std::move(s);
-        if (opt_.verbose) detail << " r" << proc.rank << (visitor ? "*" : "") << ':' << to_string(a) << (rank_moved ? "+" : "");
+        if (opt_.verbose)
+            detail += " r" + std::to_string(proc.rank) + (visitor ? "*" : "") + ':' + to_string(a) + (rank_moved ? "+" : "");
         if (visitor) continue;  // S_out and S_move stay ParaStack's, over the fixed monitored set
         activities.push_back(a);
         moved.push_back(rank_moved);
@@ -187,8 +192,8 @@ void Watcher::sample_round() {
     cost_.add(CostStep::model, model_ended - model_began - slow_s);
     cost_.add(CostStep::slow, slow_s + link_s);
     if (opt_.verbose) {
-        log_round(s_out, s_move, detail.str());
-        log("sample " + std::to_string(report_.samples) + " record:" + records.str());
+        log_round(s_out, s_move, detail);
+        log("sample " + std::to_string(report_.samples) + " record:" + records);
     }
     if (!still_suspects.empty()) {
         verify(still_suspects);
@@ -271,8 +276,9 @@ void Watcher::log_round(double s_out, double s_move, const std::string& detail) 
     log(msg.str());
 }
 
-void Watcher::reject_astray_unwind(int rank, StackSample& s) {
-    if (s.status != SampleStatus::ok || unwinds_.accept(rank, s.complete, progress_signature(s))) return;
+void Watcher::reject_astray_unwind(int rank, StackSample& s, std::optional<uint64_t> progress) {
+    if (s.status != SampleStatus::ok || unwinds_.accept(rank, s.complete, progress ? *progress : progress_signature(s)))
+        return;
     s.status = SampleStatus::error;
     s.error = "the unwind stopped short of the thread's entry";
 }
