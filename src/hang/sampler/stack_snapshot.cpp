@@ -75,6 +75,7 @@ int resume(unw_addr_space_t, unw_cursor_t*, void*) { return -UNW_EINVAL; }
 int find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t* info, int need_unwind_info, void*) {
     const SnapshotUnwind* u = t_current;
     if (!u) return -UNW_ENOINFO;
+    ++u->table_lookups;
     return _UPT_find_proc_info(as, ip, info, need_unwind_info, u->tables ? u->tables->for_ip(ip) : u->upt);
 }
 

@@ -84,6 +84,7 @@ struct SnapshotUnwind {
     // CP2K sample, as libunwind parses FDEs byte by byte) are copied without a call. Per unwind:
     // the section's bytes live as long as the file's BinarySymbols, which outlives the sample.
     mutable BinarySymbols::Span unchanged;
+    mutable uint64_t table_lookups = 0;  // find_proc_info calls: libunwind's rule-cache misses
 };
 unw_accessors_t* snapshot_accessors();
 

@@ -144,17 +144,16 @@ bool traced_by_another(pid_t pid) {
 }  // namespace
 
 struct StackWalker::ProcessCache {
-    ProcessCache(pid_t pid, BinaryCache* binaries) : symbols(pid, binaries), tables(pid) {
-        space = unw_create_addr_space(&_UPT_accessors, 0);
-        if (space) unw_set_caching_policy(space, UNW_CACHE_GLOBAL);
-        snapshot_space = unw_create_addr_space(snapshot_accessors(), 0);
-        if (snapshot_space) unw_set_caching_policy(snapshot_space, UNW_CACHE_GLOBAL);
+    ProcessCache(pid_t pid, BinaryCache* binaries, UnwindSpaces* spaces)
+        : symbols(pid, binaries), tables(pid), spaces(spaces) {
+        space = spaces->take(&_UPT_accessors);
+        snapshot_space = spaces->take(snapshot_accessors());
         upt = _UPT_create(pid);
     }
     ~ProcessCache() {
         if (upt) _UPT_destroy(upt);
-        if (space) unw_destroy_addr_space(space);
-        if (snapshot_space) unw_destroy_addr_space(snapshot_space);
+        if (space) spaces->give_back(space);
+        if (snapshot_space) spaces->give_back(snapshot_space);
     }
     unw_addr_space_t space = nullptr;           // unwinds the stopped thread itself (ptrace reads)
     unw_addr_space_t snapshot_space = nullptr;  // unwinds a StackSnapshot after the thread is let go
@@ -165,6 +164,7 @@ struct StackWalker::ProcessCache {
     Symbolizer symbols;
     ModuleUnwindTables tables;  // the snapshot unwind's table lookups, a handle per code segment
     std::vector<std::pair<unw_word_t, bool>> pcs;  // the last unwind's PCs, and whether each is exact (innermost, signal)
+    UnwindSpaces* spaces;  // where space and snapshot_space came from
 };
 
 StackWalker::StackWalker(StackWalkerOptions options) : options_(options) {}
@@ -173,7 +173,7 @@ StackWalker::~StackWalker() { reap_pending(); }
 
 StackWalker::ProcessCache& StackWalker::cache_for(pid_t pid) {
     auto it = caches_.find(pid);
-    if (it == caches_.end()) it = caches_.emplace(pid, std::make_unique<ProcessCache>(pid, &binaries_)).first;
+    if (it == caches_.end()) it = caches_.emplace(pid, std::make_unique<ProcessCache>(pid, &binaries_, &spaces_)).first;
     return *it->second;
 }
 
@@ -323,9 +323,10 @@ StackSample StackWalker::sample(pid_t pid, uint64_t start_time) {
         // (stack_snapshot.h; an NWChem rank was held 4 ms per sample, and ran 23 % slower watched).
         let_go();
         clock.lap(CostStep::stop_copy);
-        SnapshotUnwind arg{&cache.snapshot, cache.upt, &cache.tables, &cache.symbols, {}};
+        SnapshotUnwind arg{&cache.snapshot, cache.upt, &cache.tables, &cache.symbols, {}, 0};
         SnapshotScope scope(&arg);
         unwound = unwind(cache.snapshot_space, &arg);
+        table_lookups_ += arg.table_lookups;
         if (cache.snapshot.ran_past) cache.snapshot_bytes = std::min(2 * cache.snapshot_bytes, kSnapshotStackBytesMax);
     } else {
         clock.lap(CostStep::stop_copy);  // the unwind runs during the stop: the detach counts as unwind
