@@ -29,13 +29,13 @@ watch_one() {  # watch_one CODE: the report of one watched run in $SCRATCH/CODE.
     { echo "$code: jobsentry watch failed (exit $?)" >&2; tail -5 "$SCRATCH/$code.err" >&2; return 1; }
 }
 
-echo "| code, $NP ranks, ${SECS} s | samples | supervisor CPU (s) | job CPU (s) | share (%) | from the 20th round (%) | budget: stretch max, s slowed | stop/copy (µs) | unwind (µs) | symbolize (µs) | classify (µs) | model (µs) | slow verdict (µs) | slow verdict's share (%) | whole sample (µs) | verifications | outside the steps (s) |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| code, $NP ranks, ${SECS} s | samples | model's interval at the end (ms) | supervisor CPU (s) | job CPU (s) | share (%) | from the 20th round (%) | budget: stretch max, s slowed | stop/copy (µs) | unwind (µs) | symbolize (µs) | classify (µs) | model (µs) | slow verdict (µs) | slow verdict's share (%) | whole sample (µs) | verifications | outside the steps (s) |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for code in "${CODES[@]}"; do
   watch_one "$code" || continue
   jq -r --arg code "$code" '.supervisor_cost as $c | $c.steps as $s |
     def us(step): "\(step.mean_us | . * 10 | round / 10) (\(step.count))";
-    "| \($code) | \(.samples) | \($c.supervisor_cpu_s * 1000 | round / 1000) | \($c.job_cpu_s | round) | \($c.share_percent * 1000 | round / 1000) | \(($c.steady_share_percent // 0) * 1000 | round / 1000) | \($c.budget.stretch_max * 100 | round / 100), \($c.budget.seconds_slowed | round) | \(us($s.stop_copy)) | \(us($s.unwind)) | \(us($s.symbolize)) | \(us($s.classify)) | \(us($s.model)) | \(us($s.slow)) | \(if $c.job_cpu_s > 0 then $s.slow.total_ms / 10 / $c.job_cpu_s * 10000 | round / 10000 else 0 end) | \(us($s.sample)) | \($s.verification.count) | \($c.supervisor_cpu_s - $s.sample.total_ms / 1000 - $s.model.total_ms / 1000 - $s.slow.total_ms / 1000 | . * 1000 | round / 1000) |"' \
+    "| \($code) | \(.samples) | \(.interval_ms) | \($c.supervisor_cpu_s * 1000 | round / 1000) | \($c.job_cpu_s | round) | \($c.share_percent * 1000 | round / 1000) | \(($c.steady_share_percent // 0) * 1000 | round / 1000) | \($c.budget.stretch_max * 100 | round / 100), \($c.budget.seconds_slowed | round) | \(us($s.stop_copy)) | \(us($s.unwind)) | \(us($s.symbolize)) | \(us($s.classify)) | \(us($s.model)) | \(us($s.slow)) | \(if $c.job_cpu_s > 0 then $s.slow.total_ms / 10 / $c.job_cpu_s * 10000 | round / 10000 else 0 end) | \(us($s.sample)) | \($s.verification.count) | \($c.supervisor_cpu_s - $s.sample.total_ms / 1000 - $s.model.total_ms / 1000 - $s.slow.total_ms / 1000 | . * 1000 | round / 1000) |"' \
     "$SCRATCH/$code.json"
 done
 echo
@@ -45,3 +45,5 @@ echo "slow verdict's share: its CPU (the slow step's total) as a share of the jo
 echo "outside the steps: supervisor CPU minus the samples, the model and the slow verdict (start-up, discovery, verdicts, report)."
 echo "from the 20th round: the share without the start-up; budget: --cpu-budget's largest stretch of the interval"
 echo "and the seconds sampling was slowed (docs/watch.md, \"The cost of watching\")."
+echo "model's interval at the end: ParaStack's I, doubled while its runs test finds the samples not random"
+echo "(each doubling halves the rounds, and the supervisor's CPU, for the rest of the run)."
