@@ -53,8 +53,10 @@ TEST_CASE("a process's register rules are kept for more PCs than libunwind's def
     const uint64_t after_first = walker.table_lookups();
     CHECK(after_first > static_cast<uint64_t>(kDepth));  // each PC's rules read once
     for (int i = 0; i < 3; ++i) REQUIRE(walker.sample(child).status == SampleStatus::ok);
-    // With the default 128 PCs, each of these samples read every PC's rules again (~300 lookups).
-    CHECK(walker.table_lookups() == after_first);
+    // With the default 128 PCs, each of these samples read every PC's rules again (~300 lookups, ~900
+    // in all). A few are new PCs: the innermost frames' system call, restarted after our stop, may sit
+    // at another instruction (Debian 13's glibc: 2 lookups over the three samples).
+    CHECK(walker.table_lookups() - after_first < 10);
 
     // A forgotten process's address spaces serve the next one with their rules flushed: the same
     // PCs in another process may be other code (ASLR).
