@@ -152,8 +152,8 @@ struct StackWalker::ProcessCache {
     }
     ~ProcessCache() {
         if (upt) _UPT_destroy(upt);
-        if (space) spaces->give_back(space);
-        if (snapshot_space) spaces->give_back(snapshot_space);
+        if (space) spaces->give_back(&_UPT_accessors, space);
+        if (snapshot_space) spaces->give_back(snapshot_accessors(), snapshot_space);
     }
     unw_addr_space_t space = nullptr;           // unwinds the stopped thread itself (ptrace reads)
     unw_addr_space_t snapshot_space = nullptr;  // unwinds a StackSnapshot after the thread is let go

@@ -15,22 +15,19 @@ unw_addr_space_t UnwindSpaces::take(unw_accessors_t* accessors) {
     if (!space) return nullptr;
     unw_set_caching_policy(space, UNW_CACHE_GLOBAL);
     for (int i = 0; i < 2; ++i) unw_set_cache_size(space, kRuleCacheEntries, 0);  // twice: see the header
-    owned_.emplace_back(space, accessors);
     return space;
 }
 
-void UnwindSpaces::give_back(unw_addr_space_t space) {
-    auto owned = std::find_if(owned_.begin(), owned_.end(), [&](const auto& o) { return o.first == space; });
-    if (owned == owned_.end()) return;
+void UnwindSpaces::give_back(unw_accessors_t* accessors, unw_addr_space_t space) {
     unw_flush_cache(space, 0, 0);  // the cache is emptied at its next use, its memory kept
-    spares_.push_back({owned->second, space});
+    spares_.push_back({accessors, space});
 }
 
 UnwindSpaces::~UnwindSpaces() {
     // A cache of 2 entries first: that sizing unmaps the large one, which destroying would leave mapped.
-    for (const auto& [space, accessors] : owned_) {
-        unw_set_cache_size(space, 2, 0);
-        unw_destroy_addr_space(space);
+    for (const Spare& spare : spares_) {
+        unw_set_cache_size(spare.space, 2, 0);
+        unw_destroy_addr_space(spare.space);
     }
 }
 

@@ -36,8 +36,10 @@ public:
     // A space reading through `accessors` (which must outlive this object) with an empty rule
     // cache of kRuleCacheEntries PCs; nullptr if libunwind could not make one.
     unw_addr_space_t take(unw_accessors_t* accessors);
-    // Back for another process: its cached rules are flushed (they hold this process's addresses).
-    void give_back(unw_addr_space_t space);
+    // Back for another process (accessors: as taken): its cached rules are flushed (they hold this
+    // process's addresses). Every space taken must come back before this object is destroyed, which
+    // destroys the spares.
+    void give_back(unw_accessors_t* accessors, unw_addr_space_t space);
 
 private:
     struct Spare {
@@ -45,7 +47,6 @@ private:
         unw_addr_space_t space;
     };
     std::vector<Spare> spares_;
-    std::vector<std::pair<unw_addr_space_t, unw_accessors_t*>> owned_;  // every space made, for give_back
 };
 
 }  // namespace jobsentry
