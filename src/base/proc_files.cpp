@@ -40,12 +40,13 @@ std::optional<ProcStat> parse_proc_stat(const std::string& text) {
     if (open == std::string::npos || close == std::string::npos || close < open) return std::nullopt;
     ProcStat st;
     st.comm = text.substr(open + 1, close - open - 1);
-    // Fields after the comm, numbered as in proc(5): 3 state, 4 ppid, 14 utime,
-    // 15 stime, 22 starttime. Split by hand: a stream per read was a tenth of a sample's parsing.
+    // Fields after the comm, numbered as in proc(5): 3 state, 4 ppid, 14 utime, 15 stime,
+    // 22 starttime, then (optional: older texts and tests end at 22) 27 endcode, 28 startstack.
+    // Split by hand: a stream per read was a tenth of a sample's parsing.
     size_t at = close + 1;
-    for (int index = 3; index <= 22; ++index) {
+    for (int index = 3; index <= 28; ++index) {
         at = text.find_first_not_of(" \t\n\v\f\r", at);
-        if (at == std::string::npos) return std::nullopt;
+        if (at == std::string::npos) return index > 22 ? std::optional<ProcStat>(st) : std::nullopt;
         const size_t end = std::min(text.find_first_of(" \t\n\v\f\r", at), text.size());
         const char* field = text.c_str() + at;
         switch (index) {
@@ -53,12 +54,14 @@ std::optional<ProcStat> parse_proc_stat(const std::string& text) {
             case 4: st.ppid = static_cast<pid_t>(std::strtol(field, nullptr, 10)); break;
             case 14: st.user_ticks = std::strtoull(field, nullptr, 10); st.cpu_ticks += st.user_ticks; break;
             case 15: st.cpu_ticks += std::strtoull(field, nullptr, 10); break;
-            case 22: st.start_time = std::strtoull(field, nullptr, 10); return st;
+            case 22: st.start_time = std::strtoull(field, nullptr, 10); break;
+            case 27: st.end_code = std::strtoull(field, nullptr, 10); break;
+            case 28: st.start_stack = std::strtoull(field, nullptr, 10); break;
             default: break;
         }
         at = end;
     }
-    return std::nullopt;
+    return st;
 }
 
 std::optional<ProcStat> read_proc_stat(pid_t pid) {

@@ -20,6 +20,10 @@ struct ProcStat {
     uint64_t user_ticks = 0;  // utime alone
     uint64_t start_time = 0;  // clock ticks after boot; with the pid, identifies a process
     std::string comm;
+    // Where the running image's code ends and its stack starts (fields 27 and 28): set by each
+    // execve, so a change says the process runs another program under the same pid and start time.
+    // 0 where the text stops before them or the reader may not ptrace the process.
+    uint64_t end_code = 0, start_stack = 0;
 };
 
 // Parses the text of /proc/PID/stat (comm may hold spaces and parentheses).

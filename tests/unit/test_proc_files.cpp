@@ -13,11 +13,12 @@ using namespace jobsentry;
 
 namespace {
 
-// A /proc/PID/stat line with 52 fields, as Linux 5.x+ prints it: utime 13+1, stime 14+1, starttime 21+1.
+// A /proc/PID/stat line with 52 fields, as Linux 5.x+ prints it: utime 13+1, stime 14+1, starttime 21+1,
+// startcode 25+1, endcode 26+1, startstack 27+1.
 std::string stat_line(const std::string& comm, const std::string& state = "S") {
     return "1234 (" + comm + ") " + state +
            " 1 1234 1234 0 -1 4194560 1523 0 12 0 250 37 0 0 20 0 1 0 98765 12345678 345 "
-           "18446744073709551615 1 1 0 0 0 0 0 4096 1260 0 0 0 17 3 0 0 0 0 0 0 0 0 0 0 0 0 0\n";
+           "18446744073709551615 4194304 4198400 140737488346112 0 0 0 0 4096 1260 0 0 0 17 3 0 0 0 0 0 0 0 0 0 0 0 0 0\n";
 }
 
 }  // namespace
@@ -34,8 +35,19 @@ TEST_CASE("parse_proc_stat on awkward comm names", "[proc_files]") {
         CHECK(st->cpu_ticks == 250 + 37);
         CHECK(st->user_ticks == 250);  // utime, field 14
         CHECK(st->start_time == 98765);
+        CHECK(st->end_code == 4198400);
+        CHECK(st->start_stack == 140737488346112);
     }
     CHECK(parse_proc_stat(stat_line("x", "T"))->state == 'T');
+}
+
+TEST_CASE("parse_proc_stat: a text that ends after starttime has no image fields", "[proc_files]") {
+    const std::string full = stat_line("x");
+    auto st = parse_proc_stat(full.substr(0, full.find(" 12345678")));
+    REQUIRE(st);
+    CHECK(st->start_time == 98765);
+    CHECK(st->end_code == 0);
+    CHECK(st->start_stack == 0);
 }
 
 TEST_CASE("parse_proc_stat rejects malformed text", "[proc_files]") {
@@ -58,6 +70,8 @@ TEST_CASE("read_proc_stat reads this process", "[proc_files]") {
     auto st = read_proc_stat(getpid());
     REQUIRE(st);
     CHECK(st->ppid == getppid());
+    CHECK(st->end_code > 0);  // our own image: shown to us
+    CHECK(st->start_stack > st->end_code);
     CHECK(st->state == 'R');
     CHECK(st->start_time > 0);
     CHECK_FALSE(read_bounded("/nonexistent/file", 10));

@@ -49,10 +49,8 @@ int access_mem(unw_addr_space_t, unw_word_t addr, unw_word_t* value, int write, 
         std::memcpy(value, s.bytes.data() + (addr - s.lo), sizeof *value);
         return 0;
     }
-    if (addr >= s.lo && addr < s.stack_end) {  // stack the copy does not hold: never read live
-        s.ran_past = true;
-        return -UNW_EINVAL;
-    }
+    // Stack the copy does not hold: read live only while the thread is still stopped (above).
+    if (addr >= s.lo && addr < s.stack_end && !u->thread_stopped) return -UNW_EINVAL;
     if (u->unchanged.covers(addr, sizeof *value)) {
         std::memcpy(value, u->unchanged.bytes + (addr - u->unchanged.lo), sizeof *value);
         return 0;
@@ -119,7 +117,6 @@ bool take_snapshot(pid_t pid, size_t max_bytes, AddressRange* stack, StackSnapsh
     static_assert(sizeof by_number / sizeof by_number[0] == UNW_TDEP_LAST_REG + 1, "x86-64 register numbers");
     out->pid = pid;
     std::memcpy(out->regs, by_number, sizeof by_number);
-    out->ran_past = false;
     out->live_page_addrs.clear();  // the buffer stays allocated
     // Usually the mapping seen last time (the main thread's stack); read again when the stack
     // pointer left it (an alternate signal stack, a stack that grew).

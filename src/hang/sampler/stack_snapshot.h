@@ -3,13 +3,16 @@
 // let go at once and the unwind (milliseconds on a deep stack of a large
 // binary: 4 ms median on NWChem's ranks) runs while it works on. Outside the
 // copy, the unwind reads the live process with process_vm_readv: code and
-// unwind tables, which do not change while it runs. Never the stack itself: a
-// read of the stack above the copy (a deeper stack than the copy holds) ends
-// the unwind there, as an incomplete sample, and the caller copies more the
-// next time; the running thread may have returned past that point, and frames
-// mixed from two moments would be a call chain that never existed. (A signal
-// handler on an alternate stack is the exception: the interrupted stack is
-// elsewhere, read live.)
+// unwind tables, which do not change while it runs. Never the stack of a
+// running thread: the thread may have returned past a frame, and frames mixed
+// from two moments would be a call chain that never existed. So a stack deeper
+// than the copy (kSnapshotStackBytes from the stack pointer's page to the top
+// of its mapping: a Fortran code's large automatic arrays, a deep recursion),
+// or one whose mapping is not found, is unwound before the thread is let go,
+// the part beyond the copy read live (SnapshotUnwind::thread_stopped): held
+// longer, but the copy stays bounded, in time and in the supervisor's memory.
+// (A signal handler on an alternate stack is the exception: the interrupted
+// stack is elsewhere, read live.)
 //
 // If the process exits in the milliseconds between the detach and the end of
 // the unwind, reads of it fail and the sample's stack ends early (incomplete);
@@ -40,7 +43,8 @@ struct StackSnapshot {
     uint64_t stack_end = 0;  // end of the mapping that holds the stack pointer (0: unknown)
     std::vector<unsigned char> bytes;  // the buffer: only grows, so it is not cleared per sample
     size_t copied = 0;                 // of which copied this time
-    bool ran_past = false;   // the unwind asked for stack above the copy, and ended there
+    // The copy holds the stack up to the top of its mapping: the thread may go before the unwind.
+    bool whole() const { return stack_end != 0 && lo + copied >= stack_end; }
     // Pages of the live process read during this sample's unwind (code and
     // unwind tables): libunwind reads a remote table one word at a time, 600
     // words a sample on a Quantum ESPRESSO rank (a system call each); a page
@@ -54,14 +58,12 @@ struct StackSnapshot {
 constexpr size_t kPageBytes = 4096;
 constexpr size_t kLivePagesMax = 64;
 
-// Bytes of stack copied from the stack pointer's page up, at first (less at the
-// top of the stack); a process whose unwinds run past the copy gets twice as
-// much the next time, up to the largest.
+// Bytes of stack copied at most, from the stack pointer's page up (less at the top of the stack:
+// a CP2K or NWChem rank's whole stack is 20-60 KB).
 constexpr size_t kSnapshotStackBytes = 256 * 1024;
-constexpr size_t kSnapshotStackBytesMax = 16 * 1024 * 1024;
 
 // Fills *out from thread pid, which must be in a ptrace-stop of ours, copying
-// at most max_bytes of stack. *stack is the mapping of the stack pointer as
+// at most max_bytes of stack; whole() says whether that was all of it. *stack is the mapping of the stack pointer as
 // last seen ({0, 0} at first), read again from /proc/PID/maps when the stack
 // pointer is outside it. False when the registers or the stack pointer's own
 // words cannot be read (or on a machine other than x86-64): then unwind during
@@ -77,14 +79,18 @@ struct SnapshotUnwind {
     ModuleUnwindTables* tables = nullptr;  // if set, table lookups use its handle for the ip's segment
     // If set, reads of what the mapped files hold unchanged (unwind tables, code) come from the
     // files' shared copies: a rank stopped at a random instruction of a polling loop misses
-    // libunwind's register-rule cache for its innermost frames (about 6 misses a CP2K sample, at
-    // any cache size), and each miss searched the remote table and parsed an FDE word by word.
+    // libunwind's register-rule cache for its innermost frames (6.5 misses a CP2K sample at
+    // libunwind's default size, unwind_spaces.h), and each miss searched the remote table and
+    // parsed an FDE word by word.
     Symbolizer* files = nullptr;
     // The file section the last such read came from: the next reads from it (some 4,000 words a
     // CP2K sample, as libunwind parses FDEs byte by byte) are copied without a call. Per unwind:
     // the section's bytes live as long as the file's BinarySymbols, which outlives the sample.
     mutable BinarySymbols::Span unchanged;
     mutable uint64_t table_lookups = 0;  // find_proc_info calls: libunwind's rule-cache misses
+    // The thread is still in our ptrace-stop (a stack that is not whole()): the stack beyond the
+    // copy may be read live.
+    bool thread_stopped = false;
 };
 unw_accessors_t* snapshot_accessors();
 

@@ -159,7 +159,7 @@ struct StackWalker::ProcessCache {
     unw_addr_space_t snapshot_space = nullptr;  // unwinds a StackSnapshot after the thread is let go
     void* upt = nullptr;
     StackSnapshot snapshot;  // reused: its buffer is allocated once per process
-    size_t snapshot_bytes = kSnapshotStackBytes;  // doubled when an unwind runs past the copy
+    uint64_t end_code = 0, start_stack = 0;      // the image this cache is of (ProcStat): execve changes them
     AddressRange stack;                           // the mapping of the stack pointer, last seen
     Symbolizer symbols;
     ModuleUnwindTables tables;  // the snapshot unwind's table lookups, a handle per code segment
@@ -171,9 +171,13 @@ StackWalker::StackWalker(StackWalkerOptions options) : options_(options) {}
 
 StackWalker::~StackWalker() { reap_pending(); }
 
-StackWalker::ProcessCache& StackWalker::cache_for(pid_t pid) {
+StackWalker::ProcessCache& StackWalker::cache_for(pid_t pid, const ProcStat& image) {
     auto it = caches_.find(pid);
-    if (it == caches_.end()) it = caches_.emplace(pid, std::make_unique<ProcessCache>(pid, &binaries_, &spaces_)).first;
+    if (it == caches_.end()) {
+        it = caches_.emplace(pid, std::make_unique<ProcessCache>(pid, &binaries_, &spaces_)).first;
+        it->second->end_code = image.end_code;
+        it->second->start_stack = image.start_stack;
+    }
     return *it->second;
 }
 
@@ -253,6 +257,14 @@ StackSample StackWalker::sample(pid_t pid, uint64_t start_time) {
         out.main_wait_ns = sched->wait_ns;
     }
     if (pending_.count(pid)) return fail(SampleStatus::timeout, "an earlier stop is still pending");
+    // A process that ran execve (a wrapper that execs the real program: numactl, a site's script)
+    // keeps its pid and start time, not its image: what is cached of the old one would unwind and
+    // name the new one's PCs wrongly, silently where both sit at the same addresses (no ASLR).
+    if (auto it = caches_.find(pid); it != caches_.end() &&
+                                     (it->second->end_code != stat->end_code || it->second->start_stack != stat->start_stack)) {
+        caches_.erase(it);
+        ++exec_resets_;
+    }
 
     const double begin = monotonic_now();
     if (ptrace(PTRACE_SEIZE, pid, nullptr, nullptr) != 0) {
@@ -288,7 +300,7 @@ StackSample StackWalker::sample(pid_t pid, uint64_t start_time) {
     }
 
     out.stop_seconds = monotonic_now() - begin;
-    ProcessCache& cache = cache_for(pid);
+    ProcessCache& cache = cache_for(pid, *stat);
     auto let_go = [&] {
         if (stop_overtaken_by_continue(pid, reinject)) reinject = 0;
         const int detached = ptrace(PTRACE_DETACH, pid, nullptr, reinterpret_cast<void*>(static_cast<long>(reinject)));
@@ -318,16 +330,18 @@ StackSample StackWalker::sample(pid_t pid, uint64_t start_time) {
         return true;
     };
     bool unwound;
-    if (cache.snapshot_space && take_snapshot(pid, cache.snapshot_bytes, &cache.stack, &cache.snapshot)) {
+    if (cache.snapshot_space && take_snapshot(pid, kSnapshotStackBytes, &cache.stack, &cache.snapshot)) {
         // Registers and the top of the stack copied: the thread goes on while we unwind the copy
-        // (stack_snapshot.h; an NWChem rank was held 4 ms per sample, and ran 23 % slower watched).
-        let_go();
+        // (stack_snapshot.h; an NWChem rank was held 4 ms per sample, and ran 23 % slower watched),
+        // unless the copy is not its whole stack: then it is held until the unwind is done.
+        const bool whole = cache.snapshot.whole();
+        if (whole) let_go();
         clock.lap(CostStep::stop_copy);
-        SnapshotUnwind arg{&cache.snapshot, cache.upt, &cache.tables, &cache.symbols, {}, 0};
+        SnapshotUnwind arg{&cache.snapshot, cache.upt, &cache.tables, &cache.symbols, {}, 0, !whole};
         SnapshotScope scope(&arg);
         unwound = unwind(cache.snapshot_space, &arg);
         table_lookups_ += arg.table_lookups;
-        if (cache.snapshot.ran_past) cache.snapshot_bytes = std::min(2 * cache.snapshot_bytes, kSnapshotStackBytesMax);
+        if (!whole) let_go();
     } else {
         clock.lap(CostStep::stop_copy);  // the unwind runs during the stop: the detach counts as unwind
         unwound = unwind(cache.space, cache.upt);

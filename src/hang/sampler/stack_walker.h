@@ -12,8 +12,8 @@
 // are re-injected at detach, and a process that was already stopped by SIGSTOP
 // returns to that stop.
 //
-// Per-process caches live as long as the process is known; forget(pid) drops
-// them. What each holds, and why per process: libunwind's address spaces
+// Per-process caches live as long as the process is known and runs the same
+// image (an execve drops them); forget(pid) drops them. What each holds, and why per process: libunwind's address spaces
 // (UNW_CACHE_GLOBAL) keep the register rules of the PCs already unwound, 4096 of them (unwind_spaces.h:
 // libunwind's default 128 made a CP2K rank miss 6.5 times a sample), and
 // libunwind-ptrace keeps the last ELF image it mapped for its unwind table;
@@ -89,10 +89,13 @@ public:
     // Unwind-table lookups so far, of the unwinds of a copied stack: one per miss of libunwind's
     // register-rule cache (UnwindSpaces::kRuleCacheEntries PCs a process; unwind_spaces.h).
     uint64_t table_lookups() const { return table_lookups_; }
+    // Processes whose caches were dropped because they ran execve (another image under the same
+    // pid and start time: ProcStat's end_code and start_stack changed).
+    uint64_t exec_resets() const { return exec_resets_; }
 
 private:
     struct ProcessCache;
-    ProcessCache& cache_for(pid_t pid);
+    ProcessCache& cache_for(pid_t pid, const ProcStat& image);
 
     StackWalkerOptions options_;
     BinaryCache binaries_;  // every rank's binaries, read once (binary_symbols.h)
@@ -109,6 +112,7 @@ private:
     CpuCost cost_;
     uint64_t samples_ = 0;  // taken so far: which of them time their steps
     uint64_t table_lookups_ = 0;
+    uint64_t exec_resets_ = 0;
 };
 
 }  // namespace jobsentry

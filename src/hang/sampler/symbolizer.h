@@ -23,13 +23,12 @@
 #include <unordered_map>
 #include <utility>
 
+#include "hang/sampler/binary_symbols.h"
+
 struct Dwfl;
 struct Dwfl_Module;
 
 namespace jobsentry {
-
-class BinaryCache;
-class BinarySymbols;
 
 struct Symbol {
     const char* function = nullptr;  // owned by the symbolizer; valid until it is destroyed

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <new>
+#include <vector>
 
 namespace jobsentry::sim {
 
