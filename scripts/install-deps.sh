@@ -25,6 +25,7 @@ test_packages=(
   slurm-wlm slurmctld slurmd slurmdbd munge mariadb-server mariadb-client
   passwd
   debootstrap
+  bubblewrap  # ranks in a container of Debian 13's userland, watched from the host (tests/mpi/container_ranks.sh)
   libclang-rt-dev  # libFuzzer and the sanitizer runtimes (only recommended by clang): scripts/test-fuzz.sh
 )
 case "${1:-all}" in

@@ -109,7 +109,11 @@ std::optional<AddressRange> mapping_containing(const std::string& text, uint64_t
         const char* hi_at = end + 1;
         const unsigned long long hi = std::strtoull(hi_at, &end, 16);
         if (end == hi_at || errno || hi < lo) return std::nullopt;
-        if (addr >= lo && addr < hi) return AddressRange{lo, hi};
+        if (addr >= lo && addr < hi) {
+            // The permissions after one space: "r-xp"; an 'x' third makes it code.
+            const bool executable = end[0] == ' ' && end[1] && end[2] && end[3] == 'x';
+            return AddressRange{lo, hi, executable};
+        }
         pos = eol + 1;
     }
     return std::nullopt;

@@ -46,6 +46,7 @@ std::optional<bool> status_owned_by(const std::string& status_text, uid_t uid);
 // no line holds it or a line is malformed before it.
 struct AddressRange {
     uint64_t lo = 0, hi = 0;
+    bool executable = false;  // its permissions hold 'x' (code)
 };
 std::optional<AddressRange> mapping_containing(const std::string& maps_text, uint64_t addr);
 // The same read from /proc/PID/maps (at most 16 MB of it).

@@ -101,15 +101,22 @@ TEST_CASE("status_traced reads TracerPid", "[proc_files]") {
 TEST_CASE("mapping_containing finds the line of an address in /proc/PID/maps text", "[proc_files]") {
     const std::string maps =
         "55d0c0a00000-55d0c0a21000 r--p 00000000 08:01 131 /usr/bin/sleep\n"
+        "55d0c0a21000-55d0c0a30000 r-xp 00021000 08:01 131 /usr/bin/sleep\n"
         "7f1c2a000000-7f1c2a026000 r--p 00000000 08:01 4242 /usr/lib/x86_64-linux-gnu/libc.so.6\n"
         "7ffd10000000-7ffd10021000 rw-p 00000000 00:00 0                          [stack]\n";
     auto stack = mapping_containing(maps, 0x7ffd10020ff8);
     REQUIRE(stack);
     CHECK(stack->lo == 0x7ffd10000000ull);
     CHECK(stack->hi == 0x7ffd10021000ull);
+    CHECK_FALSE(stack->executable);
     auto first = mapping_containing(maps, 0x55d0c0a00000);
     REQUIRE(first);
     CHECK(first->hi == 0x55d0c0a21000ull);
+    CHECK_FALSE(first->executable);
+    auto code = mapping_containing(maps, 0x55d0c0a21000);
+    REQUIRE(code);
+    CHECK(code->executable);
+    CHECK(code->hi == 0x55d0c0a30000ull);
     CHECK_FALSE(mapping_containing(maps, 0x7ffd10021000));  // the end is not inside
     CHECK_FALSE(mapping_containing(maps, 0x1000));
     CHECK_FALSE(mapping_containing("", 0x1000));

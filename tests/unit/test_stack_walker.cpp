@@ -3,18 +3,23 @@
 #include "catch_compat.hpp"
 
 #include <limits.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/mount.h>
 #include <sys/personality.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "base/proc_files.h"
+#include "hang/sampler/module_unwind_tables.h"
 #include "hang/sampler/stack_walker.h"
 
 using namespace jobsentry;
@@ -66,7 +71,88 @@ bool wait_for_comm(pid_t pid, const std::string& comm) {
     return false;
 }
 
+// Says it is ready from inside, so that any sample after the byte has this function on its stack.
+__attribute__((noinline)) void waiting_in_another_mount_namespace(int ready) {
+    const char c = 1;
+    (void)!write(ready, &c, 1);
+    for (;;) pause();
+}
+
+constexpr const char* kNamespaceHelper = "helper: waits in a function of its own for the mount-namespace test";
+constexpr const char* kReadyFdVariable = "JOBSENTRY_TEST_READY_FD";
+
 }  // namespace
+
+// Run only by the test below, as the program it execs (hidden: "[.]").
+TEST_CASE(kNamespaceHelper, "[.helper]") {
+    const char* fd = getenv(kReadyFdVariable);
+    REQUIRE(fd);
+    waiting_in_another_mount_namespace(atoi(fd));
+}
+
+TEST_CASE("a rank in another mount namespace (a container) is named from the files it maps, not ours") {
+    namespace fs = std::filesystem;
+    const std::string self = real_path("/proc/self/exe");
+    char dir_template[] = "/tmp/jobsentry-mntns-XXXXXX";
+    REQUIRE(mkdtemp(dir_template));
+    const std::string dir = dir_template, prog = dir + "/prog";
+    // Ours: a stripped program of other functions. Its own, in its namespace: this test binary.
+    fs::copy_file("/bin/sleep", prog);
+    // The directory private, so that the bind mount made in the child's namespace stays there
+    // (a shared "/" would carry it back to ours; "/" itself cannot be made private in a chroot).
+    REQUIRE(mount(dir.c_str(), dir.c_str(), nullptr, MS_BIND, nullptr) == 0);
+    REQUIRE(mount(nullptr, dir.c_str(), nullptr, MS_PRIVATE, nullptr) == 0);
+    int ready[2];
+    REQUIRE(pipe(ready) == 0);
+    const pid_t child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        close(ready[0]);
+        if (unshare(CLONE_NEWNS) != 0 || mount(self.c_str(), prog.c_str(), nullptr, MS_BIND, nullptr) != 0) _exit(2);
+        setenv(kReadyFdVariable, std::to_string(ready[1]).c_str(), 1);
+        execl(prog.c_str(), "prog", kNamespaceHelper, static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    close(ready[1]);
+    char c = 0;
+    const bool started = read(ready[0], &c, 1) == 1;
+    close(ready[0]);
+    if (started) {
+        StackWalkerOptions options;
+        options.max_frames = 200;
+        StackWalker walker(options);
+        const StackSample s = walker.sample(child);
+        REQUIRE(s.status == SampleStatus::ok);
+        // Named from the file the rank maps (through /proc/PID/root): with ours, a copy of sleep,
+        // this function would have no name.
+        CHECK(std::any_of(s.frames.begin(), s.frames.end(), [](const Frame& f) {
+            return f.function.find("waiting_in_another_mount_namespace") != std::string::npos;
+        }));
+        CHECK(any_frame_in(s, prog));  // the module as the rank's maps name it
+        CHECK(s.complete);
+        kill(child, SIGKILL);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    umount2(dir.c_str(), MNT_DETACH);
+    fs::remove_all(dir);
+    REQUIRE(started);  // else the child could not make its namespace (exit status below)
+    CHECK(WIFSIGNALED(status));
+}
+
+TEST_CASE("only code gets a segment's table handle: a wrong return address in the heap or the stack does not") {
+    ModuleUnwindTables tables(getpid());
+    REQUIRE(tables.shared());
+    std::vector<char> heap(1 << 20);
+    volatile int on_stack = 0;
+    CHECK(tables.for_ip(reinterpret_cast<uint64_t>(heap.data())) == tables.shared());
+    CHECK(tables.for_ip(reinterpret_cast<uint64_t>(&on_stack)) == tables.shared());
+    CHECK(tables.segments() == 0);
+    void* code = tables.for_ip(reinterpret_cast<uint64_t>(&waiting_in_another_mount_namespace));
+    CHECK(code != tables.shared());
+    CHECK(tables.segments() == 1);
+    CHECK(tables.for_ip(reinterpret_cast<uint64_t>(&wait_below_a_big_frame)) == code);  // the same segment
+}
 
 TEST_CASE("a stack deeper than the copy is unwound whole, during the stop, and the thread let go") {
     int ready[2];
@@ -110,21 +196,31 @@ TEST_CASE("a process that runs execve is unwound and named as its new program") 
     if (child == 0) {
         // Without ASLR both programs sit at the same addresses: only the exec tells them apart.
         personality(ADDR_NO_RANDOMIZE);
-        execl("/bin/sh", "sh", "-c", "sleep 0.8; exec sleep 30", static_cast<char*>(nullptr));
+        execl("/bin/sh", "sh", "-c", "sleep 1.5; exec sleep 30", static_cast<char*>(nullptr));
         _exit(127);
     }
     StackWalker walker;
+    // Samples until one has a frame in `module` (a program just exec'd is still in the loader).
+    auto sample_in = [&](const std::string& module, bool* saw_shell) {
+        StackSample s;
+        for (int i = 0; i < 100; ++i) {
+            s = walker.sample(child);
+            if (saw_shell) *saw_shell = *saw_shell || any_frame_in(s, shell);
+            if (s.status == SampleStatus::ok && any_frame_in(s, module)) break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        return s;
+    };
     REQUIRE(wait_for_comm(child, "sh"));
-    const StackSample before = walker.sample(child);
-    REQUIRE(before.status == SampleStatus::ok);
+    const StackSample before = sample_in(shell, nullptr);
     CHECK(any_frame_in(before, shell));  // waiting for its first sleep
 
     REQUIRE(wait_for_comm(child, "sleep"));
-    const StackSample after = walker.sample(child);
-    REQUIRE(after.status == SampleStatus::ok);
+    bool saw_shell = false;
+    const StackSample after = sample_in(sleep, &saw_shell);
     CHECK(walker.exec_resets() == 1);
     CHECK(any_frame_in(after, sleep));
-    CHECK_FALSE(any_frame_in(after, shell));  // the old image's names, with its caches kept
+    CHECK_FALSE(saw_shell);  // the old image's names, with its caches kept
     CHECK(after.complete);
 
     kill(child, SIGKILL);

@@ -18,7 +18,10 @@ void* ModuleUnwindTables::for_ip(uint64_t ip) {
         if (ip >= s.lo && ip < s.hi) return s.upt;
     if (segments_.size() >= kMaxSegments) return shared_;
     const auto mapping = read_mapping_containing(pid_, ip);
-    if (!mapping) return shared_;  // not mapped (a wrong return address): the shared handle says so
+    // Not code (a wrong return address, in the heap or the stack): the shared handle says so, and
+    // no slot goes to it (a long job's astray unwinds would fill them, leaving real code to the
+    // shared handle's remaps).
+    if (!mapping || !mapping->executable) return shared_;
     void* upt = _UPT_create(pid_);
     if (!upt) return shared_;
     segments_.push_back({mapping->lo, mapping->hi, upt});

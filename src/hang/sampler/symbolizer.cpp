@@ -1,14 +1,20 @@
 #include "hang/sampler/symbolizer.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <string>
 
 #include "base/clock.h"
 #include "hang/sampler/binary_symbols.h"
@@ -19,12 +25,42 @@ namespace {
 
 constexpr double kRefreshSeconds = 2.0;
 
+// A file the process maps, opened as the process sees it: through /proc/PID/root, its own root
+// and mount namespace. In a container (Apptainer, Podman, a chroot) the path in its maps names its
+// image's file, and libdwfl's own find_elf would open ours: another libc, no libmpi at all, names and
+// MPI frames silently wrong. libunwind-ptrace opens its unwind tables the same way (os-linux.c).
+// The module's userdata holds the pid (report_modules). Never blocks: a path swapped for a FIFO or
+// a device between its mapping and our open is refused (O_NONBLOCK, then fstat), as libdwfl does.
+int find_elf_in_process_root(Dwfl_Module* module, void** userdata, const char* name, Dwarf_Addr base,
+                             char** file_name, Elf** elf) {
+    const auto pid = userdata ? static_cast<pid_t>(reinterpret_cast<intptr_t>(*userdata)) : 0;
+    const size_t length = name ? std::strlen(name) : 0;
+    const char deleted[] = " (deleted)";
+    const bool is_deleted = length >= sizeof deleted - 1 && std::strcmp(name + length - (sizeof deleted - 1), deleted) == 0;
+    if (pid > 0 && length > 0 && name[0] == '/' && !is_deleted) {
+        const std::string path = "/proc/" + std::to_string(pid) + "/root" + name;
+        const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+        struct stat st {};
+        if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+            *file_name = strdup(path.c_str());
+            if (*file_name) return fd;
+        }
+        if (fd >= 0) close(fd);
+    }
+    return dwfl_linux_proc_find_elf(module, userdata, name, base, file_name, elf);
+}
+
 const Dwfl_Callbacks kCallbacks = {
-    dwfl_linux_proc_find_elf,
+    find_elf_in_process_root,
     dwfl_no_debuginfo,
     nullptr,
     nullptr,
 };
+
+int set_pid(Dwfl_Module*, void** userdata, const char*, Dwarf_Addr, void* pid) {
+    *userdata = pid;
+    return DWARF_CB_OK;
+}
 
 }  // namespace
 
@@ -41,6 +77,8 @@ bool Symbolizer::report_modules() {
     dwfl_report_begin(dwfl_);
     int rc = dwfl_linux_proc_report(dwfl_, pid_);
     dwfl_report_end(dwfl_, nullptr, nullptr);
+    // Read by find_elf_in_process_root, when a module's file is first needed.
+    dwfl_getmodules(dwfl_, set_pid, reinterpret_cast<void*>(static_cast<intptr_t>(pid_)), 0);
     // Module pointers may be reused by the new report: drop what refers to them.
     mpi_module_.clear();
     last_read_ = {};
