@@ -31,7 +31,10 @@ cd /root/build
 deb=$(ls /root/build/jobsentry_*.deb)
 rc=0
 step "unit and cli labels"
-ctest --output-on-failure -j 2 -L 'unit|cli' || rc=1  # none of them timed: in pairs, as on Debian 12
+# unit_tests by hand, without the test that needs a supervisor outside any chroot (a mount namespace
+# of its own: test_stack_walker.cpp says why; tests/mpi/container_ranks.sh covers Debian 13's ranks).
+ctest --output-on-failure -j 2 -L 'unit|cli' -E '^unit_tests$' || rc=1  # none of them timed: in pairs, as on Debian 12
+./tests/unit/unit_tests '~[mount-namespace]' || rc=1
 
 step "Slurm cluster; the site path; the mpi and slurm subsets against the installed package"
 export CLUSTER_MULTI=0 CLUSTER_PORT_BASE=6917
