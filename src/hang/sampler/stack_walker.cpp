@@ -173,6 +173,14 @@ StackWalker::~StackWalker() { reap_pending(); }
 
 StackWalker::ProcessCache& StackWalker::cache_for(pid_t pid, const ProcStat& image) {
     auto it = caches_.find(pid);
+    // A process that ran execve (a wrapper that execs the real program: numactl, a site's script)
+    // keeps its pid and start time, not its image: what is cached of the old one would unwind and
+    // name the new one's PCs wrongly, silently where both sit at the same addresses (no ASLR).
+    if (it != caches_.end() && (it->second->end_code != image.end_code || it->second->start_stack != image.start_stack)) {
+        caches_.erase(it);
+        it = caches_.end();
+        ++exec_resets_;
+    }
     if (it == caches_.end()) {
         it = caches_.emplace(pid, std::make_unique<ProcessCache>(pid, &binaries_, &spaces_)).first;
         it->second->end_code = image.end_code;
@@ -257,14 +265,6 @@ StackSample StackWalker::sample(pid_t pid, uint64_t start_time) {
         out.main_wait_ns = sched->wait_ns;
     }
     if (pending_.count(pid)) return fail(SampleStatus::timeout, "an earlier stop is still pending");
-    // A process that ran execve (a wrapper that execs the real program: numactl, a site's script)
-    // keeps its pid and start time, not its image: what is cached of the old one would unwind and
-    // name the new one's PCs wrongly, silently where both sit at the same addresses (no ASLR).
-    if (auto it = caches_.find(pid); it != caches_.end() &&
-                                     (it->second->end_code != stat->end_code || it->second->start_stack != stat->start_stack)) {
-        caches_.erase(it);
-        ++exec_resets_;
-    }
 
     const double begin = monotonic_now();
     if (ptrace(PTRACE_SEIZE, pid, nullptr, nullptr) != 0) {

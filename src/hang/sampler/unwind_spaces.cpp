@@ -19,7 +19,7 @@ unw_addr_space_t UnwindSpaces::take(unw_accessors_t* accessors) {
 }
 
 void UnwindSpaces::give_back(unw_accessors_t* accessors, unw_addr_space_t space) {
-    unw_flush_cache(space, 0, 0);  // the cache is emptied at its next use, its memory kept
+    unw_flush_cache(space, 0, 0);  // emptied at its next use (libunwind maps it anew, at the size set)
     spares_.push_back({accessors, space});
 }
 
