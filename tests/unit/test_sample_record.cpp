@@ -57,6 +57,7 @@ TEST_CASE("a sample record reads back with what verification needs") {
     CHECK(back.main_run_ns == 5'000'000'000ull);
     CHECK(back.main_wait_ns == 123456);
     CHECK(back.taken_at == Approx(12.25));
+    CHECK(back.stop_seconds == 0);  // a sample with no stop time (a node agent's) writes none
     CHECK(outermost_mpi_call(back) == "PMPI_Allreduce");
     CHECK(progress_signature(back) == (progress_signature(s) & 0xffffffffull));
 }
@@ -183,4 +184,13 @@ TEST_CASE("verify_rank: a rank seen stopped in every look that ran between them 
     std::vector<StackSample> writing = windows[3];
     for (auto& s : writing) s.state = 'D';
     CHECK_FALSE(verify_rank(3, writing, nullptr).stopped);
+}
+
+TEST_CASE("a record carries how long the rank took to stop, to the microsecond") {
+    StackSample s = in_mpi_sample("solve", 10, 1);
+    s.stop_seconds = 0.0273;  // a rank off its CPU: stopped when it was next scheduled
+    const std::string text = sample_record(s);
+    CHECK(text.find(",s=27300,") != std::string::npos);
+    CHECK(read_back(s).stop_seconds == Approx(0.0273));
+    CHECK_FALSE(parse_sample_record("R,p=1,c=1,m=1,u=1,t=1.000,s=x,i=0").has_value());
 }

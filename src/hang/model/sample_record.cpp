@@ -19,6 +19,9 @@ std::string sample_record(const StackSample& s) {
     out << s.state << ",p=" << std::hex << (progress_signature(s) & kDigestMask) << std::dec << ",c=" << s.cpu_ticks
         << ",m=" << s.main_cpu_ticks << ",u=" << s.main_user_ticks << ",t=" << taken;
     if (s.sched_known) out << ",r=" << s.main_run_ns << ",w=" << s.main_wait_ns;
+    // s: how long the rank took to stop, in µs (a rank off its CPU stops only when it is next
+    // scheduled): which samples caught it on the CPU (docs/benchmarks.md, a quota looked at closely).
+    if (s.stop_seconds > 0) out << ",s=" << static_cast<uint64_t>(s.stop_seconds * 1e6 + 0.5);
     out << ",i=" << (s.in_mpi ? 1 : 0);
     const std::string call = outermost_mpi_call(s);
     if (s.in_mpi && !call.empty() && call.find_first_of(", \t") == std::string::npos) out << ",f=" << call;
@@ -58,6 +61,7 @@ std::optional<StackSample> parse_sample_record(std::string_view text) {
                 case 'u': s.main_user_ticks = n; break;
                 case 'r': s.main_run_ns = n; has_r = true; break;
                 case 'w': s.main_wait_ns = n; has_w = true; break;
+                case 's': s.stop_seconds = static_cast<double>(n) / 1e6; break;
                 case 'i': s.in_mpi = n != 0; break;
                 default: return std::nullopt;
             }
