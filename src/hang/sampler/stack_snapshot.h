@@ -65,9 +65,9 @@ constexpr size_t kSnapshotStackBytes = 256 * 1024;
 // Fills *out from thread pid, which must be in a ptrace-stop of ours, copying
 // at most max_bytes of stack; whole() says whether that was all of it. *stack
 // is the mapping of the stack pointer as last seen ({0, 0} at first), read
-// again from /proc/PID/maps when the stack pointer is outside it. False when the registers or the stack pointer's own
-// words cannot be read (or on a machine other than x86-64): then unwind during
-// the stop.
+// again from /proc/PID/maps when the stack pointer is outside it. False when
+// the registers or the stack pointer's own words cannot be read (or on a
+// machine other than x86-64): then unwind during the stop.
 bool take_snapshot(pid_t pid, size_t max_bytes, AddressRange* stack, StackSnapshot* out);
 
 // libunwind accessors for a remote address space that unwinds from a snapshot.

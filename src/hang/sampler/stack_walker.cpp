@@ -176,7 +176,8 @@ StackWalker::ProcessCache& StackWalker::cache_for(pid_t pid, const ProcStat& ima
     // A process that ran execve (a wrapper that execs the real program: numactl, a site's script)
     // keeps its pid and start time, not its image: what is cached of the old one would unwind and
     // name the new one's PCs wrongly, silently where both sit at the same addresses (no ASLR).
-    if (it != caches_.end() && (it->second->end_code != image.end_code || it->second->start_stack != image.start_stack)) {
+    if (it != caches_.end() &&
+        (it->second->end_code != image.end_code || it->second->start_stack != image.start_stack)) {
         caches_.erase(it);
         it = caches_.end();
         ++exec_resets_;

@@ -14,7 +14,8 @@
 //
 // Per-process caches live as long as the process is known and runs the same
 // image (an execve drops them); forget(pid) drops them. What each holds, and
-// why per process: libunwind's address spaces (UNW_CACHE_GLOBAL) keep the register rules of the PCs already unwound, 4096 of them (unwind_spaces.h:
+// why per process: libunwind's address spaces (UNW_CACHE_GLOBAL) keep the
+// register rules of the PCs already unwound, 4096 of them (unwind_spaces.h:
 // libunwind's default 128 made a CP2K rank miss 6.5 times a sample), and
 // libunwind-ptrace keeps the last ELF image it mapped for its unwind table;
 // the Symbolizer keeps libdwfl's view of /proc/PID/maps and every function
