@@ -242,7 +242,7 @@ nlohmann::json SyntheticAgent::serve(const nlohmann::json& request) {
         if (!links.empty()) reply["links"] = std::move(links);
         if (sample_requests_ == o_.lie_on)  // a waiting rank's sample, of a rank that is not this node's
             answer.emplace_back(o_.first_rank + o_.ranks, samples_[0]);
-        wire::put_samples(reply, answer, full, wire::sample_packed(request));
+        wire::put_samples(reply, answer, full, wire::sample_packed(request), wire::sample_stop_times(request));
         if (wire::sample_link(request)) reply["link_ms"] = 0.2;  // a quiet link's reading (link_reader.h)
     } else {
         reply["type"] = "error";

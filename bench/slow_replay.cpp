@@ -1,6 +1,7 @@
 // slow_replay: feeds a supervisor's verbose log (--verbose, log_samples=yes) through a fresh slow
 // verdict model (hang/model/slow_rank.h), as the watcher does: each logged round's ranks with their
-// activity and, from the record line below it, the main thread's scheduler times; rounds in which
+// activity and, from the record line below it, the main thread's scheduler times and the time each
+// rank took to stop (s=: which samples caught it on its CPU); rounds in which
 // every rank is stopped are left out (a suspended job), as are rounds with fewer than two ranks.
 // The throttle counts (read every 4th round where the ranks outnumber their CPUs) are replayed where
 // the log has them ("q" words of the record line); logs written before them have none, so the hold
@@ -11,8 +12,9 @@
 // judges a recorded job again under the rule of this build: evidence for the rule from every run
 // recorded under an older one.
 //   slow_replay [--baseline-rounds N] [--alpha A] [--min-window-s S] [--never-throttled] [--looks] < supervisor.log
-// Prints the first slow verdict ("slow at round R, t=T s: slow: rank 3 (node vm) ~1.46x; ...") and
-// the verdict at the end (the last slow look's, with its estimates over the most rounds), or "no
+// Prints the first slow verdict ("slow at round R, t=T s: slow: rank 3 (node vm) ~1.46x; ...; job
+// factor from compute_rates") and the verdict at the end (the last slow look's, with its estimates
+// over the most rounds, and what its job factor comes from), or "no
 // slow verdict in R rounds"; then the smallest corrected p of any look; --looks: every look.
 #include <algorithm>
 #include <cstdlib>
@@ -59,6 +61,7 @@ int main(int argc, char** argv) {
                 s.run_ns = it->second.main_run_ns;
                 s.wait_ns = it->second.main_wait_ns;
             }
+            if (auto it = r.records.find(rank); it != r.records.end()) s.stop_seconds = it->second.stop_seconds;
             if (auto q = r.throttled.find(rank); q != r.throttled.end()) s.throttled = q->second;
             else if (never_throttled && (logged - 1) % 4 == 0) s.throttled = 0;  // the watcher reads before counting the round
             round.ranks.push_back(s);
@@ -78,11 +81,14 @@ int main(int argc, char** argv) {
                       << " s: " << jobsentry::slow_summary(look) << "; " << jobsentry::to_string(u.evidence) << " in "
                       << 100 * u.recent_share << " % of the last " << u.window << " rounds against "
                       << 100 * u.baseline_share << " % at baseline (p " << u.p_value << "); p x tests " << look.p_value
-                      << " over " << look.tests << " tests\n";
+                      << " over " << look.tests << " tests; job factor from " << look.job_factor_from
+                      << " (" << look.computing_samples_before << " computing samples at baseline)\n";
         }
     }
     if (!told) std::cout << "no slow verdict in " << model.verdict().rounds << " rounds\n";
-    else std::cout << "at the end: " << jobsentry::slow_summary(model.verdict()) << "\n";
+    else
+        std::cout << "at the end: " << jobsentry::slow_summary(model.verdict()) << " (from "
+                  << model.verdict().job_factor_from << ")\n";
     std::cout << "smallest p x tests of any look: " << smallest << "; inflation " << model.rank_inflation() << "\n";
     return 0;
 }

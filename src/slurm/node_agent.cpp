@@ -273,7 +273,7 @@ void NodeAgent::serve(const nlohmann::json& request) {
         nlohmann::json links = nlohmann::json::object();
         const bool full = wire::sample_full(request);
         wire::put_samples(reply, sample(*wanted, full, wire::sample_link(request) ? &links : nullptr), full,
-                          wire::sample_packed(request));
+                          wire::sample_packed(request), wire::sample_stop_times(request));
         if (!links.empty()) reply["links"] = std::move(links);
         if (wire::sample_link(request)) {  // the slow verdict's link evidence, every few rounds
             std::vector<pid_t> pids;

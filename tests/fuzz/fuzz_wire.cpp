@@ -66,13 +66,14 @@ void interpret(const json& m) {
         if (auto samples = wire::samples_from_json(m, asked, &error)) {
             std::vector<std::pair<int, StackSample>> list(samples->begin(), samples->end());
             json again{{"type", "samples"}};
-            wire::put_samples(again, list, false, true);  // packed again, it reads the same
+            wire::put_samples(again, list, false, true, true);  // packed again, it reads the same
             auto back = wire::samples_from_json(again, asked, &error);
             FUZZ_CHECK(back && back->size() == samples->size());
             for (const auto& [rank, s] : *samples) {
                 const StackSample& b = back->at(rank);
                 FUZZ_CHECK(b.status == s.status && b.state == s.state && b.cpu_ticks == s.cpu_ticks &&
-                           b.progress_digest == s.progress_digest && b.mpi_call == s.mpi_call && b.error == s.error);
+                           b.progress_digest == s.progress_digest && b.mpi_call == s.mpi_call && b.error == s.error &&
+                           b.stop_seconds == s.stop_seconds);
                 FUZZ_CHECK(s.mpi_call.size() <= wire::kMaxTextBytes && s.error.size() <= wire::kMaxTextBytes);
             }
         }

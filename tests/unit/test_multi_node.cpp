@@ -163,6 +163,30 @@ TEST_CASE("an earlier agent or a kernel without schedstat sends no run-queue wai
     CHECK(error == "malformed sample");
 }
 
+TEST_CASE("a sample's stop time crosses the wire only when asked for; out of range it is refused") {
+    StackSample taken = sample_in_allreduce();
+    taken.stop_seconds = 312e-6;
+    CHECK(!wire::sample_json(4, taken, false).contains("stop_us"));  // not asked: an earlier leader's request
+    CHECK(wire::sample_stop_times({{"type", "sample"}, {"stop_times", true}}));
+    CHECK_FALSE(wire::sample_stop_times({{"type", "sample"}, {"stop_times", "yes"}}));
+    nlohmann::json j = wire::sample_json(4, taken, false, true);
+    CHECK(j["stop_us"] == 312);
+    int rank = -1;
+    std::string error;
+    auto back = wire::sample_from_json(j, &rank, &error);
+    REQUIRE(back);
+    CHECK(back->stop_seconds == Approx(312e-6));
+    j.erase("stop_us");  // an earlier agent: unknown
+    back = wire::sample_from_json(j, &rank, &error);
+    REQUIRE(back);
+    CHECK(back->stop_seconds == 0);
+    for (const nlohmann::json& bad : {nlohmann::json(-1), nlohmann::json(61'000'000), nlohmann::json("fast")}) {
+        j["stop_us"] = bad;
+        CHECK_FALSE(wire::sample_from_json(j, &rank, &error));
+        CHECK(error == "malformed sample");
+    }
+}
+
 TEST_CASE("whether the unwind was complete crosses the wire; an earlier agent's samples count as complete") {
     StackSample astray = sample_in_allreduce();
     astray.complete = false;
@@ -346,6 +370,14 @@ TEST_CASE("a reader's limit applies to the next message's length") {
     CHECK(raised.next(&error));
 }
 
+namespace {
+const StackSample& samples_by_rank(const std::vector<std::pair<int, StackSample>>& samples, int rank) {
+    for (const auto& [r, s] : samples)
+        if (r == rank) return s;
+    throw std::out_of_range("no sample of rank " + std::to_string(rank));
+}
+}  // namespace
+
 TEST_CASE("packed compact samples read back as the JSON ones do, in half the bytes") {
     std::vector<std::pair<int, StackSample>> samples;
     for (int rank = 0; rank < 64; ++rank) {
@@ -353,6 +385,8 @@ TEST_CASE("packed compact samples read back as the JSON ones do, in half the byt
         s.cpu_ticks += static_cast<uint64_t>(rank);
         s.complete = rank % 3 != 0;
         s.sched_known = rank % 5 != 0;
+        // Stop times: unknown, on the CPU (tens of us), on a run queue (ms), and past the packed range.
+        s.stop_seconds = rank % 4 == 0 ? 0 : rank % 4 == 1 ? 37e-6 : rank % 4 == 2 ? 2.5e-3 : 0.2;
         if (rank % 7 == 0) {
             s.status = rank % 2 ? SampleStatus::unreachable : SampleStatus::timeout;
             s.state = 'D';
@@ -365,8 +399,8 @@ TEST_CASE("packed compact samples read back as the JSON ones do, in half the byt
     std::set<int> asked;
     for (const auto& [rank, s] : samples) asked.insert(rank);
     nlohmann::json packed{{"type", "samples"}, {"id", 1}}, plain{{"type", "samples"}, {"id", 1}};
-    wire::put_samples(packed, samples, false, true);
-    wire::put_samples(plain, samples, false, false);
+    wire::put_samples(packed, samples, false, true, true);
+    wire::put_samples(plain, samples, false, false, true);
     CHECK(packed.contains("packed"));
     CHECK(!packed.contains("samples"));
     CHECK(packed.dump().size() * 2 < plain.dump().size() * 1.2);  // about half
@@ -394,12 +428,18 @@ TEST_CASE("packed compact samples read back as the JSON ones do, in half the byt
         CHECK(p.error == s.error);
         CHECK(p.digest_only);
         if (s.sched_known) CHECK((p.main_run_ns == s.main_run_ns && p.main_wait_ns == s.main_wait_ns));
+        // JSON to the microsecond, packed to its 20-us step up to 5 ms; unknown stays unknown.
+        const double sent = samples_by_rank(samples, rank).stop_seconds;
+        CHECK(s.stop_seconds == Approx(sent).margin(1e-6));
+        if (sent == 0) CHECK(p.stop_seconds == 0);
+        else if (sent < 5e-3) CHECK(p.stop_seconds == Approx(sent).margin(10e-6));
+        else CHECK(p.stop_seconds == Approx(5.07e-3).margin(10e-6));
     }
     // Texts travel once each: "PMPI_Allreduce", "", the error.
     CHECK(packed["strings"].size() == 3);
     // Full samples never pack: their frames are JSON.
     nlohmann::json full{{"type", "samples"}};
-    wire::put_samples(full, samples, true, true);
+    wire::put_samples(full, samples, true, true, false);
     CHECK(full.contains("samples"));
     CHECK(full["samples"][1].contains("frames"));
 }
@@ -407,7 +447,7 @@ TEST_CASE("packed compact samples read back as the JSON ones do, in half the byt
 TEST_CASE("a packed reply is taken whole or not at all") {
     std::vector<std::pair<int, StackSample>> samples{{4, sample_in_allreduce()}, {5, sample_in_allreduce()}};
     nlohmann::json good{{"type", "samples"}};
-    wire::put_samples(good, samples, false, true);
+    wire::put_samples(good, samples, false, true, false);
     std::string error;
     REQUIRE(wire::samples_from_json(good, {4, 5}, &error));
     CHECK_FALSE(wire::samples_from_json(good, {4}, &error));
@@ -432,19 +472,19 @@ TEST_CASE("a packed reply is taken whole or not at all") {
     CHECK(broken([](nlohmann::json& j) { j["type"] = "ranks"; }));
     // Two records of one rank.
     nlohmann::json twice{{"type", "samples"}};
-    wire::put_samples(twice, {{4, sample_in_allreduce()}, {4, sample_in_allreduce()}}, false, true);
+    wire::put_samples(twice, {{4, sample_in_allreduce()}, {4, sample_in_allreduce()}}, false, true, false);
     CHECK_FALSE(wire::samples_from_json(twice, {4, 5}, &error));
     CHECK(error == "two samples of rank 4 in one reply");
     // A status beyond the known ones, in the record itself.
     StackSample odd = sample_in_allreduce();
     odd.status = static_cast<SampleStatus>(9);
     nlohmann::json bad_status{{"type", "samples"}};
-    wire::put_samples(bad_status, {{4, odd}}, false, true);
+    wire::put_samples(bad_status, {{4, odd}}, false, true, false);
     CHECK_FALSE(wire::samples_from_json(bad_status, {4}, &error));
     CHECK(error == "malformed sample");
     // An empty reply (a link-only request's) is well formed.
     nlohmann::json empty{{"type", "samples"}};
-    wire::put_samples(empty, {}, false, true);
+    wire::put_samples(empty, {}, false, true, false);
     CHECK(wire::samples_from_json(empty, {}, &error)->empty());
     CHECK(wire::sample_packed(nlohmann::json{{"packed", true}}));
     CHECK_FALSE(wire::sample_packed(nlohmann::json{{"packed", "yes"}}));

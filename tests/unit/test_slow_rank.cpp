@@ -441,6 +441,12 @@ struct PollingJob {
     // what the kernel's placement gives it (never throttled).
     bool throttle_known = false;
     bool quota_throttles = true;
+    // Samples with their stop times (RankState::stop_seconds): a rank is on its CPU at a sample with
+    // the probability of its CPU share, stops at once there and is seen computing as its CPU time
+    // does (kWork of it a step); off its CPU it stops when next scheduled and is seen as the samples
+    // above say (where it gave the CPU up).
+    bool stop_times = false;
+    double on_cpu_computing_scale = 1;  // scales the on-CPU samples' chance to compute
 };
 
 class PollingStream {
@@ -478,13 +484,21 @@ public:
                 run_[r] += static_cast<uint64_t>(runnable * share * 1e9);
                 wait_[r] += static_cast<uint64_t>(runnable * (1 - share) * 1e9);
                 const double computing = job_.samples_follow_cpu && !asleep(r) ? compute[r] / step : job_.computing_share;
-                const Activity a = coin(rng_) < computing ? Activity::computing : Activity::in_mpi;
+                Activity a = coin(rng_) < computing ? Activity::computing : Activity::in_mpi;
+                double stop = 0;
+                if (job_.stop_times && !asleep(r)) {
+                    const bool on_cpu = coin(rng_) < share;
+                    stop = on_cpu ? 40e-6 : 3e-3;
+                    if (on_cpu)
+                        a = coin(rng_) < job_.on_cpu_computing_scale * kWork / (shares[r] * step) ? Activity::computing
+                                                                                                  : Activity::in_mpi;
+                }
                 int64_t throttled = -1;
                 if (job_.throttle_known) {
                     if (fault && job_.quota_throttles && job_.quota.count(r)) ++throttles_[r];
                     throttled = throttles_[r];
                 }
-                round.ranks.push_back({r, a, job_.sched_known, run_[r], wait_[r], throttled});
+                round.ranks.push_back({r, a, job_.sched_known, run_[r], wait_[r], throttled, true, stop});
             }
         }
         return round;
@@ -555,6 +569,45 @@ TEST_CASE("a code nearly always inside MPI: a starved rank's job factor is its o
     REQUIRE(w.status == SlowStatus::slow);
     CHECK(w.job_factor_from == "compute_rates");
     CHECK(w.computing_samples_before > 4 * 20);
+}
+
+TEST_CASE("samples taken on the CPU give the job factor where all samples say nothing of the fault", "[slow]") {
+    // Rank 2 held to 30 % of a CPU from half of one: its steps' compute takes 0.17 s instead of 0.1,
+    // the job 1.44x slower. Off the CPU the samples compute at random (the rank is seen where it gave
+    // the CPU up), as on LAMMPS under a quota: all samples say the job is no slower.
+    PollingJob spec;
+    spec.quota[2] = 0.3;
+    spec.fault_from = 160;
+    spec.computing_share = 0.2;
+    spec.stop_times = true;
+    double slowdown = 0;
+    const SlowVerdict v = polling_verdict(spec, 1000, &slowdown);
+    REQUIRE(v.status == SlowStatus::slow);
+    CHECK(v.slow_ranks == std::vector<int>{2});
+    CHECK(slowdown == Approx(1.44).epsilon(0.05));
+    CHECK(v.job_factor_from == "on_cpu_compute_rates");
+    CHECK(v.job_factor == Approx(slowdown).epsilon(0.15));
+    CHECK(v.computing_samples_before >= 20);
+    // Without stop times (an agent of an earlier release): all samples, which miss it.
+    spec.stop_times = false;
+    const SlowVerdict w = polling_verdict(spec);
+    REQUIRE(w.status == SlowStatus::slow);
+    CHECK(w.job_factor_from == "compute_rates");
+    CHECK(w.job_factor < 0.85 * slowdown);
+}
+
+TEST_CASE("too few computing samples on the CPU: the job factor stays with all samples", "[slow]") {
+    // A code that computes in 2 % of its CPU time (kWork 0.05 s of a 0.15-s step at half a CPU is
+    // 67 %: here each on-CPU sample computes with that chance times 0.03).
+    PollingJob spec;
+    spec.quota[2] = 0.3;
+    spec.fault_from = 160;
+    spec.computing_share = 0.5;
+    spec.stop_times = true;
+    spec.on_cpu_computing_scale = 0.03;
+    const SlowVerdict v = polling_verdict(spec);
+    REQUIRE(v.status == SlowStatus::slow);
+    CHECK(v.job_factor_from == "compute_rates");
 }
 
 TEST_CASE("the job factor is the ranks' compute rates: CPU a second times the share of samples computing", "[slow]") {

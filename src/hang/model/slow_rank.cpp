@@ -43,6 +43,11 @@ constexpr double kMinCpuEvidenceSeconds = 2;
 // ratio of two such rates, about 32 %). CP2K on 4 ranks of 2 cores computes in 2-7 % of its samples:
 // 2-12 in a 100-round baseline, and its rates' median said ~0.71x where the job went 20x slower.
 constexpr int kMinComputingSamples = 20;
+// A sample caught its rank on its CPU when the rank stopped within this time: a running thread stops
+// in tens of microseconds, one waiting on a run queue when it is next scheduled (milliseconds where
+// the ranks share their CPUs). 300, 500 and 1000 us gave the same picture on LAMMPS and CP2K runs
+// (docs/benchmarks.md, "Samples taken on the CPU").
+constexpr double kOnCpuStopSeconds = 500e-6;
 constexpr size_t kStarveBaselineValues = 20;  // fewer timed baseline rounds: the unit is not tested for starvation
 // A rank is tested for its quota's throttling with this many throttle readings in the baseline at
 // least (one every 4th round, where the ranks outnumber their CPUs: 75 of the default 300 rounds).
@@ -194,6 +199,8 @@ SlowRankModel::Round SlowRankModel::mark(const SlowRound& round) {
         m.stopped = r.activity == Activity::stopped;
         m.throttled = r.throttled;
         m.moved = r.moved;
+        m.on_cpu_known = r.stop_seconds > 0;
+        m.on_cpu = m.on_cpu_known && r.stop_seconds < kOnCpuStopSeconds;
         if (!r.sched_known) {
             last_sched_.erase(r.rank);
         } else {
@@ -523,6 +530,7 @@ std::map<int, SlowRankModel::ComputeRate> SlowRankModel::compute_rates(const Rou
     struct Sum {
         double run = 0, wall = 0;
         int computing = 0, running = 0;  // samples computing; samples not stopped
+        int on_cpu_computing = 0, on_cpu_running = 0;  // the same of those taken on its CPU
     };
     std::map<int, Sum> sums;
     for (const Round* round : rounds)
@@ -532,12 +540,19 @@ std::map<int, SlowRankModel::ComputeRate> SlowRankModel::compute_rates(const Rou
             if (m.stopped) continue;  // no CPU while stopped: what it did then is not what its CPU did
             ++s.running;
             s.computing += m.working;
+            if (m.on_cpu) ++s.on_cpu_running, s.on_cpu_computing += m.working;
         }
     std::map<int, ComputeRate> out;
     for (const auto& [rank, s] : sums)
         if (s.wall >= kMinCpuEvidenceSeconds && s.running > 0) {
             const double cpu = s.run / s.wall;
-            out[rank] = {cpu * s.computing / s.running, cpu / (s.running + 1), s.computing};
+            ComputeRate& r = out[rank];
+            r = {cpu * s.computing / s.running, cpu / (s.running + 1), s.computing};
+            if (s.on_cpu_running > 0) {
+                r.on_cpu_rate = cpu * s.on_cpu_computing / s.on_cpu_running;
+                r.on_cpu_floor = cpu / (s.on_cpu_running + 1);
+                r.on_cpu_running = s.on_cpu_running, r.on_cpu_computing = s.on_cpu_computing;
+            }
         }
     return out;
 }
@@ -551,34 +566,51 @@ std::map<int, SlowRankModel::ComputeRate> SlowRankModel::compute_rates(const Rou
 // the false-alarm evidence was gathered with: in a bulk-synchronous step the peers compute c and
 // wait for the slowest, so the job factor is their working share at baseline over the share now
 // (low where the peers gained CPU; decision-rule.md §5).
-double SlowRankModel::estimate_job_factor(const Rounds& now, SlowVerdict* v, bool* well_founded) const {
+SlowRankModel::JobEstimate SlowRankModel::estimate_job_factor(const Rounds& now, SlowVerdict* v) const {
     const Rounds base = baseline();
-    const double from_waiting = waiting_factor(now, v->slow_ranks);
-    v->job_factor = from_waiting;
+    JobEstimate out;
+    out.by_waiting = waiting_factor(now, v->slow_ranks);
+    v->job_factor = out.by_waiting;
     const std::map<int, ComputeRate> rates0 = compute_rates(base), rates1 = compute_rates(now);
     std::vector<double> ratios;
-    double before = 0, after = 0;
-    int computing = 0, founded = 0;
+    double before = 0, after = 0, on_cpu_before = 0, on_cpu_after = 0;
+    int computing = 0, founded = 0, on_cpu_computing = 0, on_cpu_computing_now = 0;
     for (const auto& [rank, rate] : rates1) {
         auto it = rates0.find(rank);
         if (it == rates0.end() || it->second.rate <= 0) continue;
         before += it->second.rate, after += rate.rate;
+        on_cpu_before += it->second.on_cpu_rate, on_cpu_after += rate.on_cpu_rate;
         computing += it->second.computing;
         founded += it->second.computing >= kMinComputingSamples;
+        on_cpu_computing += it->second.on_cpu_computing, on_cpu_computing_now += rate.on_cpu_computing;
         // A rank never seen computing since: one computing sample more (as for the peers in waiting_factor).
         ratios.push_back(it->second.rate / std::max(rate.rate, rate.floor));
     }
+    out.rates_well_founded = founded >= 2;
     if (ratios.size() >= 2) {
+        out.by_rates = median_of(ratios);
         v->compute_rate_before = before, v->compute_rate_now = after;
-        v->job_factor = median_of(ratios);
+        v->job_factor = out.by_rates;
         v->job_factor_from = "compute_rates";
         v->computing_samples_before = computing;
+        // A sample is taken at a random moment of wall time, and a rank that shares its CPU is off it
+        // much of that time, seen where it gave the CPU up: its samples' computing share is not its CPU
+        // time's, and the two move apart when a quota or a neighbour takes CPU from the job (LAMMPS under
+        // a quota: all samples said 1.48x of a job 2.46x slower). The samples taken on the CPU say what
+        // the CPU time does. They are fewer, and a slowed job computes in fewer still, so they are used
+        // once the ranks' summed on-CPU computing samples reach kMinComputingSamples in both periods, as
+        // the ratio of the summed rates (a median of per-rank ratios of a few samples each runs high).
+        if (on_cpu_computing >= kMinComputingSamples && on_cpu_computing_now >= kMinComputingSamples) {
+            v->compute_rate_before = on_cpu_before, v->compute_rate_now = on_cpu_after;
+            v->job_factor = on_cpu_before / on_cpu_after;
+            v->job_factor_from = "on_cpu_compute_rates";
+            v->computing_samples_before = on_cpu_computing;
+        }
     }
-    *well_founded = founded >= 2;
     if (!peers_cpu_share(base, v->slow_ranks, &v->peers_cpu_before) ||
         !peers_cpu_share(now, v->slow_ranks, &v->peers_cpu_now))
         v->peers_cpu_before = v->peers_cpu_now = 0;
-    return from_waiting;
+    return out;
 }
 
 double SlowRankModel::waiting_factor(const Rounds& now, const std::vector<int>& suspects) const {
@@ -931,8 +963,9 @@ SlowVerdict SlowRankModel::look() const {
     }
     v.slow_ranks.assign(slow.begin(), slow.end());
     v.p_value = std::min(1.0, strongest->p * v.tests);
-    bool rates_well_founded = false;
-    double job_factor = estimate_job_factor(since(strongest->since), &v, &rates_well_founded);
+    const JobEstimate estimate = estimate_job_factor(since(strongest->since), &v);
+    double job_factor = estimate.by_waiting;
+    const bool rates_well_founded = estimate.rates_well_founded;
     const bool from_rates = v.compute_rate_before > 0;
     if (strongest->unit.kind == SlowEvidence::cpu_starved) {
         // A job goes at its slowest rank's pace: the starved unit's share of CPU now against its
@@ -968,19 +1001,22 @@ SlowVerdict SlowRankModel::look() const {
     // come with a job measurably slower, by the factor reported (min_factor).
     const bool only_links = std::all_of(v.units.begin(), v.units.end(),
                                         [](const SlowUnit& u) { return u.evidence == SlowEvidence::slow_link; });
-    const bool link_alone_unproven = only_links && v.job_factor < config_.min_factor;
+    // These two holds read the rates from all samples (or the peers' waiting where the rates are
+    // unknown), as when the false-alarm evidence was gathered, not the on-CPU estimate reported.
+    const double held_by = estimate.by_rates > 0 ? estimate.by_rates : estimate.by_waiting;
+    const bool link_alone_unproven = only_links && held_by < config_.min_factor;
     // Waited for more, yet by the ranks' compute rates the job is faster: a later phase of the code
     // in which one rank ends its steps last, no sick node (a quiet HPCC run, rank 2 waited for in 22 %
     // of 64 rounds against 1 % at baseline, its job estimated 0.46x). Not a throttled rank (above).
     const bool rates_say_faster =
-        strongest->unit.kind == SlowEvidence::waited_for && from_rates && v.job_factor < config_.min_job_factor;
+        strongest->unit.kind == SlowEvidence::waited_for && from_rates && held_by < config_.min_job_factor;
     const bool job_not_slower = job_factor < config_.min_job_factor;
     if (job_not_slower || link_alone_unproven || rates_say_faster) {
         SlowVerdict held;
         held.status = SlowStatus::no_slow;
         held.rounds = v.rounds, held.baseline_rounds = v.baseline_rounds, held.tests = v.tests;
         held.threshold = v.threshold, held.p_value = v.p_value;
-        if (job_not_slower) v.job_factor = job_factor;  // the estimate that decided
+        v.job_factor = job_not_slower ? job_factor : held_by;  // the estimate that decided
         held.held_back = "held back: " + slow_units_summary(v) + " (the job is not slower)";
         return held;
     }

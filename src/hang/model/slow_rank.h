@@ -85,6 +85,10 @@ struct RankState {
     int64_t throttled = -1;
     // Its call chain changed since its previous sample (ProgressTracker); true where unknown.
     bool moved = true;
+    // How long it took to stop for this sample (StackSample::stop_seconds); 0: unknown (a sample
+    // another process took). A rank on its CPU stops at once; one waiting for a CPU only when next
+    // scheduled, and is then seen where it gave the CPU up.
+    double stop_seconds = 0;
 };
 
 struct SlowRound {
@@ -153,6 +157,7 @@ private:
         bool working, waiting, waited_for;
         bool stopped = false;
         bool moved = true;        // RankState::moved
+        bool on_cpu_known = false, on_cpu = false;  // it stopped within kOnCpuStopSeconds (RankState::stop_seconds)
         bool timed = false;       // run and wait are known and the rank was runnable long enough
         double run = 0, wait = 0;  // seconds since its previous round
         double dt = 0;             // seconds since its previous round; 0: run and wait unknown
@@ -229,18 +234,27 @@ private:
     // The job's slowdown by its peers' (every rank but the suspects) working share at baseline over
     // their share in these rounds: in a bulk-synchronous step they compute c and wait for the slowest.
     double waiting_factor(const Rounds& now, const std::vector<int>& suspects) const;
-    // Sets v->job_factor (from the ranks' compute rates where two or more ranks are timed in both
-    // periods, else as the return value) and returns the estimate that decides whether the job is
-    // slower at all. well_founded: whether two or more of those ranks had kMinComputingSamples
-    // computing samples at baseline.
-    double estimate_job_factor(const Rounds& now, SlowVerdict* v, bool* well_founded) const;
+    // Sets v->job_factor, the estimate reported: from the ranks' compute rates where two or more ranks
+    // are timed in both periods (their samples taken on the CPU where those are enough), else the
+    // peers' waiting.
+    struct JobEstimate {
+        double by_waiting = 1;  // waiting_factor: decides whether the job is slower at all
+        // The median of the ranks' rate ratios from all their samples (0: fewer than two ranks timed):
+        // what the looks' other holds read, as when the false-alarm evidence was gathered.
+        double by_rates = 0;
+        bool rates_well_founded = false;  // two or more of those ranks had kMinComputingSamples at baseline
+    };
+    JobEstimate estimate_job_factor(const Rounds& now, SlowVerdict* v) const;
     // Per rank, its CPU time per second of wall time times the share of its samples (stopped ones
     // left out) that compute: how fast it gets through its compute work. Ranks with less than
     // kMinCpuEvidenceSeconds of timed wall time are left out. floor: the rate had one more of its
-    // samples computed (the bound used when none did).
+    // samples computed (the bound used when none did). on_cpu: the same from the samples taken while
+    // it was on its CPU alone (the share of its CPU time that computes; running 0: none known).
     struct ComputeRate {
         double rate = 0, floor = 0;
         int computing = 0;  // its samples that computed: how much the rate rests on
+        double on_cpu_rate = 0, on_cpu_floor = 0;
+        int on_cpu_running = 0, on_cpu_computing = 0;
     };
     std::map<int, ComputeRate> compute_rates(const Rounds& rounds) const;
     // The peers' (every rank but the suspects) CPU share of their runnable time; false when too little is timed.

@@ -56,7 +56,9 @@ struct SlowVerdict {
     // Where the compute rates rest on too few computing samples (fewer than two ranks with
     // kMinComputingSamples at baseline: a code that spends nearly all its time inside MPI), a
     // rank starved of CPU gives the job factor by its own CPU share, at baseline over since
-    // ("cpu_share"); else "compute_rates", or "peers_waiting" where the rates are unknown.
+    // ("cpu_share"); else "on_cpu_compute_rates" (each rank's computing share from its samples taken
+    // on its CPU, where two ranks or more have kMinComputingSamples of those at baseline),
+    // "compute_rates" (from all its samples), or "peers_waiting" where the rates are unknown.
     std::string job_factor_from = "peers_waiting";
     int computing_samples_before = 0;  // the computing samples at baseline of the ranks the rates rest on
     double peers_cpu_before = 0;     // the other ranks' CPU share of their runnable time at baseline (0: unknown)

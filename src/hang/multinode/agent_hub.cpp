@@ -239,6 +239,7 @@ nlohmann::json sample_request(bool full, bool link) {
     nlohmann::json request{{"type", "sample"}, {"full", full}, {"ranks", nlohmann::json::array()}};
     if (!full) request["packed"] = true;  // wire::put_samples
     if (link) request["link"] = true;
+    request["stop_times"] = true;  // the slow verdict's on-CPU compute rates (wire.h)
     return request;
 }
 }  // namespace

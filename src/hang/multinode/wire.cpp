@@ -207,7 +207,22 @@ bool sample_full(const nlohmann::json& request) {
     return it != request.end() && it->is_boolean() && it->get<bool>();
 }
 
-nlohmann::json sample_json(int rank, const StackSample& s, bool full) {
+bool sample_stop_times(const nlohmann::json& request) {
+    const auto it = request.find("stop_times");
+    return it != request.end() && it->is_boolean() && it->get<bool>();
+}
+
+namespace {
+constexpr double kStopStepSeconds = 20e-6;  // a packed stop time's unit
+constexpr uint64_t kMaxStopMicros = 60'000'000;  // a "stop_us" longer than a minute is malformed
+
+unsigned char packed_stop(double seconds) {
+    if (!(seconds > 0)) return 0;
+    return static_cast<unsigned char>(1 + std::min(253.0, std::floor(seconds / kStopStepSeconds)));
+}
+}  // namespace
+
+nlohmann::json sample_json(int rank, const StackSample& s, bool full, bool stop_times) {
     const StackSample c = full ? s : compact_sample(s);
     nlohmann::json j{{"rank", rank},
                      {"status", kStatuses[static_cast<int>(c.status)]},
@@ -226,6 +241,8 @@ nlohmann::json sample_json(int rank, const StackSample& s, bool full) {
         j["main_wait"] = c.main_wait_ns;
     }
     if (!c.error.empty()) j["error"] = bounded(c.error);
+    if (stop_times && c.stop_seconds > 0)
+        j["stop_us"] = std::min<uint64_t>(kMaxStopMicros, static_cast<uint64_t>(c.stop_seconds * 1e6 + 0.5));
     if (full) {
         nlohmann::json frames = nlohmann::json::array();
         for (size_t i = 0; i < c.frames.size() && i < kMaxFramesPerSample; ++i) {
@@ -242,10 +259,11 @@ bool sample_packed(const nlohmann::json& request) {
     return it != request.end() && it->is_boolean() && it->get<bool>();
 }
 
-void put_samples(nlohmann::json& reply, const std::vector<std::pair<int, StackSample>>& samples, bool full, bool packed) {
+void put_samples(nlohmann::json& reply, const std::vector<std::pair<int, StackSample>>& samples, bool full, bool packed,
+                 bool stop_times) {
     if (full || !packed) {
         nlohmann::json list = nlohmann::json::array();
-        for (const auto& [rank, s] : samples) list.push_back(sample_json(rank, s, full));
+        for (const auto& [rank, s] : samples) list.push_back(sample_json(rank, s, full, stop_times));
         reply["samples"] = std::move(list);
         return;
     }
@@ -264,7 +282,7 @@ void put_samples(nlohmann::json& reply, const std::vector<std::pair<int, StackSa
         put_le(records, static_cast<uint64_t>(c.status), 1);
         put_le(records, static_cast<unsigned char>(c.state), 1);
         put_le(records, (c.in_mpi ? kInMpi : 0) | (c.complete ? kComplete : 0) | (c.sched_known ? kSchedKnown : 0), 1);
-        put_le(records, 0, 1);
+        put_le(records, stop_times ? packed_stop(c.stop_seconds) : 0, 1);
         for (uint64_t v : {c.cpu_ticks, c.main_cpu_ticks, c.main_user_ticks, c.exact_digest, c.progress_digest,
                            c.chain_digest, c.sched_known ? c.main_run_ns : 0, c.sched_known ? c.main_wait_ns : 0})
             put_le(records, v, 8);
@@ -303,7 +321,7 @@ std::optional<std::vector<std::pair<int, StackSample>>> unpack_samples(const nlo
         const char* p = bytes->data() + at;
         const uint64_t rank = get_le(p, 4), status = get_le(p + 4, 1), flags = get_le(p + 6, 1);
         const uint64_t mpi_call = get_le(p + 72, 4), failure = get_le(p + 76, 4);
-        if (rank > (1u << 24) || status >= std::size(kStatuses) || (flags & ~uint64_t{7}) != 0 || p[7] != 0 ||
+        if (rank > (1u << 24) || status >= std::size(kStatuses) || (flags & ~uint64_t{7}) != 0 ||
             mpi_call >= texts.size() || failure >= texts.size()) {
             *error = "malformed sample";
             return std::nullopt;
@@ -314,6 +332,9 @@ std::optional<std::vector<std::pair<int, StackSample>>> unpack_samples(const nlo
         s.in_mpi = flags & kInMpi;
         s.complete = flags & kComplete;
         s.sched_known = flags & kSchedKnown;
+        // Mid-step; 0: unknown (not asked for, or an agent of an earlier release).
+        if (const auto stop = static_cast<unsigned char>(p[7]); stop > 0)
+            s.stop_seconds = (stop - 0.5) * kStopStepSeconds;
         uint64_t* fields[] = {&s.cpu_ticks,       &s.main_cpu_ticks, &s.main_user_ticks, &s.exact_digest,
                               &s.progress_digest, &s.chain_digest,   &s.main_run_ns,     &s.main_wait_ns};
         for (size_t k = 0; k < std::size(fields); ++k) *fields[k] = get_le(p + 8 + 8 * k, 8);
@@ -356,6 +377,15 @@ std::optional<StackSample> sample_from_json(const nlohmann::json& j, int* rank, 
     if (j.contains("chain") && !get_uint<uint64_t>(j, "chain", UINT64_MAX, &s.chain_digest)) {
         *error = "malformed sample";
         return std::nullopt;
+    }
+    // Nor stop_us (not asked for, or an agent of an earlier release): the stop time is unknown then.
+    if (j.contains("stop_us")) {
+        uint64_t micros = 0;
+        if (!get_uint<uint64_t>(j, "stop_us", kMaxStopMicros, &micros)) {
+            *error = "malformed sample";
+            return std::nullopt;
+        }
+        s.stop_seconds = static_cast<double>(micros) / 1e6;
     }
     // Nor main_run and main_wait (or a kernel without schedstat): no evidence of CPU starvation then.
     if (j.contains("main_run") || j.contains("main_wait")) {

@@ -105,15 +105,23 @@ bool sample_full(const nlohmann::json& request);
 // compact requests; an agent of an earlier release ignores it and answers with JSON objects).
 bool sample_packed(const nlohmann::json& request);
 
+// Whether a sample request asks for each sample's time to stop (StackSample::stop_seconds): only
+// "stop_times":true does (an agent of an earlier release ignores it, and its samples' stop times are
+// unknown: the slow verdict's on-CPU rates then leave them out).
+bool sample_stop_times(const nlohmann::json& request);
+
 // full=false leaves the frames out (compact_sample()).
-nlohmann::json sample_json(int rank, const StackSample& sample, bool full);
+nlohmann::json sample_json(int rank, const StackSample& sample, bool full, bool stop_times = false);
 
 // A samples reply's samples: JSON objects in "samples" (sample_json), or, packed (compact only), one
 // fixed record of kPackedSampleBytes per sample, base64 in "packed", with their texts (MPI call,
 // error) once each in "strings". Packed, a compact sample is about half the bytes and is read without
 // a JSON parser: a verification round of a 10,000-node job brings the leader 640,000 of them.
+// stop_times: each known stop time goes with it, as "stop_us" (JSON) or in the record's eighth byte
+// (packed: 1 + its 20-us steps, 254 at most, so 5 ms and longer read as 5.07 ms; 0: unknown).
 constexpr size_t kPackedSampleBytes = 80;
-void put_samples(nlohmann::json& reply, const std::vector<std::pair<int, StackSample>>& samples, bool full, bool packed);
+void put_samples(nlohmann::json& reply, const std::vector<std::pair<int, StackSample>>& samples, bool full, bool packed,
+                 bool stop_times);
 std::optional<StackSample> sample_from_json(const nlohmann::json& j, int* rank, std::string* error);
 
 // The samples of a "samples" reply (either form), by rank, judged as a whole: every sample well formed, of a rank

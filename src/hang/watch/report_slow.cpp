@@ -77,9 +77,10 @@ std::string slow_text(const SlowVerdict& v) {
     out += line;
     if (v.compute_rate_before > 0) {
         std::snprintf(line, sizeof line,
-                      "                %s the ranks' compute rates: %.3f CPU-s/s computing at baseline (%d computing "
+                      "                %s the ranks' compute rates%s: %.3f CPU-s/s computing at baseline (%d computing "
                       "samples), %.3f since\n",
-                      v.job_factor_from == "compute_rates" ? "from" : "not from", v.compute_rate_before,
+                      v.job_factor_from.find("compute_rates") != std::string::npos ? "from" : "not from",
+                      v.job_factor_from == "on_cpu_compute_rates" ? " (samples on the CPU)" : "", v.compute_rate_before,
                       v.computing_samples_before, v.compute_rate_now);
         out += line;
     }

@@ -30,6 +30,7 @@ public:
         uint64_t run_ns = 0, wait_ns = 0;
         int64_t throttled = -1;    // RankState::throttled
         bool moved = true;         // RankState::moved
+        double stop_seconds = 0;   // RankState::stop_seconds (0: unknown)
     };
     // One sampling round of the ranks sampled in it (visitors included),
     // taken at unix time `at`. Rounds in which the whole job is suspended

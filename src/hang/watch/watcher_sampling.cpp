@@ -121,7 +121,8 @@ void Watcher::sample_round() {
              s.main_user_ticks},
             &rank_moved);
         round.push_back({proc.rank, still_kind(a, rank_moved), rank_moved, s.taken_at});
-        slow_round.push_back({proc.rank, proc.node, a, s.sched_known, s.main_run_ns, s.main_wait_ns, -1, rank_moved});
+        slow_round.push_back(
+            {proc.rank, proc.node, a, s.sched_known, s.main_run_ns, s.main_wait_ns, -1, rank_moved, s.stop_seconds});
         // Every 4th round, on this node, where its ranks outnumber their CPUs: whether a CPU quota
         // holds the rank back (two small reads on descriptors kept open; the slow verdict's hold on
         // ranks the kernel serves unevenly needs it, slow_rank.cpp; elsewhere unknown, which never

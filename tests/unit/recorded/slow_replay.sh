@@ -32,6 +32,26 @@ expect_named nwchem_quota50_rank1.log.gz 1 52.2 "NWChem's rank 1 under a quota"
 # kernel serving one rank less; seen stopped on its own, it is named.
 expect_named cp2k_stopcont60_rank3.log.gz 3 45.4 "CP2K's rank 3 stopped and continued"
 
+# LAMMPS, 4 ranks on 2 CPUs, rank 1 held to half a CPU by a quota from t=49.4 s (the job 2.46x slower by
+# its output lines), and rank 2 to 30 % from t=48.8 s (3.32x): all samples said 1.48x and 2.60x at the
+# end; the samples taken on the CPU (s= under 500 us) say what the CPU time does (decision-rule.md §5).
+expect_named lammps_quota50_rank1.log.gz 1 49.4 "LAMMPS's rank 1 under a 50 % quota"
+expect_named lammps_quota30_rank2.log.gz 2 48.8 "LAMMPS's rank 2 under a 30 % quota"
+# expect_estimate LOG MEASURED WHAT: the estimate at the end is from the on-CPU compute rates and
+# within +-30 % of the measured slowdown (the target).
+expect_estimate() {
+  local out
+  out=$(gunzip -c "$here/$1" | "$replay" --baseline-rounds 100 | sed -n 's/^at the end: //p')
+  if [[ $out =~ ~([0-9.]+)x\ \(from\ on_cpu_compute_rates\)$ ]] &&
+    awk -v e="${BASH_REMATCH[1]}" -v m="$2" 'BEGIN { exit !(e >= 0.7 * m && e <= 1.3 * m) }'; then
+    echo "PASS: $3: $out, measured ${2}x"
+  else
+    echo "FAIL: $3: '$out', measured ${2}x (from on_cpu_compute_rates within +-30 % expected)"; fail=1
+  fi
+}
+expect_estimate lammps_quota50_rank1.log.gz 2.46 "LAMMPS under a 50 % quota, the estimate at the end"
+expect_estimate lammps_quota30_rank2.log.gz 3.32 "LAMMPS under a 30 % quota, the estimate at the end"
+
 # The balanced run of the NWChem campaign: no slow verdict.
 out=$(first nwchem_balanced.log.gz)
 if [[ $out == "no slow verdict in "* ]]; then echo "PASS: balanced NWChem: $out"
