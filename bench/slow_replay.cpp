@@ -14,7 +14,7 @@
 //   slow_replay [--baseline-rounds N] [--alpha A] [--min-window-s S] [--never-throttled] [--looks] < supervisor.log
 // Prints the first slow verdict ("slow at round R, t=T s: slow: rank 3 (node vm) ~1.46x; ...; job
 // factor from compute_rates") and the verdict at the end (the last slow look's, with its estimates
-// over the most rounds, and what its job factor comes from), or "no
+// over the most rounds, what its job factor comes from and the peers' CPU share before and since), or "no
 // slow verdict in R rounds"; then the smallest corrected p of any look; --looks: every look.
 #include <algorithm>
 #include <cstdlib>
@@ -88,7 +88,8 @@ int main(int argc, char** argv) {
     if (!told) std::cout << "no slow verdict in " << model.verdict().rounds << " rounds\n";
     else
         std::cout << "at the end: " << jobsentry::slow_summary(model.verdict()) << " (from "
-                  << model.verdict().job_factor_from << ")\n";
+                  << model.verdict().job_factor_from << "; peers' CPU " << model.verdict().peers_cpu_before << " -> "
+                  << model.verdict().peers_cpu_now << ")\n";
     std::cout << "smallest p x tests of any look: " << smallest << "; inflation " << model.rank_inflation() << "\n";
     return 0;
 }
