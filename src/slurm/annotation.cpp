@@ -99,7 +99,11 @@ std::string end_annotation(const Report& r, const std::string& previous) {
     if (!r.monitoring_problem.empty()) text += "; monitoring stopped: " + r.monitoring_problem;
     const std::string hang = "jobsentry: hang at ";
     if (previous.rfind(hang, 0) == 0) text += " -- earlier run: " + split_clauses(previous).front();
-    return one_line(text + part_clauses(previous));
+    text = one_line(text + part_clauses(previous));
+    // A slow verdict's clause as it stands at the end: the same units, its estimate over every round
+    // since the change (the one set at the naming rests on its first window's).
+    if (r.slow.status == SlowStatus::slow) text = with_clause(text, kSlowClauseKey, slow_clause(r.slow));
+    return text;
 }
 
 std::string slow_clause(const SlowVerdict& v) {

@@ -135,6 +135,13 @@ TEST_CASE("the AdminComment's slow clause is bounded and outlives the verdicts a
     r.samples = 57;
     const std::string end = end_annotation(r, comment);
     CHECK(end == "jobsentry: no hang; 57 samples -- " + clause);
+    // The end's report has the verdict with its estimate over every round since: the clause says that one.
+    r.slow = v;
+    r.slow.job_factor = 2.78;
+    const std::string refreshed = end_annotation(r, comment);
+    CHECK_THAT(refreshed, Catch::StartsWith("jobsentry: no hang; 57 samples -- jobsentry slow: rank 2 (node n2) ~2.78x"));
+    CHECK(refreshed == "jobsentry: no hang; 57 samples -- " + slow_clause(r.slow));
+    CHECK(end_annotation(r, "") == "jobsentry: no hang; 57 samples -- " + slow_clause(r.slow));  // never set before
     // A later slow verdict replaces its own clause only.
     CHECK(with_clause(end, kSlowClauseKey, "jobsentry slow: rank 3 ~1.50x") ==
           "jobsentry: no hang; 57 samples -- jobsentry slow: rank 3 ~1.50x");

@@ -223,7 +223,13 @@ TEST_CASE("a process that runs execve is unwound and named as its new program") 
     REQUIRE(wait_for_comm(child, "sleep"));
     bool saw_shell = false;
     const StackSample after = sample_in(sleep, &saw_shell);
-    CHECK(walker.exec_resets() == 1);
+    // At least once: a sample may also land while the kernel is still loading the new image (its comm is
+    // set before its code's bounds), which drops the caches a second time. Never again on a settled image.
+    const uint64_t resets = walker.exec_resets();
+    CHECK(resets >= 1);
+    CHECK(resets <= 2);
+    for (int i = 0; i < 5; ++i) walker.sample(child);
+    CHECK(walker.exec_resets() == resets);
     CHECK(any_frame_in(after, sleep));
     CHECK_FALSE(saw_shell);  // the old image's names, with its caches kept
     CHECK(after.complete);
