@@ -600,7 +600,8 @@ SlowRankModel::JobEstimate SlowRankModel::estimate_job_factor(const Rounds& now,
         // the CPU time does. They are fewer, and a slowed job computes in fewer still, so they are used
         // once the ranks' summed on-CPU computing samples reach kMinComputingSamples in both periods, as
         // the ratio of the summed rates (a median of per-rank ratios of a few samples each runs high).
-        if (on_cpu_computing >= kMinComputingSamples && on_cpu_computing_now >= kMinComputingSamples) {
+        if (on_cpu_computing >= kMinComputingSamples && on_cpu_computing_now >= kMinComputingSamples &&
+            on_cpu_after > 0) {
             v->compute_rate_before = on_cpu_before, v->compute_rate_now = on_cpu_after;
             v->job_factor = on_cpu_before / on_cpu_after;
             v->job_factor_from = "on_cpu_compute_rates";
