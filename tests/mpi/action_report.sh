@@ -8,9 +8,9 @@
   mpirun --oversubscribe -np "$NP" "$HANGPROG" --seconds 300 --hang sleep --hang-rank 0 --hang-after 10 \
   >"$WORK/watch.out" 2>"$WORK/watch.err" &
 watch=$!
-for _ in $(seq 120); do
+for _ in $(seq 600); do
   [ -f "$WORK/report.json" ] && [ "$(json .verdict)" = hang ] && break
-  sleep 1
+  sleep 0.2
 done
 expect_json .verdict hang
 expect_json '.suspect_ranks | join(",")' 0

@@ -141,11 +141,16 @@ expect_cost() {
   grep -q "Watching cost: supervisor CPU" "$WORK/report.txt" || fail "text report lacks the watching cost"
 }
 
-# No process of ours may be left behind, stopped or otherwise.
+# No process of ours may be left behind, stopped or otherwise. The ranks of a killed job take a
+# moment to be reaped: looked for every 0.1 s, for up to 1 s (it was a fixed 1-s wait; the job's
+# launcher is gone by now, so none can appear after a look that found none).
 expect_no_leftovers() {
-  sleep 1
-  local left
-  left=$(tagged_pids | tr '\n' ',')
+  local left t
+  for ((t = 0; t < 10; t++)); do
+    left=$(tagged_pids | tr '\n' ',')
+    [ -n "$left" ] || break
+    sleep 0.1
+  done
   if [ -n "$left" ]; then
     ps -o pid,stat,cmd -p "${left%,}" >&2
     fail "hangprog processes left behind"
