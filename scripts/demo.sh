@@ -37,18 +37,18 @@ chown "$user:" "$dir/job.sh"
 echo "== as $user in $dir: sbatch --hang-detect job.sh   (rank 2 will hang 12 s after start)"
 id=$(runuser -u "$user" -- sbatch --parsable --hang-detect --chdir="$dir" --output="$dir/slurm-%j.out" "$dir/job.sh")
 echo "== job $id submitted; waiting for jobsentry to act"
-for _ in $(seq 240); do
+for _ in $(seq 600); do
   state=$(scontrol show job "$id" | sed -n 's/.*JobState=\([A-Z]*\).*/\1/p')
   case $state in CANCELLED | COMPLETED | FAILED | TIMEOUT) break ;; esac
-  sleep 0.5
+  sleep 0.2
 done
 grep -h "HANG-INJECTED" "$dir/slurm-$id.out" || true
 echo "== job $id is $state"
 comment=""
-for _ in $(seq 40); do  # accounting reaches sacct a moment after the job ends
+for _ in $(seq 100); do  # accounting reaches sacct a moment after the job ends
   comment=$(sacct -j "$id" -X -n -P -o AdminComment)
   [ -n "$comment" ] && break
-  sleep 0.5
+  sleep 0.2
 done
 sacct -j "$id" -X -o JobID,JobName,State,Elapsed,AdminComment%120
 report="$dir/jobsentry-$id.txt"

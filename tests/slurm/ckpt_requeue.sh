@@ -40,7 +40,7 @@ at=$(latest "$WORK/ckpt")
 kill -STOP "$(cat "$WORK/ckpt/pid2")"
 echo "job $id: rank 2 stopped after the checkpoint of iteration $at"
 restarts() { scontrol show job "$id" | sed -n 's/.*Restarts=\([0-9]*\).*/\1/p'; }
-for _ in $(seq 120); do [ "$(restarts)" -ge 1 ] && break; sleep 0.5; done
+for _ in $(seq 300); do [ "$(restarts)" -ge 1 ] && break; sleep 0.2; done
 [ "$(restarts)" -ge 1 ] || fail "job $id not requeued 60 s after the hang"
 resume_at=$(latest "$WORK/ckpt")
 # A requeued job waits for its BeginTime (about 2 min in 22.05); make it eligible now.

@@ -14,13 +14,13 @@ kill -TERM "$ctld"
 for _ in $(seq 100); do kill -0 "$ctld" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$ctld" 2>/dev/null && fail "slurmctld (pid $ctld) did not stop"
 # The hang is found while slurmctld is away: the first attempt fails.
-for _ in $(seq 120); do supervisor_log "$id" | contains "attempt 1 failed; again in" && break; sleep 0.5; done
+for _ in $(seq 600); do supervisor_log "$id" | contains "attempt 1 failed; again in" && break; sleep 0.1; done
 supervisor_log "$id" | contains "attempt 1 failed; again in" || { bash "$SRC/scripts/cluster.sh" up >/dev/null; fail "no failed first attempt within 60 s of stopping slurmctld"; }
 bash "$SRC/scripts/cluster.sh" up >/dev/null
 wait_state "$id" 90 CANCELLED
-for _ in $(seq 60); do supervisor_log "$id" | contains "done at attempt" && break; sleep 0.5; done
+for _ in $(seq 300); do supervisor_log "$id" | contains "done at attempt" && break; sleep 0.1; done
 supervisor_log "$id" | contains "done at attempt" || fail "the supervisor never said its attempt succeeded"
 expect_hang_handled "$id" 2
-for _ in $(seq 30); do pgrep -f "jobsentry supervise --job-id $id( |\$)" >/dev/null || break; sleep 1; done
+for _ in $(seq 300); do pgrep -f "jobsentry supervise --job-id $id( |\$)" >/dev/null || break; sleep 0.1; done
 pgrep -f "jobsentry supervise --job-id $id( |\$)" >/dev/null && fail "the supervisor of job $id is still there"
 pass "job $id: hang found with slurmctld down, $(supervisor_log "$id" | grep -o 'done at attempt [0-9]*'), CANCELLED with its verdict"

@@ -93,12 +93,15 @@ multi_job_script() {
 }
 MULTI_NODE=(-p multi -N 3 --ntasks-per-node=2)  # 6 ranks: 0-1 on n1, 2-3 on n2, 4-5 on n3
 
+# The waits below poll: a file or pgrep every 0.1 s, scontrol and sacct (one RPC each) every
+# 0.2 s; SECONDS is their upper bound. (Every 0.5 s, each wait overshot by 0.25 s on average: about
+# a second of each Slurm test's time, for a dozen waits per test.)
 # wait_log ID SECONDS PATTERN: until the supervisor's log of the job matches (grep -E).
 wait_log() {
   local id=$1 seconds=$2 pattern=$3 t
-  for ((t = 0; t < seconds * 2; t++)); do
+  for ((t = 0; t < seconds * 10; t++)); do
     supervisor_log "$id" | contains -E "$pattern" && return 0
-    sleep 0.5
+    sleep 0.1
   done
   fail "the supervisor log of job $id never said /$pattern/ within $seconds s"
 }
@@ -119,10 +122,10 @@ state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).
 wait_state() {
   local id=$1 seconds=$2; shift 2
   local s t
-  for ((t = 0; t < seconds * 2; t++)); do
+  for ((t = 0; t < seconds * 5; t++)); do
     s=$(state "$id")
     for want in "$@"; do [ "$s" = "$want" ] && return 0; done
-    sleep 0.5
+    sleep 0.2
   done
   fail "job $id is ${s:-gone}, expected $* within $seconds s"
 }
@@ -131,10 +134,10 @@ wait_state() {
 # lag the controller by a moment, so ask until the field is filled.
 sacct_field() {
   local id=$1 field=$2 v t
-  for ((t = 0; t < 40; t++)); do
+  for ((t = 0; t < 100; t++)); do
     v=$(sacct -j "$id" -X -n -P -o "$field" 2>/dev/null | head -1)
     [ -n "$v" ] && { echo "$v"; return 0; }
-    sleep 0.5
+    sleep 0.2
   done
   echo ""
 }
@@ -142,10 +145,10 @@ sacct_field() {
 # The unix time printed by hangprog when it injected the hang.
 injected_at() {
   local t
-  for ((t = 0; t < 240; t++)); do
+  for ((t = 0; t < 1200; t++)); do
     v=$(sed -n 's/^HANG-INJECTED \([0-9.]*\).*/\1/p' "$WORK/out.$1" 2>/dev/null | head -1)
     [ -n "$v" ] && { echo "$v"; return 0; }
-    sleep 0.5
+    sleep 0.1
   done
   fail "job $1 never printed HANG-INJECTED"
 }
@@ -155,9 +158,9 @@ supervisor_log() { cat "$SUPERVISOR_LOGS/job_$1.log" 2>/dev/null || true; }
 # The job's supervisor is gone and its pid file removed once the job ended.
 expect_supervisor_gone() {
   local id=$1 t
-  for ((t = 0; t < 20; t++)); do
+  for ((t = 0; t < 100; t++)); do
     pgrep -f "jobsentry supervise --job-id $id " >/dev/null || break
-    sleep 0.5
+    sleep 0.1
   done
   pgrep -f "jobsentry supervise --job-id $id " >/dev/null && fail "the supervisor of job $id still runs after the job ended"
   [ -e "/run/jobsentry-test/job_$id.pid" ] && fail "the pid file of job $id is left behind"

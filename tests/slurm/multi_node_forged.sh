@@ -38,7 +38,7 @@ time.sleep(9)' "$port" &
 silent=$!
 # Blocking handshakes would take 2 s each, one after the other: 40 s, and no
 # sample meanwhile. They are dropped together after 5 s, sampling going on.
-for ((t = 0; t < 30; t++)); do (( $(silent_refused) >= 20 )) && break; sleep 0.5; done
+for ((t = 0; t < 150; t++)); do (( $(silent_refused) >= 20 )) && break; sleep 0.1; done
 after=$(samples_now)
 (( $(silent_refused) >= 20 )) || fail "only $(silent_refused) of 20 silent connections dropped within 15 s"
 (( after > before )) || fail "the leader took no sample while 20 silent connections were open ($before -> $after)"

@@ -14,7 +14,7 @@ comment=$(sacct_field "$id" AdminComment)
 grep -qE 'sample [0-9]+ .*r2:.*r4:' <(supervisor_log "$id") || fail "ranks of n2 and n3 were never sampled"
 expect_supervisor_gone "$id"
 for n in 1 2; do
-  for _ in $(seq 20); do pgrep -f "jobsentry agent --job-id $id " >/dev/null || break; sleep 0.5; done
+  for _ in $(seq 100); do pgrep -f "jobsentry agent --job-id $id " >/dev/null || break; sleep 0.1; done
   pgrep -f "jobsentry agent --job-id $id " >/dev/null && fail "a node agent of job $id outlived it"
   [ -e "/run/jobsentry-test/job_$id.node$n.pid" ] && fail "the pid file of node $n's agent is left behind"
 done

@@ -43,7 +43,7 @@ if [ "$KIND" = none ]; then
   exit 0
 fi
 # The injector's mark gives the moment of injection to expect_hang_handled.
-for _ in $(seq 240); do [ -s "$WORK/mark.$id" ] && break; sleep 0.5; done
+for _ in $(seq 1200); do [ -s "$WORK/mark.$id" ] && break; sleep 0.1; done
 [ -s "$WORK/mark.$id" ] || fail "job $id: the hang was never injected"
 echo "HANG-INJECTED $(awk 'NR == 1 { print $1 }' "$WORK/mark.$id") $KIND rank $RANK" >>"$WORK/out.$id"
 expect_hang_handled "$id" "$RANK" CANCELLED

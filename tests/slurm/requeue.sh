@@ -7,7 +7,7 @@ job_script job.sh "mpirun -np 4 ./hangprog --seconds 600 --hang sleep --hang-ran
 id=$(submit --hang-detect=action=requeue --requeue -n 4 job.sh)
 wait_state "$id" 60 RUNNING
 restarts() { scontrol show job "$id" | sed -n 's/.*Restarts=\([0-9]*\).*/\1/p'; }
-for _ in $(seq 180); do [ "$(restarts)" -ge 1 ] && break; sleep 0.5; done
+for _ in $(seq 450); do [ "$(restarts)" -ge 1 ] && break; sleep 0.2; done
 restarts=$(restarts)
 [ "$restarts" -ge 1 ] || fail "job $id has Restarts=$restarts 90 s after start"
 expect_hang_handled "$id" 3

@@ -107,7 +107,7 @@ show=$(scontrol show node "$node")
 state=$(sed -n 's/.*State=\([A-Z_+]*\).*/\1/p' <<<"$show" | head -1)
 reason=$(sed -n 's/.*Reason=\(.*\)/\1/p' <<<"$show" | head -1)
 if [ "$SHAPE" = notify ]; then
-  for _ in $(seq 20); do grep -q JOB-NOTIFIED-SLOW "$WORK/out.$id" && break; sleep 0.5; done
+  for _ in $(seq 100); do grep -q JOB-NOTIFIED-SLOW "$WORK/out.$id" && break; sleep 0.1; done
   grep -q JOB-NOTIFIED-SLOW "$WORK/out.$id" || fail "the batch shell of job $id never got SIGUSR1"
   [ "$(grep -c JOB-NOTIFIED-SLOW "$WORK/out.$id")" = 1 ] || fail "the batch shell of job $id was signalled more than once"
   [[ "$state" != *DRAIN* ]] || fail "node $node was drained under slow_action=notify"
@@ -122,9 +122,9 @@ if [ "$SHAPE" = requeue ]; then
   # A requeued job waits for its BeginTime (about 2 min in 22.05); made eligible now.
   wait_state "$id" 30 PENDING RUNNING
   scontrol update jobid="$id" StartTime=now 2>/dev/null || true
-  for _ in $(seq 120); do
+  for _ in $(seq 300); do
     [ "$(scontrol show job "$id" | sed -n 's/.*Restarts=\([0-9]*\).*/\1/p')" = 1 ] && [ "$(state "$id")" = RUNNING ] && break
-    sleep 0.5
+    sleep 0.2
   done
   record=$(scontrol show job "$id")
   [ "$(state "$id")" = RUNNING ] && grep -q "Restarts=1" <<<"$record" || fail "job $id did not run again after its requeue: $(grep -E 'JobState|Restarts' <<<"$record")"

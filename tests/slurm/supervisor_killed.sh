@@ -9,9 +9,9 @@ job_script job.sh "mpirun -np 4 ./hangprog --seconds 20" "srun --mpi=pmix -n 2 .
 id=$(submit --hang-detect -n 4 job.sh)
 wait_state "$id" 60 RUNNING
 pid=""
-for _ in $(seq 40); do
+for _ in $(seq 200); do
   pid=$(pgrep -f "jobsentry supervise --job-id $id " | head -1) && break
-  sleep 0.5
+  sleep 0.1
 done
 [ -n "$pid" ] || fail "no supervisor for job $id"
 sleep 5
