@@ -210,16 +210,21 @@ std::optional<std::string> cpu_stat_path(const std::string& proc_cgroup_text) {
     return v1 ? v1 : v2;
 }
 
-std::optional<uint64_t> cpu_stat_nr_throttled(const std::string& cpu_stat_text) {
-    static const std::string key = "nr_throttled ";
+// The number on the line of `text` that begins with `key` (blanks after the key skipped).
+static std::optional<uint64_t> keyed_line_value(const std::string& text, const std::string& key) {
     size_t at = 0;
-    if (cpu_stat_text.compare(0, key.size(), key) != 0) {
-        at = cpu_stat_text.find("\n" + key);
+    if (text.compare(0, key.size(), key) != 0) {
+        at = text.find("\n" + key);
         if (at == std::string::npos) return std::nullopt;
         ++at;
     }
-    const char* p = cpu_stat_text.c_str() + at + key.size();
+    const char* p = text.c_str() + at + key.size();
+    while (*p == ' ' || *p == '\t') ++p;
     return parse_decimal(p);
+}
+
+std::optional<uint64_t> cpu_stat_nr_throttled(const std::string& cpu_stat_text) {
+    return keyed_line_value(cpu_stat_text, "nr_throttled ");
 }
 
 std::optional<uint64_t> read_cpu_throttled_periods(pid_t pid) {
@@ -230,6 +235,10 @@ std::optional<uint64_t> read_cpu_throttled_periods(pid_t pid) {
     auto stat = read_bounded(*path, 1024);
     if (!stat) return std::nullopt;
     return cpu_stat_nr_throttled(*stat);
+}
+
+std::optional<uint64_t> proc_io_written_bytes(const std::string& proc_io_text) {
+    return keyed_line_value(proc_io_text, "wchar:");
 }
 
 std::optional<uint64_t> status_voluntary_switches(const std::string& status_text) {

@@ -81,6 +81,10 @@ std::vector<std::pair<std::string, std::string>> parse_proc_cgroup(const std::st
 std::optional<std::string> cpu_stat_path(const std::string& proc_cgroup_text);
 std::optional<uint64_t> cpu_stat_nr_throttled(const std::string& cpu_stat_text);
 std::optional<uint64_t> read_cpu_throttled_periods(pid_t pid);
+// The bytes a process has written so far (wchar of /proc/PID/io: every write, to files, pipes and
+// sockets alike). A code that prints a line per step writes at its own pace: the slow verdict's
+// measure of how much slower the job goes. Pure; nullopt without a wchar line.
+std::optional<uint64_t> proc_io_written_bytes(const std::string& proc_io_text);
 // How many CPUs these processes may run on together (the union of their affinity masks); 0 when
 // none could be read.
 int cpus_allowed_together(const std::vector<pid_t>& pids);

@@ -15,10 +15,11 @@ ProcStatFiles::ProcStatFiles(pid_t pid, bool keep_open) : keep_open_(keep_open) 
     thread_stat_ = {thread + "/stat", 4096, -1};
     schedstat_ = {thread + "/schedstat", 256, -1};
     cgroup_ = {dir + "/cgroup", 4096, -1};
+    io_ = {dir + "/io", 512, -1};
 }
 
 ProcStatFiles::~ProcStatFiles() {
-    for (File* f : {&stat_, &thread_stat_, &schedstat_, &cgroup_, &cpu_stat_})
+    for (File* f : {&stat_, &thread_stat_, &schedstat_, &cgroup_, &io_, &cpu_stat_})
         if (f->fd >= 0) ::close(f->fd);
 }
 
@@ -70,6 +71,12 @@ std::optional<uint64_t> ProcStatFiles::cpu_throttled_periods() {
     auto stat = read(cpu_stat_);  // a removed cgroup's descriptor fails, and the path is opened again next time
     if (!stat) return std::nullopt;
     return cpu_stat_nr_throttled(*stat);
+}
+
+std::optional<uint64_t> ProcStatFiles::written_bytes() {
+    auto text = read(io_);
+    if (!text) return std::nullopt;
+    return proc_io_written_bytes(*text);
 }
 
 }  // namespace jobsentry

@@ -32,6 +32,8 @@ public:
     // cgroup (read_cpu_throttled_periods, proc_files.h). Its /proc/PID/cgroup is read each time, so
     // a process moved to another cgroup (a quota put on it alone) is read in its new one.
     std::optional<uint64_t> cpu_throttled_periods();
+    // The bytes it has written so far (/proc/PID/io, proc_io_written_bytes).
+    std::optional<uint64_t> written_bytes();
     bool keeps_open() const { return keep_open_; }
 
 private:
@@ -45,7 +47,7 @@ private:
     std::optional<std::string> read(File& file);
 
     bool keep_open_;
-    File stat_, thread_stat_, schedstat_, cgroup_;
+    File stat_, thread_stat_, schedstat_, cgroup_, io_;
     File cpu_stat_;  // of the cgroup last read: reopened when the process's cgroup changes
     char buffer_[4096];
 };

@@ -186,6 +186,10 @@ TEST_CASE("the cpu.stat of a process's cgroup and its throttle count") {
           std::optional<uint64_t>(0));
     CHECK(cpu_stat_nr_throttled("nr_throttled 5") == std::optional<uint64_t>(5));
     CHECK(cpu_stat_nr_throttled("usage_usec 5\n") == std::nullopt);
+    CHECK(proc_io_written_bytes("rchar: 6976\nwchar: 4096\nsyscr: 10\n") == std::optional<uint64_t>(4096));
+    CHECK(proc_io_written_bytes("wchar: 0\n") == std::optional<uint64_t>(0));
+    CHECK(proc_io_written_bytes("rchar: 6976\nsyscw: 3\n") == std::nullopt);
+    CHECK(proc_io_written_bytes("wchar: x\n") == std::nullopt);
     CHECK(read_cpu_throttled_periods(getpid()).has_value() == cpu_stat_path(*read_bounded("/proc/self/cgroup", 4096))
                                                                     .has_value());
 }
@@ -211,6 +215,8 @@ TEST_CASE("a process's /proc files kept open read anew each time, and fail once 
         // Its CPU quota's throttle count, as read by path (none here: the two read the same cgroup).
         CHECK(files.cpu_throttled_periods() == read_cpu_throttled_periods(child));
         CHECK(files.cpu_throttled_periods() == read_cpu_throttled_periods(child));  // kept open, read again
+        REQUIRE(files.written_bytes());  // it writes nothing: the count stays
+        CHECK(files.written_bytes() == files.written_bytes());
     }
     ProcStatFiles open_before(child, true);
     REQUIRE(open_before.stat());
@@ -223,4 +229,5 @@ TEST_CASE("a process's /proc files kept open read anew each time, and fail once 
     CHECK_FALSE(open_before.stat());
     CHECK_FALSE(open_before.main_thread_schedstat());
     CHECK_FALSE(open_before.cpu_throttled_periods());  // its cgroup file names the gone process too
+    CHECK_FALSE(open_before.written_bytes());
 }

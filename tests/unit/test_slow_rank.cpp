@@ -447,6 +447,10 @@ struct PollingJob {
     // above say (where it gave the CPU up).
     bool stop_times = false;
     double on_cpu_computing_scale = 1;  // scales the on-CPU samples' chance to compute
+    // Rank 0 writes this many bytes a step (RankState::written, read every 4th round as the watcher
+    // does; 0: never read), until output_until (s); a line or a block per step, as CP2K's output.
+    double output_per_step = 0;
+    double output_until = 1e18;
 };
 
 class PollingStream {
@@ -478,6 +482,7 @@ public:
                 step = std::max(step, compute[r] + kExchange);
             }
             step_sum_[fault] += step, ++steps_[fault];
+            if (first == 0 && now_ < job_.output_until) written_ += job_.output_per_step * dt / step;
             for (int r = first; r < last; ++r) {
                 const double runnable = asleep(r) ? 0.05 * dt : dt;
                 const double share = std::clamp(shares[r] * noise(rng_), 0.01, 1.0);
@@ -498,9 +503,12 @@ public:
                     if (fault && job_.quota_throttles && job_.quota.count(r)) ++throttles_[r];
                     throttled = throttles_[r];
                 }
-                round.ranks.push_back({r, a, job_.sched_known, run_[r], wait_[r], throttled, true, stop});
+                const bool read_written = job_.output_per_step > 0 && rounds_ % 4 == 0;
+                const int64_t written = read_written ? (r == 0 ? static_cast<int64_t>(written_) : 0) : -1;
+                round.ranks.push_back({r, a, job_.sched_known, run_[r], wait_[r], throttled, true, stop, written});
             }
         }
+        ++rounds_;
         return round;
     }
 
@@ -509,6 +517,8 @@ public:
 
 private:
     std::map<int, int64_t> throttles_;
+    double written_ = 0;
+    int rounds_ = 0;
     static constexpr double kWork = 0.05, kExchange = 0.05;
     PollingJob job_;
     std::mt19937 rng_;
@@ -594,6 +604,36 @@ TEST_CASE("samples taken on the CPU give the job factor where all samples say no
     REQUIRE(w.status == SlowStatus::slow);
     CHECK(w.job_factor_from == "compute_rates");
     CHECK(w.job_factor < 0.85 * slowdown);
+}
+
+TEST_CASE("a job that writes at a steady rate gives the job factor by its output rate", "[slow]") {
+    // CP2K-like: 2 % of the samples compute, so neither kind of compute rate speaks; rank 0 writes
+    // a block a step. Rank 2 held to 30 % of a CPU from half of one.
+    PollingJob spec;
+    spec.quota[2] = 0.3;
+    spec.fault_from = 160;
+    spec.computing_share = 0.02;
+    spec.output_per_step = 4000;
+    double slowdown = 0;
+    const SlowVerdict v = polling_verdict(spec, 1000, &slowdown);
+    REQUIRE(v.status == SlowStatus::slow);
+    CHECK(v.slow_ranks == std::vector<int>{2});
+    CHECK(v.job_factor_from == "output_rate");
+    CHECK(v.job_factor == Approx(slowdown).epsilon(0.1));
+    CHECK(v.output_rate_before == Approx(v.output_rate_now * slowdown).epsilon(0.1));
+    // Output only in its first minute (an input echo): no measure of its pace; the CPU share speaks.
+    spec.output_until = 60;
+    const SlowVerdict w = polling_verdict(spec);
+    REQUIRE(w.status == SlowStatus::slow);
+    CHECK(w.job_factor_from == "cpu_share");
+    CHECK(w.output_rate_now == 0);
+    // The decision is the same either way: the output rate is reported only.
+    spec.output_until = 1e18;
+    spec.output_per_step = 0;
+    const SlowVerdict u = polling_verdict(spec);
+    CHECK(u.status == v.status);
+    CHECK(u.since == v.since);
+    CHECK(u.p_value == v.p_value);
 }
 
 TEST_CASE("too few computing samples on the CPU: the job factor stays with all samples", "[slow]") {

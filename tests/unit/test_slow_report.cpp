@@ -80,6 +80,14 @@ TEST_CASE("the report carries the slow verdict and its evidence", "[slow]") {
     const std::string text = slow_text(v);
     CHECK_THAT(text, Catch::StartsWith("  slow:         slow: rank 2 (node n2) ~"));
     CHECK_THAT(text, Catch::Contains("rank 2: computes "));
+    CHECK_FALSE(j.contains("output_rate_now"));
+    // With the job's output rate as the job factor: its bytes a second before and since.
+    SlowVerdict by_output = v;
+    by_output.job_factor_from = "output_rate";
+    by_output.output_rate_before = 48000, by_output.output_rate_now = 14500;
+    CHECK(slow_json(by_output)["output_rate_now"] == 14500);
+    CHECK_THAT(slow_text(by_output), Catch::Contains("from the job's output rate: 4.8e+04 bytes written a second at "
+                                                     "baseline, 1.45e+04 since"));
 
     SlowVerdict learning;
     learning.baseline_rounds = 300;

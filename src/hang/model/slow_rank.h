@@ -89,6 +89,9 @@ struct RankState {
     // another process took). A rank on its CPU stops at once; one waiting for a CPU only when next
     // scheduled, and is then seen where it gave the CPU up.
     double stop_seconds = 0;
+    // The bytes its process has written so far (/proc/PID/io wchar); -1: not read this round (the
+    // watcher reads it every few rounds, on its own node only) or unknown.
+    int64_t written = -1;
 };
 
 struct SlowRound {
@@ -164,6 +167,7 @@ private:
         double starve = 0;        // its waiting share of runnable time minus its peers' median (timed, with peers)
         bool starve_known = false;
         int64_t throttled = -1;   // RankState::throttled
+        int64_t written = -1;     // RankState::written
         // Its quota's throttle count was read now and before (same cgroup), and grew in between
         // while most of its peers read now did not (mark_throttling).
         bool throttle_known = false, throttled_now = false;
@@ -257,6 +261,11 @@ private:
         int on_cpu_running = 0, on_cpu_computing = 0;
     };
     std::map<int, ComputeRate> compute_rates(const Rounds& rounds) const;
+    // The job's output rate in these rounds: the bytes its ranks wrote a second (RankState::written),
+    // summed over the ranks read twice or more. False where it is no steady measure of the job's pace:
+    // the count grew in fewer than kMinOutputGrowths of its readings, or the rate of the rounds' first
+    // half and that of their second differ by more than kOutputSteadiness.
+    bool output_rate(const Rounds& rounds, double* rate) const;
     // The peers' (every rank but the suspects) CPU share of their runnable time; false when too little is timed.
     bool peers_cpu_share(const Rounds& rounds, const std::vector<int>& suspects, double* share) const;
     double change_point(const Finding& f) const;

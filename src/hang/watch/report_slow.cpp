@@ -55,6 +55,10 @@ nlohmann::json slow_json(const SlowVerdict& v) {
         out["compute_rate_now"] = v.compute_rate_now;
         out["computing_samples_before"] = v.computing_samples_before;
     }
+    if (v.output_rate_now > 0) {  // the job's bytes written a second, where they gave the job factor
+        out["output_rate_before"] = v.output_rate_before;
+        out["output_rate_now"] = v.output_rate_now;
+    }
     if (v.peers_cpu_now > 0) {  // the evidence behind a waited-for estimate: did the peers' CPU change?
         out["peers_cpu_before"] = v.peers_cpu_before;
         out["peers_cpu_now"] = v.peers_cpu_now;
@@ -82,6 +86,12 @@ std::string slow_text(const SlowVerdict& v) {
                       v.job_factor_from.find("compute_rates") != std::string::npos ? "from" : "not from",
                       v.job_factor_from == "on_cpu_compute_rates" ? " (samples on the CPU)" : "", v.compute_rate_before,
                       v.computing_samples_before, v.compute_rate_now);
+        out += line;
+    }
+    if (v.output_rate_now > 0) {
+        std::snprintf(line, sizeof line,
+                      "                from the job's output rate: %.4g bytes written a second at baseline, %.4g since\n",
+                      v.output_rate_before, v.output_rate_now);
         out += line;
     }
     for (const SlowUnit& u : v.units) {

@@ -13,7 +13,7 @@ bool SlowTracker::observe(double at, const std::vector<Sampled>& ranks, const st
         // Nodes are named as the report and Slurm name them: the agents' node, or ours.
         model_.set_node(r.rank, r.node.empty() ? local_node_ : r.node);
         round.ranks.push_back(
-            {r.rank, r.activity, r.sched_known, r.run_ns, r.wait_ns, r.throttled, r.moved, r.stop_seconds});
+            {r.rank, r.activity, r.sched_known, r.run_ns, r.wait_ns, r.throttled, r.moved, r.stop_seconds, r.written});
     }
     return model_.observe(round);
 }

@@ -31,6 +31,7 @@ public:
         int64_t throttled = -1;    // RankState::throttled
         bool moved = true;         // RankState::moved
         double stop_seconds = 0;   // RankState::stop_seconds (0: unknown)
+        int64_t written = -1;      // RankState::written
     };
     // One sampling round of the ranks sampled in it (visitors included),
     // taken at unix time `at`. Rounds in which the whole job is suspended

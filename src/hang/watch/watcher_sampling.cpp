@@ -18,7 +18,7 @@ namespace jobsentry {
 namespace {
 
 constexpr uint64_t kWarmSamples = 20;  // start-up cost (symbol tables of each rank) is behind us by then
-constexpr uint64_t kThrottleEvery = 4;  // rounds between reads of a rank's CPU quota throttling
+constexpr uint64_t kThrottleEvery = 4;  // rounds between reads of a rank's CPU quota throttling and bytes written
 constexpr double kSlowHoldP = 0.1;      // the CPU budget waits while the slow verdict's look is below this
 
 double own_cpu_seconds() {
@@ -133,6 +133,13 @@ void Watcher::sample_round() {
                 slow_round.back().throttled = static_cast<int64_t>(*throttled);
             slow_s += thread_cpu_now() - began;
         }
+        // Every 4th round, on this node: the bytes it has written so far (one small read on a
+        // descriptor kept open): the job's output rate, the slow verdict's measure of its pace.
+        if (proc.node.empty() && report_.samples % kThrottleEvery == 0) {
+            const double began = thread_cpu_now();
+            if (auto written = walker_.written_bytes(proc.pid)) slow_round.back().written = static_cast<int64_t>(*written);
+            slow_s += thread_cpu_now() - began;
+        }
         last_activity_[proc.rank] = to_string(a);
         if (opt_.verbose) {
             records += " r" + std::to_string(proc.rank) + '=' + sample_record(s);
@@ -140,6 +147,8 @@ void Watcher::sample_round() {
             // Its quota's throttle count, where read this round: bench/slow_replay feeds it back.
             if (slow_round.back().throttled >= 0)
                 records += " q" + std::to_string(proc.rank) + '=' + std::to_string(slow_round.back().throttled);
+            if (slow_round.back().written >= 0)
+                records += " o" + std::to_string(proc.rank) + '=' + std::to_string(slow_round.back().written);
         }
         last_sample_[proc.rank] = std::move(s);
         if (opt_.verbose)
