@@ -34,11 +34,10 @@ bool parse_rank(const std::string& word, RankRoundSample* out, Activity* activit
 }
 
 // " r0=S,p=... v0=812 q0=0 r1=..." -> each rank's record and, where logged, its sleeps (voluntary
-// context switches) read just before the look (own_wakeups.h), its quota's throttle count ("q") and
-// the bytes it has written ("o").
+// context switches) read just before the look (own_wakeups.h) and its quota's throttle count ("q");
+// "out=N", the bytes the ranks' launchers have written (SlowRound::output_bytes), into *output.
 std::map<int, StackSample> parse_records(const std::string& text, std::map<int, uint64_t>* sleeps,
-                                         std::map<int, int64_t>* throttled = nullptr,
-                                         std::map<int, int64_t>* written = nullptr) {
+                                         std::map<int, int64_t>* throttled = nullptr, int64_t* output = nullptr) {
     std::map<int, StackSample> out;
     std::istringstream words(text);
     std::string word;
@@ -48,9 +47,12 @@ std::map<int, StackSample> parse_records(const std::string& text, std::map<int, 
             (*sleeps)[std::atoi(word.c_str() + 1)] = std::strtoull(word.c_str() + eq + 1, nullptr, 10);
             continue;
         }
-        if (word.size() >= 3 && (word[0] == 'q' || word[0] == 'o') && eq != std::string::npos) {
-            std::map<int, int64_t>* into = word[0] == 'q' ? throttled : written;
-            if (into) (*into)[std::atoi(word.c_str() + 1)] = std::strtoll(word.c_str() + eq + 1, nullptr, 10);
+        if (word.size() >= 3 && word[0] == 'q' && eq != std::string::npos) {
+            if (throttled) (*throttled)[std::atoi(word.c_str() + 1)] = std::strtoll(word.c_str() + eq + 1, nullptr, 10);
+            continue;
+        }
+        if (word.compare(0, 4, "out=") == 0) {
+            if (output) *output = std::strtoll(word.c_str() + 4, nullptr, 10);
             continue;
         }
         if (word.size() < 4 || word[0] != 'r' || eq == std::string::npos) continue;
@@ -70,8 +72,9 @@ std::vector<Round> read_rounds(std::istream& in) {
         if (record != std::string::npos) {
             if (out.empty()) continue;
             std::map<int, uint64_t> sleeps;
-            std::map<int, int64_t> throttled, written;
-            auto records = parse_records(line.substr(record + 9), &sleeps, &throttled, &written);
+            std::map<int, int64_t> throttled;
+            int64_t output = -1;
+            auto records = parse_records(line.substr(record + 9), &sleeps, &throttled, &output);
             if (line.find("verification round ") != std::string::npos) {
                 out.back().verification.push_back(std::move(records));
                 out.back().verification_sleeps.push_back(std::move(sleeps));
@@ -81,7 +84,7 @@ std::vector<Round> read_rounds(std::istream& in) {
                 out.back().records = std::move(records);
                 out.back().sleeps = std::move(sleeps);
                 out.back().throttled = std::move(throttled);
-                out.back().written = std::move(written);
+                out.back().output_bytes = output;
             }
             continue;
         }

@@ -25,7 +25,7 @@ struct Round {
     std::map<int, StackSample> records;
     std::map<int, uint64_t> sleeps;  // each rank's voluntary context switches before the look, where logged
     std::map<int, int64_t> throttled;  // each rank's CPU quota throttle count, where read and logged ("q" words)
-    std::map<int, int64_t> written;    // the bytes each rank has written, where read and logged ("o" words)
+    int64_t output_bytes = -1;  // the bytes the ranks' launchers have written, where read and logged ("out=")
     // Where the recorded watcher verified a candidate of this round: its verification rounds' and
     // spin watch's records (what the job did then; the stream resumes after them).
     std::vector<std::map<int, StackSample>> verification, spin_watch;

@@ -8,13 +8,15 @@
 #   hog       pinned to one CPU beside a busy loop pinned there (a noisy neighbour)
 # Recorded per injection: was a slow verdict given, did it name the slowed rank (or its node),
 # the delay from the fault to the verdict, the verdict's estimated job slowdown, and the measured
-# one, twice: by wall time, (end - fault) / (the unfaulted run's time - (fault - start)), from one
+# one, three times: by wall time, (end - fault) / (the unfaulted run's time - (fault - start)), from one
 # balanced run of each application first (which also counts as a balanced run: a slow verdict there
 # is a false one); and by the application's own steps (tests/apps/launch.sh's app.steps), the time
 # the faulted run took from the fault to its last step over the time the balanced run took for the
 # same steps: the same work compared with itself, free of the start-up's spread and of a pace that
-# drifts along the run (NWChem's later steps are slower). The summary judges the estimate on the
-# steps where both runs have them.
+# drifts along the run (NWChem's later steps are slower); and that by-steps ratio normalized by the
+# same ratio before the fault (by_steps, below), free of a run that went slower or faster than the
+# balanced one from its start. The summary judges the estimate on the normalized measure where known,
+# else on the steps.
 # Rows are appended to $OUT/results.tsv as they come, so a campaign stopped early keeps them.
 #   [LIMIT=600] [KEEP_REFS=1] [APPS="lammps cp2k nwchem"] [FAULTS="stopcont quota hog"] \
 #     bash bench/slow_detection.sh [INJECTIONS=40] [RUN_SECONDS=90] [SEED]
@@ -37,13 +39,16 @@ for a in "${apps[@]}"; do
   bash "$TOP/tests/apps/launch.sh" list | grep -x "$a" >/dev/null || { echo "APPS: '$a' is not an application of tests/apps/launch.sh" >&2; exit 2; }
 done
 RESULTS=$OUT/results.tsv
-[ -s "$RESULTS" ] || echo -e "app\tfault\tparam\trank\tdelay_after_baseline\tslow\tnamed\tright\tverdict_delay_s\testimated\tmeasured\tmeasured_steps" >"$RESULTS"
+[ -s "$RESULTS" ] || echo -e "app\tfault\tparam\trank\tdelay_after_baseline\tslow\tnamed\tright\tverdict_delay_s\testimated\tmeasured\tmeasured_steps\tmeasured_steps_normalized" >"$RESULTS"
 
-# by_steps RUN_STEPS REF_STEPS FAULT: the faulted run's time from FAULT to its last step over the
-# balanced run's time for the same steps (step k's time interpolated at the fault); "-" when either
-# run printed too few steps.
+# by_steps RUN_STEPS REF_STEPS FAULT [normalized]: the faulted run's time from FAULT to its last step
+# over the balanced run's time for the same steps (step k's time interpolated at the fault); "-" when
+# either run printed too few steps. normalized: that ratio over the same ratio before the fault (its
+# first step to the fault, at least 10 s of the balanced run): a run that went slower or faster than
+# the balanced one before any fault (the balanced run kept from an earlier campaign, CP2K's pace
+# that varies between runs) is judged against its own pace.
 by_steps() {
-  awk -v f="$3" 'FNR == 1 { file++ } file == 1 { run[++n] = $1; next } { ref[++m] = $1 }
+  awk -v f="$3" -v mode="${4:-}" 'FNR == 1 { file++ } file == 1 { run[++n] = $1; next } { ref[++m] = $1 }
     END {
       last = n < m ? n : m
       for (i = 1; i < last && run[i + 1] <= f; i++) {}
@@ -51,7 +56,10 @@ by_steps() {
       k = i + (run[i + 1] > run[i] ? (f - run[i]) / (run[i + 1] - run[i]) : 0)  # two lines in one read
       j = int(k); at = ref[j] + (k - j) * (ref[j + 1] - ref[j])
       if (ref[last] - at < 5) { print "-"; exit }
-      printf "%.2f", (run[last] - f) / (ref[last] - at)
+      after = (run[last] - f) / (ref[last] - at)
+      if (mode != "normalized") { printf "%.2f", after; exit }
+      if (at - ref[1] < 10) { print "-"; exit }
+      printf "%.2f", after / ((f - run[1]) / (at - ref[1]))
     }' "$1" "$2"
 }
 
@@ -100,20 +108,25 @@ for i in $(seq "$N"); do
   est=$(jq -r 'if .slow.status == "slow" then (.slow.job_factor * 100 | round / 100) else "-" end' "$dir/report.json")
   measured=$(awk -v s="$started" -v f="$faulted" -v e="$ended" -v r="${ref[$app]}" \
     'BEGIN { left = r - (f - s); if (left > 5) printf "%.2f", (e - f) / left; else print "-" }')
-  steps=-
-  [ -s "$dir/app.steps" ] && [ -s "$OUT/ref_$app/app.steps" ] && steps=$(by_steps "$dir/app.steps" "$OUT/ref_$app/app.steps" "$faulted")
-  echo -e "$app\t$fault\t$param\t$rank\t$delay\t$slow\t${named:--}\t$right\t$vdelay\t$est\t$measured\t$steps" >>"$RESULTS"
-  echo "run $i: $app $fault $param rank $rank: $slow [$named] after $vdelay s, est $est, measured $measured (by steps $steps)" >&2
+  steps=- normalized=-
+  if [ -s "$dir/app.steps" ] && [ -s "$OUT/ref_$app/app.steps" ]; then
+    steps=$(by_steps "$dir/app.steps" "$OUT/ref_$app/app.steps" "$faulted")
+    normalized=$(by_steps "$dir/app.steps" "$OUT/ref_$app/app.steps" "$faulted" normalized)
+  fi
+  echo -e "$app\t$fault\t$param\t$rank\t$delay\t$slow\t${named:--}\t$right\t$vdelay\t$est\t$measured\t$steps\t$normalized" >>"$RESULTS"
+  echo "run $i: $app $fault $param rank $rank: $slow [$named] after $vdelay s, est $est, measured $measured (by steps $steps, normalized $normalized)" >&2
 done
 
 # The table of every injection so far in $RESULTS (this run's and earlier ones').
-# Column 13: the measured slowdown judged on, by the steps where known, else by wall time.
-awk -F'\t' -v OFS='\t' 'NR > 1 && $2 != "none" { $13 = ($12 != "" && $12 != "-") ? $12 : $11; print }' "$RESULTS" >"$SCRATCH/inj"
+# Column 14: the measured slowdown judged on: by the steps normalized by the run's pace before the
+# fault where known, else by the steps, else by wall time (rows of earlier campaigns have 12 columns).
+awk -F'\t' -v OFS='\t' 'NR > 1 && $2 != "none" {
+    $14 = ($13 != "" && $13 != "-") ? $13 : ($12 != "" && $12 != "-") ? $12 : $11; print }' "$RESULTS" >"$SCRATCH/inj"
 total=$(wc -l <"$SCRATCH/inj")
-big=$(awk -F'\t' '$13 != "-" && $13 >= 1.2' "$SCRATCH/inj" | wc -l)
-found=$(awk -F'\t' '$13 != "-" && $13 >= 1.2 && $6 == "slow" && $8 == "yes"' "$SCRATCH/inj" | wc -l)
-awk -F'\t' '$13 != "-" && $13 >= 1.2 && $6 == "slow" && $8 == "yes" { print $9 }' "$SCRATCH/inj" >"$SCRATCH/delays"
-awk -F'\t' '$10 != "-" && $13 != "-" && $13 >= 1.2 && $8 == "yes" { r = $10 / $13; print (r > 1 ? r - 1 : 1 - r) }' \
+big=$(awk -F'\t' '$14 != "-" && $14 >= 1.2' "$SCRATCH/inj" | wc -l)
+found=$(awk -F'\t' '$14 != "-" && $14 >= 1.2 && $6 == "slow" && $8 == "yes"' "$SCRATCH/inj" | wc -l)
+awk -F'\t' '$14 != "-" && $14 >= 1.2 && $6 == "slow" && $8 == "yes" { print $9 }' "$SCRATCH/inj" >"$SCRATCH/delays"
+awk -F'\t' '$10 != "-" && $14 != "-" && $14 >= 1.2 && $8 == "yes" { r = $10 / $14; print (r > 1 ? r - 1 : 1 - r) }' \
   "$SCRATCH/inj" >"$SCRATCH/errors"
 within=$(awk '$1 <= 0.3' "$SCRATCH/errors" | wc -l)
 false_slow=$(awk -F'\t' 'NR > 1 && $2 == "none" && $6 == "slow"' "$RESULTS" | wc -l)

@@ -52,6 +52,7 @@ int main(int argc, char** argv) {
         if (r.all_stopped) continue;
         jobsentry::SlowRound round;
         round.at = r.t;
+        round.output_bytes = r.output_bytes;
         for (const jobsentry::RankRoundSample& sampled : r.ranks) {
             const int rank = sampled.rank;
             jobsentry::RankState s{rank, r.activity.at(rank)};
@@ -63,7 +64,6 @@ int main(int argc, char** argv) {
             }
             if (auto it = r.records.find(rank); it != r.records.end()) s.stop_seconds = it->second.stop_seconds;
             if (auto q = r.throttled.find(rank); q != r.throttled.end()) s.throttled = q->second;
-            if (auto o = r.written.find(rank); o != r.written.end()) s.written = o->second;
             else if (never_throttled && (logged - 1) % 4 == 0) s.throttled = 0;  // the watcher reads before counting the round
             round.ranks.push_back(s);
         }

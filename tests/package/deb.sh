@@ -64,10 +64,14 @@ watcher=$!
 sleep 1
 [ "$(readlink /proc/$watcher/exe)" = /usr/bin/jobsentry ] || fail "the package's jobsentry did not start"
 apt-get remove -y -qq jobsentry >"$work/apt.log" 2>&1 || { cat "$work/apt.log"; fail "apt remove failed"; }
-sleep 0.5
-for exe in /proc/[0-9]*/exe; do
-  [[ "$(readlink "$exe" 2>/dev/null)" == /usr/bin/jobsentry* ]] && fail "a jobsentry process outlived the package: ${exe%/exe}"
+# Every process of the package's binaries gone within 10 s (one find for every process: a readlink
+# per process in the shell took 4-5 s).
+for _ in $(seq 50); do
+  left=$(find /proc -mindepth 2 -maxdepth 2 -name exe -lname '/usr/bin/jobsentry*' 2>/dev/null | head -1 || true)
+  [ -n "$left" ] || break
+  sleep 0.2
 done
+[ -z "$left" ] || fail "a jobsentry process outlived the package: ${left%/exe}"
 [ ! -e "$plugin" ] || fail "the plugin outlived the package"
 [ ! -e /usr/bin/jobsentry ] || fail "/usr/bin/jobsentry outlived the package"
 grep -qv '^[[:space:]]*\(#\|$\)' /etc/slurm/plugstack.conf.d/jobsentry.conf 2>/dev/null && fail "an enabled plugstack line remains"

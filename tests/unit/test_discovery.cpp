@@ -1,7 +1,14 @@
-// Rank discovery (pure part): rank variables in an environment block, descendants in a pid tree.
+// Rank discovery: rank variables in an environment block, descendants in a pid tree, real ranks and their launchers.
 #include "catch_compat.hpp"
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
+#include <string>
+#include <thread>
 
 #include "hang/watch/discovery.h"
 #include "base/process_tree.h"
@@ -14,6 +21,19 @@ std::string env(std::initializer_list<std::string> vars) {
     std::string block;
     for (const auto& v : vars) block += v + '\0';
     return block;
+}
+
+// A process that runs `sleep 30` with the environment of MPI rank `rank`.
+pid_t spawn_rank(int rank) {
+    const pid_t pid = fork();
+    if (pid == 0) {
+        std::string var = "OMPI_COMM_WORLD_RANK=" + std::to_string(rank);
+        char* envp[] = {var.data(), nullptr};
+        char* argv[] = {const_cast<char*>("sleep"), const_cast<char*>("30"), nullptr};
+        execve("/bin/sleep", argv, envp);
+        _exit(127);
+    }
+    return pid;
 }
 
 }  // namespace
@@ -150,4 +170,35 @@ TEST_CASE("merge_reported_ranks names a rank number two nodes report", "[discove
         REQUIRE(out.ranks.size() == 2);
         CHECK(out.ranks[0].pid == 12);
     }
+}
+
+TEST_CASE("a rank's launcher is its parent where that is the job's and no rank, never the supervisor", "[discovery]") {
+    // Rank 0 below a launcher of ours (as mpirun starts its ranks), rank 1 our own child (as
+    // `jobsentry watch -- ./program` starts a singleton): our own writes are no output of the job's.
+    const pid_t launcher = fork();
+    REQUIRE(launcher >= 0);
+    if (launcher == 0) {
+        const pid_t rank = spawn_rank(0);
+        int status = 0;
+        waitpid(rank, &status, 0);
+        _exit(0);
+    }
+    const pid_t own = spawn_rank(1);
+    REQUIRE(own > 0);
+    Discovery found;
+    for (int i = 0; i < 200 && found.ranks.size() < 2; ++i) {  // until both have exec'd
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        found = discover_ranks(getpid(), getuid());
+    }
+    REQUIRE(found.ranks.size() == 2);
+    CHECK(found.ranks[0].rank == 0);
+    CHECK(found.ranks[0].launcher == launcher);
+    CHECK(found.ranks[1].rank == 1);
+    CHECK(found.ranks[1].pid == own);
+    CHECK(found.ranks[1].launcher == 0);
+    kill(found.ranks[0].pid, SIGKILL);
+    kill(own, SIGKILL);
+    int status = 0;
+    waitpid(launcher, &status, 0);
+    waitpid(own, &status, 0);
 }

@@ -447,8 +447,9 @@ struct PollingJob {
     // above say (where it gave the CPU up).
     bool stop_times = false;
     double on_cpu_computing_scale = 1;  // scales the on-CPU samples' chance to compute
-    // Rank 0 writes this many bytes a step (RankState::written, read every 4th round as the watcher
-    // does; 0: never read), until output_until (s); a line or a block per step, as CP2K's output.
+    // The ranks' launcher relays this many bytes of output a step (SlowRound::output_bytes, read
+    // every 4th round as the watcher does; 0: never read), until output_until (s): a line or a block
+    // per step, as NWChem's 1484 bytes.
     double output_per_step = 0;
     double output_until = 1e18;
 };
@@ -503,11 +504,10 @@ public:
                     if (fault && job_.quota_throttles && job_.quota.count(r)) ++throttles_[r];
                     throttled = throttles_[r];
                 }
-                const bool read_written = job_.output_per_step > 0 && rounds_ % 4 == 0;
-                const int64_t written = read_written ? (r == 0 ? static_cast<int64_t>(written_) : 0) : -1;
-                round.ranks.push_back({r, a, job_.sched_known, run_[r], wait_[r], throttled, true, stop, written});
+                round.ranks.push_back({r, a, job_.sched_known, run_[r], wait_[r], throttled, true, stop});
             }
         }
+        if (job_.output_per_step > 0 && rounds_ % 4 == 0) round.output_bytes = static_cast<int64_t>(written_);
         ++rounds_;
         return round;
     }
@@ -607,8 +607,8 @@ TEST_CASE("samples taken on the CPU give the job factor where all samples say no
 }
 
 TEST_CASE("a job that writes at a steady rate gives the job factor by its output rate", "[slow]") {
-    // CP2K-like: 2 % of the samples compute, so neither kind of compute rate speaks; rank 0 writes
-    // a block a step. Rank 2 held to 30 % of a CPU from half of one.
+    // CP2K-like: 2 % of the samples compute, so neither kind of compute rate speaks; the launcher
+    // relays a block of output a step. Rank 2 held to 30 % of a CPU from half of one.
     PollingJob spec;
     spec.quota[2] = 0.3;
     spec.fault_from = 160;

@@ -48,10 +48,12 @@ constexpr int kMinComputingSamples = 20;
 // the ranks share their CPUs). 300, 500 and 1000 us gave the same picture on LAMMPS and CP2K runs
 // (docs/benchmarks.md, "Samples taken on the CPU").
 constexpr double kOnCpuStopSeconds = 500e-6;
-// The job's output rate (its bytes written a second) measures its pace where it grew in at least this
-// many readings of each period, and the halves of each period agree within this factor: a code that
-// prints a line or a block per step writes as fast as it steps (CP2K under a quota: 3.3x fewer bytes a
-// second, 3.2x fewer steps), one that wrote its input echo and then only at the end does not.
+// The job's output rate (the bytes its launchers relay a second) measures its pace where it grew in
+// at least this many readings of each period, and the halves of each period agree within this factor:
+// a code that prints a line or a block per step writes as fast as it steps (NWChem: 1484 bytes a step,
+// every step; CP2K under a quota: 3.3x fewer bytes a second, 3.2x fewer steps), one that wrote its
+// input echo and then only at the end does not. Its ranks' own writes are no such measure: NWChem's
+// go mostly to scratch files, 100-440 MB a step.
 constexpr int kMinOutputGrowths = 12;
 constexpr double kOutputSteadiness = 1.5;
 constexpr size_t kStarveBaselineValues = 20;  // fewer timed baseline rounds: the unit is not tested for starvation
@@ -193,7 +195,7 @@ const SlowRankModel::Share& SlowRankModel::Shares::of(const Unit& u) const {
 }
 
 SlowRankModel::Round SlowRankModel::mark(const SlowRound& round) {
-    Round out{round.at, {}, {}, round.node_link_ms, {}};
+    Round out{round.at, {}, {}, round.node_link_ms, {}, round.output_bytes};
     if (round.node_link_ms.size() >= kLinkNodes) out.node_link = against_peers(round.node_link_ms);
     const int waiting = static_cast<int>(
         std::count_if(round.ranks.begin(), round.ranks.end(), [](const RankState& r) { return r.activity == Activity::in_mpi; }));
@@ -204,7 +206,6 @@ SlowRankModel::Round SlowRankModel::mark(const SlowRound& round) {
         Mark m{r.rank, working, r.activity == Activity::in_mpi, working && 2 * waiting > others};
         m.stopped = r.activity == Activity::stopped;
         m.throttled = r.throttled;
-        m.written = r.written;
         m.moved = r.moved;
         m.on_cpu_known = r.stop_seconds > 0;
         m.on_cpu = m.on_cpu_known && r.stop_seconds < kOnCpuStopSeconds;
@@ -632,40 +633,29 @@ double SlowRankModel::waiting_factor(const Rounds& now, const std::vector<int>& 
 }
 
 bool SlowRankModel::output_rate(const Rounds& rounds, double* rate) const {
-    struct Reading {
-        double at;
-        int64_t bytes;
-    };
-    std::map<int, std::vector<Reading>> readings;
+    std::vector<std::pair<double, int64_t>> readings;  // (when, bytes written so far)
     for (const Round* round : rounds)
-        for (const Mark& m : round->marks)
-            if (m.written >= 0) readings[m.rank].push_back({round->at, m.written});
-    if (rounds.empty()) return false;
-    const double middle = (rounds.front()->at + rounds.back()->at) / 2;
-    // Bytes a second from each rank's readings between from and to (its first and last there).
-    auto rate_between = [&](double from, double to) {
-        double sum = 0;
-        for (const auto& [rank, list] : readings) {
-            const Reading *first = nullptr, *last = nullptr;
-            for (const Reading& r : list) {
-                if (r.at < from || r.at > to) continue;
-                if (!first) first = &r;
-                last = &r;
-            }
-            if (first && last && last->at > first->at && last->bytes >= first->bytes)
-                sum += static_cast<double>(last->bytes - first->bytes) / (last->at - first->at);
-        }
-        return sum;
-    };
+        if (round->output_bytes >= 0) readings.emplace_back(round->at, round->output_bytes);
     int growths = 0;
-    for (const auto& [rank, list] : readings)
-        for (size_t i = 1; i < list.size(); ++i) growths += list[i].bytes > list[i - 1].bytes;
+    for (size_t i = 1; i < readings.size(); ++i) growths += readings[i].second > readings[i - 1].second;
     if (growths < kMinOutputGrowths) return false;
-    const double first_half = rate_between(rounds.front()->at, middle);
-    const double second_half = rate_between(middle, rounds.back()->at);
-    if (first_half <= 0 || second_half <= 0 || std::max(first_half, second_half) > kOutputSteadiness * std::min(first_half, second_half))
+    // Bytes a second between the first and the last reading within [from, to].
+    auto rate_between = [&](double from, double to) {
+        const std::pair<double, int64_t>*first = nullptr, *last = nullptr;
+        for (const auto& r : readings) {
+            if (r.first < from || r.first > to) continue;
+            if (!first) first = &r;
+            last = &r;
+        }
+        if (!first || last->first <= first->first || last->second < first->second) return 0.0;
+        return static_cast<double>(last->second - first->second) / (last->first - first->first);
+    };
+    const double from = readings.front().first, to = readings.back().first, middle = (from + to) / 2;
+    const double first_half = rate_between(from, middle), second_half = rate_between(middle, to);
+    if (first_half <= 0 || second_half <= 0 ||
+        std::max(first_half, second_half) > kOutputSteadiness * std::min(first_half, second_half))
         return false;
-    *rate = rate_between(rounds.front()->at, rounds.back()->at);
+    *rate = rate_between(from, to);
     return *rate > 0;
 }
 

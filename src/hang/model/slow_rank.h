@@ -89,9 +89,6 @@ struct RankState {
     // another process took). A rank on its CPU stops at once; one waiting for a CPU only when next
     // scheduled, and is then seen where it gave the CPU up.
     double stop_seconds = 0;
-    // The bytes its process has written so far (/proc/PID/io wchar); -1: not read this round (the
-    // watcher reads it every few rounds, on its own node only) or unknown.
-    int64_t written = -1;
 };
 
 struct SlowRound {
@@ -101,6 +98,10 @@ struct SlowRound {
     // other hosts that carried data since its last reading (link_rtt.h); absent: not read this
     // round, or no such connection.
     std::map<std::string, double> node_link_ms;
+    // The bytes the ranks' launchers (mpirun, orted, a Hydra proxy: the processes that relay their
+    // output) on the watcher's node have written so far: the job's output as they relay it
+    // (RankProcess::launcher); -1: not read this round (every few rounds) or none known.
+    int64_t output_bytes = -1;
 };
 
 // A share's variance inflation, learnt from the baseline's series of one kind of evidence: a window
@@ -167,7 +168,6 @@ private:
         double starve = 0;        // its waiting share of runnable time minus its peers' median (timed, with peers)
         bool starve_known = false;
         int64_t throttled = -1;   // RankState::throttled
-        int64_t written = -1;     // RankState::written
         // Its quota's throttle count was read now and before (same cgroup), and grew in between
         // while most of its peers read now did not (mark_throttling).
         bool throttle_known = false, throttled_now = false;
@@ -178,6 +178,7 @@ private:
         std::map<std::string, double> node_starve;  // as Mark::starve, a node against the other nodes
         std::map<std::string, double> node_link_ms;  // SlowRound::node_link_ms
         std::map<std::string, double> node_link;     // its reading minus the other nodes' median (ms)
+        int64_t output_bytes = -1;                   // SlowRound::output_bytes
     };
     struct SchedClock {
         uint64_t run_ns = 0, wait_ns = 0;
@@ -261,10 +262,10 @@ private:
         int on_cpu_running = 0, on_cpu_computing = 0;
     };
     std::map<int, ComputeRate> compute_rates(const Rounds& rounds) const;
-    // The job's output rate in these rounds: the bytes its ranks wrote a second (RankState::written),
-    // summed over the ranks read twice or more. False where it is no steady measure of the job's pace:
-    // the count grew in fewer than kMinOutputGrowths of its readings, or the rate of the rounds' first
-    // half and that of their second differ by more than kOutputSteadiness.
+    // The job's output rate in these rounds: the bytes a second its ranks' launchers wrote
+    // (SlowRound::output_bytes). False where it is no steady measure of the job's pace: the count grew
+    // in fewer than kMinOutputGrowths of its readings, or the rate of the rounds' first half and that
+    // of their second differ by more than kOutputSteadiness.
     bool output_rate(const Rounds& rounds, double* rate) const;
     // The peers' (every rank but the suspects) CPU share of their runnable time; false when too little is timed.
     bool peers_cpu_share(const Rounds& rounds, const std::vector<int>& suspects, double* share) const;

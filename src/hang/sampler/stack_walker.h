@@ -67,8 +67,6 @@ public:
     // The process's CPU quota's throttle count (ProcStatFiles::cpu_throttled_periods), through the
     // descriptors its samples keep open.
     std::optional<uint64_t> cpu_throttled_periods(pid_t pid) { return stat_files_for(pid).cpu_throttled_periods(); }
-    // The bytes the process has written so far (ProcStatFiles::written_bytes), likewise.
-    std::optional<uint64_t> written_bytes(pid_t pid) { return stat_files_for(pid).written_bytes(); }
 
     // Detaches tracees that did not stop in time earlier. The owner must call
     // it whenever a child-state notification may concern one (SIGCHLD, a

@@ -6,6 +6,8 @@
 #include <map>
 #include <string>
 
+#include <unistd.h>
+
 #include "hang/sampler/mpi_classifier.h"
 #include "base/proc_files.h"
 #include "base/process_tree.h"
@@ -88,10 +90,16 @@ Discovery ranks_among(const std::vector<pid_t>& candidates, const std::map<pid_t
             auto chosen = std::find_if(out.ranks.begin(), out.ranks.end(),
                                        [&](const RankProcess& r) { return r.pid == parent->first; });
             if (chosen != out.ranks.end() && !maps_mpi_library(chosen->pid) && maps_mpi_library(pid))
-                *chosen = {*rank, pid, info->second.start_time, {}, info->second.cpu_ticks};
+                *chosen = {*rank, pid, info->second.start_time, {}, info->second.cpu_ticks, chosen->launcher};
             continue;
         }
-        out.ranks.push_back({*rank, pid, info->second.start_time, {}, info->second.cpu_ticks});
+        // Its parent relays its output when it is the job's, no rank (a wrapper script is one) and not
+        // this supervisor (`jobsentry watch -- ./singleton`: our own log is no output of the job's).
+        const pid_t parent_pid = info->second.parent;
+        const bool launcher = parent_pid > 1 && parent_pid != getpid() && parent == rank_of.end() &&
+                              process_owned_by(parent_pid, job_uid) == std::optional<bool>(true);
+        out.ranks.push_back(
+            {*rank, pid, info->second.start_time, {}, info->second.cpu_ticks, launcher ? parent_pid : 0});
     }
     std::sort(out.ranks.begin(), out.ranks.end(),
               [](const RankProcess& a, const RankProcess& b) { return a.rank < b.rank; });

@@ -23,6 +23,9 @@ struct RankProcess {
     uint64_t start_time = 0;  // on its node's clock (ticks since its boot)
     std::string node;         // "" on the supervisor's own node; else the node whose agent samples it
     uint64_t cpu_ticks = 0;   // utime + stime when discovered (local ranks): the job's CPU time
+    // Its parent where that is a process of the job's user and no rank (mpirun, orted, prted, a Hydra
+    // proxy: the launcher that relays its output); 0: none such (srun's slurmstepd, a remote rank).
+    pid_t launcher = 0;
 };
 
 struct Discovery {

@@ -6,14 +6,15 @@
 
 namespace jobsentry {
 
-bool SlowTracker::observe(double at, const std::vector<Sampled>& ranks, const std::map<std::string, double>& links) {
-    SlowRound round{at, {}, {}};
+bool SlowTracker::observe(double at, const std::vector<Sampled>& ranks, const std::map<std::string, double>& links,
+                          int64_t output_bytes) {
+    SlowRound round{at, {}, {}, output_bytes};
     for (const auto& [node, ms] : links) round.node_link_ms[node.empty() ? local_node_ : node] = ms;
     for (const Sampled& r : ranks) {
         // Nodes are named as the report and Slurm name them: the agents' node, or ours.
         model_.set_node(r.rank, r.node.empty() ? local_node_ : r.node);
         round.ranks.push_back(
-            {r.rank, r.activity, r.sched_known, r.run_ns, r.wait_ns, r.throttled, r.moved, r.stop_seconds, r.written});
+            {r.rank, r.activity, r.sched_known, r.run_ns, r.wait_ns, r.throttled, r.moved, r.stop_seconds});
     }
     return model_.observe(round);
 }

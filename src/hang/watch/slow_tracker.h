@@ -31,14 +31,15 @@ public:
         int64_t throttled = -1;    // RankState::throttled
         bool moved = true;         // RankState::moved
         double stop_seconds = 0;   // RankState::stop_seconds (0: unknown)
-        int64_t written = -1;      // RankState::written
     };
     // One sampling round of the ranks sampled in it (visitors included),
     // taken at unix time `at`. Rounds in which the whole job is suspended
     // must not be fed (the watcher skips them).
     // links: the nodes' link readings taken with this round (model/link_rtt.h; the watcher's own
-    // node as ""), none in most rounds. Returns true when this round was a look.
-    bool observe(double at, const std::vector<Sampled>& ranks, const std::map<std::string, double>& links = {});
+    // node as ""), none in most rounds. output_bytes: SlowRound::output_bytes. Returns true when this
+    // round was a look.
+    bool observe(double at, const std::vector<Sampled>& ranks, const std::map<std::string, double>& links = {},
+                 int64_t output_bytes = -1);
     // --verbose: "slow look: no slow rank in 400 rounds; p x tests 0.31; inflation 3.2".
     std::string look_line() const;
 

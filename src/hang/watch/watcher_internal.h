@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "base/clock.h"
+#include "base/proc_stat_files.h"
 #include "hang/model/parastack.h"
 #include "hang/model/progress.h"
 #include "hang/model/rank_stillness.h"
@@ -69,7 +70,11 @@ private:
                                             std::map<std::string, double>* link_ms = nullptr);
     void sample_round();
     // The slow verdict's share of a round (slow_tracker.h): fed, and its news told.
-    void track_slow(const std::vector<SlowTracker::Sampled>& round, const std::map<std::string, double>& links);
+    void track_slow(const std::vector<SlowTracker::Sampled>& round, const std::map<std::string, double>& links,
+                    int64_t output_bytes);
+    // The bytes this node's ranks' launchers have written so far (RankProcess::launcher): the job's
+    // output as they relay it, the slow verdict's measure of its pace; -1 where none could be read.
+    int64_t launchers_output();
     // Adds this node's link reading (link_reader.h) to the round's other nodes' ("": this one).
     void add_own_link_reading(std::map<std::string, double>& out);
     // --verbose: the line of one sampling round (detail: each rank's activity).
@@ -159,6 +164,10 @@ private:
     // kernel's placement serve one rank less than its peers, the slow verdict's hold that needs the
     // CPU quota throttle counts (watcher_sampling.cpp), so only then are they read.
     bool ranks_share_cpus_ = true;
+    // The launchers' /proc files, opened once each (a descriptor names its process, never the next
+    // one given its pid); a launcher that could not be read once is never read again.
+    std::map<pid_t, ProcStatFiles> launcher_files_;
+    std::vector<pid_t> launchers_gone_;
     void observe_budget();
     Report report_;
 };

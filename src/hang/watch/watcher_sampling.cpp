@@ -72,6 +72,7 @@ void Watcher::sample_round() {
         report_.samples % LinkReader::kEvery == 0 &&
         std::any_of(ranks_.begin(), ranks_.end(), [](const RankProcess& r) { return !r.node.empty(); });
     std::map<std::string, double> links;
+    const bool output_round = report_.samples % kThrottleEvery == 0;
     std::map<int, StackSample> samples = take_samples(visited, false, link_round ? &links : nullptr);
     // The slow verdict's own CPU this round (its readings and its model), counted apart from `model`:
     // what it adds to the sampling path (the scheduler times, which the hang verdict's verification
@@ -133,13 +134,7 @@ void Watcher::sample_round() {
                 slow_round.back().throttled = static_cast<int64_t>(*throttled);
             slow_s += thread_cpu_now() - began;
         }
-        // Every 4th round, on this node: the bytes it has written so far (one small read on a
-        // descriptor kept open): the job's output rate, the slow verdict's measure of its pace.
-        if (proc.node.empty() && report_.samples % kThrottleEvery == 0) {
-            const double began = thread_cpu_now();
-            if (auto written = walker_.written_bytes(proc.pid)) slow_round.back().written = static_cast<int64_t>(*written);
-            slow_s += thread_cpu_now() - began;
-        }
+
         last_activity_[proc.rank] = to_string(a);
         if (opt_.verbose) {
             records += " r" + std::to_string(proc.rank) + '=' + sample_record(s);
@@ -147,8 +142,6 @@ void Watcher::sample_round() {
             // Its quota's throttle count, where read this round: bench/slow_replay feeds it back.
             if (slow_round.back().throttled >= 0)
                 records += " q" + std::to_string(proc.rank) + '=' + std::to_string(slow_round.back().throttled);
-            if (slow_round.back().written >= 0)
-                records += " o" + std::to_string(proc.rank) + '=' + std::to_string(slow_round.back().written);
         }
         last_sample_[proc.rank] = std::move(s);
         if (opt_.verbose)
@@ -196,7 +189,11 @@ void Watcher::sample_round() {
     if (streak == 0) streak_started_ = 0;
     else if (streak_started_ == 0) streak_started_ = unix_now();
     const double slow_began = thread_cpu_now();
-    track_slow(slow_round, links);
+    // Every 4th round: the job's output so far, as its launchers on this node relay it (a small read
+    // on a descriptor kept open per launcher).
+    const int64_t output_bytes = output_round ? launchers_output() : -1;
+    if (opt_.verbose && output_bytes >= 0) records += " out=" + std::to_string(output_bytes);
+    track_slow(slow_round, links, output_bytes);
     const double model_ended = thread_cpu_now();
     slow_s += model_ended - slow_began;
     cost_.add(CostStep::model, model_ended - model_began - slow_s);
@@ -252,9 +249,30 @@ void Watcher::add_own_link_reading(std::map<std::string, double>& out) {
     }
 }
 
-void Watcher::track_slow(const std::vector<SlowTracker::Sampled>& round, const std::map<std::string, double>& links) {
+int64_t Watcher::launchers_output() {
+    for (const RankProcess& r : ranks_)  // the launchers of this node's ranks, each opened once
+        if (r.node.empty() && r.launcher > 0 && launcher_files_.count(r.launcher) == 0 &&
+            std::count(launchers_gone_.begin(), launchers_gone_.end(), r.launcher) == 0)
+            launcher_files_.try_emplace(r.launcher, r.launcher, true);
+    int64_t sum = 0;
+    bool read = false;
+    for (auto it = launcher_files_.begin(); it != launcher_files_.end();) {
+        if (auto bytes = it->second.written_bytes()) {
+            sum += static_cast<int64_t>(*bytes);
+            read = true;
+            ++it;
+        } else {  // ended (or never readable): its descriptor, or a new one by its pid, names no launcher
+            launchers_gone_.push_back(it->first);
+            it = launcher_files_.erase(it);
+        }
+    }
+    return read ? sum : -1;
+}
+
+void Watcher::track_slow(const std::vector<SlowTracker::Sampled>& round, const std::map<std::string, double>& links,
+                         int64_t output_bytes) {
     // Visitors included: the model counts each rank over the rounds it was sampled in.
-    if (slow_.observe(unix_now(), round, links) && opt_.verbose) log(slow_.look_line());
+    if (slow_.observe(unix_now(), round, links, output_bytes) && opt_.verbose) log(slow_.look_line());
     const std::string news = slow_.news();
     if (news.empty()) return;
     log(news);
