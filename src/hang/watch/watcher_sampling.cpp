@@ -134,7 +134,6 @@ void Watcher::sample_round() {
                 slow_round.back().throttled = static_cast<int64_t>(*throttled);
             slow_s += thread_cpu_now() - began;
         }
-
         last_activity_[proc.rank] = to_string(a);
         if (opt_.verbose) {
             records += " r" + std::to_string(proc.rank) + '=' + sample_record(s);
