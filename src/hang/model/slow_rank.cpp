@@ -641,7 +641,8 @@ bool SlowRankModel::output_rate(const Rounds& rounds, double* rate) const {
     if (growths < kMinOutputGrowths) return false;
     // Bytes a second between the first and the last reading within [from, to].
     auto rate_between = [&](double from, double to) {
-        const std::pair<double, int64_t>*first = nullptr, *last = nullptr;
+        const std::pair<double, int64_t>* first = nullptr;
+        const std::pair<double, int64_t>* last = nullptr;
         for (const auto& r : readings) {
             if (r.first < from || r.first > to) continue;
             if (!first) first = &r;

@@ -60,8 +60,8 @@ struct SlowVerdict {
     // on its CPU, where two ranks or more have kMinComputingSamples of those at baseline),
     // "compute_rates" (from all its samples), or "peers_waiting" where the rates are unknown.
     std::string job_factor_from = "peers_waiting";
-    // "output_rate" (first where known): the bytes the job's ranks wrote a second at baseline and since,
-    // where both are steady measures of its pace (slow_rank.cpp, output_rate); 0: not used.
+    // "output_rate" (first where known): the bytes a second the ranks' launchers relayed at baseline and
+    // since, where both are steady measures of the job's pace (slow_rank.cpp, output_rate); 0: not used.
     double output_rate_before = 0, output_rate_now = 0;
     int computing_samples_before = 0;  // the computing samples at baseline of the ranks the rates rest on
     double peers_cpu_before = 0;     // the other ranks' CPU share of their runnable time at baseline (0: unknown)

@@ -18,7 +18,7 @@ namespace jobsentry {
 namespace {
 
 constexpr uint64_t kWarmSamples = 20;  // start-up cost (symbol tables of each rank) is behind us by then
-constexpr uint64_t kThrottleEvery = 4;  // rounds between reads of a rank's CPU quota throttling and bytes written
+constexpr uint64_t kThrottleEvery = 4;  // rounds between reads of a rank's CPU quota throttling, and of the launchers' output
 constexpr double kSlowHoldP = 0.1;      // the CPU budget waits while the slow verdict's look is below this
 
 double own_cpu_seconds() {
