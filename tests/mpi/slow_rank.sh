@@ -61,7 +61,7 @@ release_cgroup() {
   rmdir "$CGROUP" 2>/dev/null || true
 }
 # KEEP_DIR: the watcher's log, the report and the fault's record are copied there (for bench/ and failures).
-keep() { [ -z "${KEEP_DIR:-}" ] || { mkdir -p "$KEEP_DIR"; cp "$WORK"/watch.err "$WORK"/report.* "$WORK"/injected "$WORK"/times "$WORK"/run/app.steps "$KEEP_DIR"/ 2>/dev/null || true; }; }
+keep() { [ -z "${KEEP_DIR:-}" ] || { mkdir -p "$KEEP_DIR"; cp "$WORK"/watch.err "$WORK"/watch.out "$WORK"/report.* "$WORK"/injected "$WORK"/times "$WORK"/run/app.steps "$KEEP_DIR"/ 2>/dev/null || true; }; }
 HOG=""
 release_hog() { [ -z "$HOG" ] || kill "$HOG" 2>/dev/null || true; }
 trap 'touch "$WORK/unthrottle"; release_cgroup; release_hog; keep; sweep; cleanup' EXIT

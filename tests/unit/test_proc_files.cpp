@@ -208,9 +208,15 @@ TEST_CASE("a process's /proc files kept open read anew each time, and fail once 
         CHECK(first->start_time == read_proc_stat(child)->start_time);
         REQUIRE(files.main_thread_stat());
         REQUIRE(files.main_thread_schedstat());
+        // Made anew, not the first read's text. On a loaded machine the busy child may wait for a
+        // CPU for longer than any one pause: up to 5 s of 10-ms pauses for its run time to grow.
         const uint64_t run_before = files.main_thread_schedstat()->run_ns;
-        usleep(30000);
-        CHECK(files.main_thread_schedstat()->run_ns > run_before);  // made anew, not the first read's text
+        uint64_t run_after = run_before;
+        for (int i = 0; i < 500 && run_after == run_before; ++i) {
+            usleep(10000);
+            run_after = files.main_thread_schedstat()->run_ns;
+        }
+        CHECK(run_after > run_before);
         CHECK(files.stat()->cpu_ticks >= first->cpu_ticks);
         // Its CPU quota's throttle count, as read by path (none here: the two read the same cgroup).
         CHECK(files.cpu_throttled_periods() == read_cpu_throttled_periods(child));
