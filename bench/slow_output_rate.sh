@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The slow verdict's job factor from the job's output rate (docs/decision-rule.md §5) under each
 # MPI's launcher: the bytes the ranks' launcher relays are read on the watcher's node, and that
-# launcher is Open MPI's mpirun itself, or MPICH's Hydra proxy (hydra_pmi_proxy, below
-# mpiexec.mpich). halo_waitall, 4 ranks, prints a line of fixed width every PROGRESS iterations
-# from rank 0 (--progress: the iteration and the wall clock), as real codes print a line per
-# step; once the watcher's slow baseline is complete, rank RANK is slowed by FAULT until the job
+# launcher is Open MPI's mpirun itself (prterun from Open MPI 5 on), or MPICH's Hydra proxy
+# (hydra_pmi_proxy, below mpiexec.mpich). halo_waitall, 4 ranks, prints a line of fixed width
+# every PROGRESS iterations from rank 0 (--progress: the iteration and the wall clock), as real
+# codes print a line per step; once the watcher's slow baseline is complete, rank RANK is slowed by FAULT until the job
 # ends (tests/mpi/slow_rank.sh with KEEP_FAULT=1).
 # Measured: the job's pace from those lines, iterations a second in the 30 s before the fault
 # over those from 5 s after it to the job's end. Estimated: the report's job factor, and where
@@ -31,6 +31,9 @@ for m in "${mpis[@]}"; do
   esac
 done
 OUT=${OUT:-$TOP/bench-out/slow_output_rate}
+# The ranks' parent under Open MPI: mpirun itself up to 4; from 5 on, mpirun execs prterun.
+openmpi_launcher=mpirun
+[[ $(mpirun --version 2>/dev/null) =~ \(Open\ MPI\)\ ([0-9]+) ]] && [ "${BASH_REMATCH[1]}" -ge 5 ] && openmpi_launcher=prterun
 mkdir -p "$OUT"
 
 # pace LINES FROM TO: iterations a second among the progress lines whose time is in [FROM, TO].
@@ -44,7 +47,7 @@ echo "| MPI | launcher | run | fault | pace before (it/s) | pace after (it/s) | 
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for r in $(seq "$RUNS"); do
   for m in "${mpis[@]}"; do  # interleaved: each MPI's runs share the machine's moments alike
-    program=halo_waitall launcher=mpirun
+    program=halo_waitall launcher=$openmpi_launcher
     [ "$m" = mpich ] && program=halo_waitall_mpich launcher=hydra_pmi_proxy
     dir=$OUT/${m}_$(date +%s)_$r
     MPI_IMPL=$m PROGRAMS=$BUILD/tests/programs PROGRAM_ARGS="--progress $PROGRESS" KEEP_FAULT=1 EXPECT_SLOW=0 \
