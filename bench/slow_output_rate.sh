@@ -4,8 +4,8 @@
 # launcher is Open MPI's mpirun itself (prterun from Open MPI 5 on), or MPICH's Hydra proxy
 # (hydra_pmi_proxy, below mpiexec.mpich). halo_waitall, 4 ranks, prints a line of fixed width
 # every PROGRESS iterations from rank 0 (--progress: the iteration and the wall clock), as real
-# codes print a line per step; once the watcher's slow baseline is complete, rank RANK is slowed by FAULT until the job
-# ends (tests/mpi/slow_rank.sh with KEEP_FAULT=1).
+# codes print a line per step; once the watcher's slow baseline is complete, rank RANK is slowed
+# by FAULT until the job ends (tests/mpi/slow_rank.sh with KEEP_FAULT=1).
 # Measured: the job's pace from those lines, iterations a second in the 30 s before the fault
 # over those from 5 s after it to the job's end. Estimated: the report's job factor, and where
 # it came from (output_rate is the one this checks; the others are decision-rule.md §5's).
