@@ -1,6 +1,10 @@
 // Mode 1 page protection and the SIGSEGV/SIGTRAP handlers (see protect.h).
 // Tables are fixed-size arrays: the handlers read them without locks and they
-// change only inside MPI wrappers, when every page is unprotected.
+// change only inside MPI wrappers, when every page is unprotected. Under
+// MPI_THREAD_MULTIPLE several threads are inside wrappers at once: the
+// functions of protect.h that change or read the tables hold g_tables (not
+// interesting(), precise mode's read on every access, where nothing is
+// protected; the hits have their own flag).
 #include "tools/rmacheck/preload/protect.h"
 
 #include "tools/rmacheck/preload/shadow.h"
@@ -15,6 +19,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 
 #include "tools/rmacheck/preload/guard.h"
 #include "tools/rmacheck/preload/thread_id.h"
@@ -79,6 +84,17 @@ struct WinPage {
     uint8_t open, faults, kept, mpi_faults;
 };
 
+// Taken by each function of protect.h that changes or reads the tables below, never by the signal
+// handlers. Without it two threads' Puts recorded at once (rma_mpich_gcc_omp_master: the master's
+// and thread 1's) wrote the same g_pending slot: a torn entry (thread 1's lo, the master's hi, far up
+// on the main stack) had kMaxPages pages protected from thread 1's stack upwards, its TLS and thread
+// control block among them, whose rseq area the kernel writes on the way back to the thread: the
+// rank died of a SIGSEGV (SI_KERNEL) that no handler sees. Recursive: the functions call each other
+// (release_if calls unprotect_all, stop_keeping_all stop_keeping). A leaf lock: taken after
+// hooks.cpp's g_inside_mutex, nothing is locked while it is held.
+std::recursive_mutex g_tables;
+using TablesLock = std::lock_guard<std::recursive_mutex>;
+
 Pending g_pending[kMaxPending];
 int g_npending = 0;
 Page g_pages[kMaxPages];
@@ -135,6 +151,20 @@ bool was_reclosed(uint64_t page) {
 
 thread_local uint64_t t_step_pages[4] __attribute__((tls_model("initial-exec")));
 thread_local int t_nstep __attribute__((tls_model("initial-exec"))) = 0;
+
+// A fault on no page of ours may still be one of ours: another thread (entering MPI) lifted the page
+// and took it out of the tables (its flush released the buffer) between the fault and its handler,
+// so the table changed before the handler could see it change. The access is then tried again once:
+// it goes through if the page is open now. Only when the same address faults again, the tables
+// unchanged (or after kForeignTries), is the fault given back. Giving it back at once took the
+// handler out of the process (SIGSEGV's previous action restored) while pages were still protected:
+// the next fault on one killed the rank (Open MPI's handler runs on the faulting stack, where a
+// protected page cannot take the signal frame: SIGSEGV with SI_KERNEL; UCX's, under MPICH, prints a
+// backtrace and ends the rank).
+constexpr int kForeignTries = 8;
+thread_local uint64_t t_foreign_addr __attribute__((tls_model("initial-exec"))) = 0;
+thread_local uint32_t t_foreign_change __attribute__((tls_model("initial-exec"))) = 0;
+thread_local int t_foreign_tries __attribute__((tls_model("initial-exec"))) = 0;
 
 uint64_t page_of(uint64_t a) { return a & ~(g_page - 1); }
 
@@ -340,6 +370,13 @@ void on_segv(int sig, siginfo_t* si, void* ctx) {
         if (si->si_code == SEGV_ACCERR && was_reclosed(page_of(addr)) &&
             mprotect(reinterpret_cast<void*>(page_of(addr)), g_page, PROT_READ | PROT_WRITE) == 0)
             return;
+        // Maybe lifted and released by another thread before this handler ran: tried again first.
+        if (addr != t_foreign_addr || (change != t_foreign_change && t_foreign_tries < kForeignTries)) {
+            t_foreign_tries = addr == t_foreign_addr ? t_foreign_tries + 1 : 1;
+            t_foreign_addr = addr, t_foreign_change = change;
+            return;
+        }
+        t_foreign_addr = 0, t_foreign_tries = 0;
         // Not our protection: let the fault happen as it would without us.
         sigaction(SIGSEGV, &g_old_segv, nullptr);
         (void)sig;
@@ -541,6 +578,7 @@ template <class Gone> void remove_windows(Gone gone) {
 }  // namespace
 
 bool add_window_memory(uint64_t lo, uint64_t hi, uint32_t win, bool watch_target, bool keep_closed) {
+    TablesLock lock(g_tables);
     bool watched = false;
     if (hi > lo && g_nwindows < kMaxWindows) {
         keep_closed = keep_closed && watch_target;
@@ -555,20 +593,24 @@ bool add_window_memory(uint64_t lo, uint64_t hi, uint32_t win, bool watch_target
 }
 
 void remove_window_memory(uint64_t lo) {
+    TablesLock lock(g_tables);
     remove_windows([lo](const WinMem& w) { return w.lo == lo; });
 }
 
 void remove_window(uint32_t win) {
+    TablesLock lock(g_tables);
     remove_windows([win](const WinMem& w) { return w.win == win; });
 }
 
 bool any_kept() {
+    TablesLock lock(g_tables);
     for (int i = 0; i < g_nwindows; ++i)
         if (g_windows[i].kept) return true;
     return false;
 }
 
 int kept_window_at(uint64_t addr) {
+    TablesLock lock(g_tables);
     for (int i = 0; i < g_nwindows; ++i)
         if (g_windows[i].kept && addr >= page_of(g_windows[i].lo) && addr < page_of(g_windows[i].hi - 1) + g_page)
             return static_cast<int>(g_windows[i].win);
@@ -576,12 +618,14 @@ int kept_window_at(uint64_t addr) {
 }
 
 bool window_kept(uint32_t win) {
+    TablesLock lock(g_tables);
     for (int i = 0; i < g_nwindows; ++i)
         if (g_windows[i].win == win && g_windows[i].kept) return true;
     return false;
 }
 
 void stop_keeping(uint32_t win) {
+    TablesLock lock(g_tables);
     for (int k = 0; k < g_nwindows; ++k) {
         WinMem& m = g_windows[k];
         if (m.win != win || !m.kept) continue;
@@ -596,6 +640,7 @@ void stop_keeping(uint32_t win) {
 }
 
 bool stop_keeping_all() {
+    TablesLock lock(g_tables);
     bool any = false;
     for (int k = 0; k < g_nwindows; ++k)
         if (g_windows[k].kept) stop_keeping(g_windows[k].win), any = true;
@@ -606,7 +651,10 @@ void next_span() { g_span.fetch_add(1, std::memory_order_relaxed); }
 
 void sample_spans(bool on) { g_sample_spans = on; }
 
-void window_spans(uint64_t* watched, uint64_t* total) { *watched = g_spans_watched, *total = g_spans_total; }
+void window_spans(uint64_t* watched, uint64_t* total) {
+    TablesLock lock(g_tables);
+    *watched = g_spans_watched, *total = g_spans_total;
+}
 
 bool install() {
     g_page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
@@ -625,6 +673,7 @@ bool install() {
 
 
 bool track(uint64_t lo, uint64_t hi, bool block_reads, uint32_t win, int target, uint64_t request) {
+    TablesLock lock(g_tables);
     if (hi <= lo || g_npending >= kMaxPending) return false;
     // (fits() before reading the bytes: a buffer that ends up page-protected may share a page that
     // already is, and that read would fault.)
@@ -645,6 +694,7 @@ bool track(uint64_t lo, uint64_t hi, bool block_reads, uint32_t win, int target,
     shadow::mark(lo, hi);
     // Inside a wrapper the pages are lifted; otherwise (never today) only new or stricter pages change.
     const bool on = g_protected;
+    TableChange changing;  // a handler missing its page in the table meanwhile retries its instruction
     g_npages.store(add_pages(g_pending[g_npending++], g_npages.load(std::memory_order_relaxed),
                              [on](uint64_t pg, int prot) {
                                  madvise(reinterpret_cast<void*>(pg), g_page, MADV_DONTDUMP);
@@ -655,17 +705,24 @@ bool track(uint64_t lo, uint64_t hi, bool block_reads, uint32_t win, int target,
 }
 
 void release_win(uint32_t win) {
+    TablesLock lock(g_tables);
     release_if([&](const Pending& p) { return p.win == win; });
 }
 void release_target(uint32_t win, int target) {
+    TablesLock lock(g_tables);
     release_if([&](const Pending& p) { return p.win == win && p.target == target; });
 }
 void release_request(uint64_t request) {
+    TablesLock lock(g_tables);
     release_if([&](const Pending& p) { return request != 0 && p.request == request; });
 }
-bool any_pending() { return g_npending > 0; }
+bool any_pending() {
+    TablesLock lock(g_tables);
+    return g_npending > 0;
+}
 
 void unprotect_all() {
+    TablesLock lock(g_tables);
     if (!g_protected) return;
     g_protected = false;
     protect_runs(g_npages.load(std::memory_order_acquire), [](const Page&) { return PROT_READ | PROT_WRITE; });
@@ -676,6 +733,7 @@ void unprotect_all() {
 }
 
 void reprotect_all() {
+    TablesLock lock(g_tables);
     if (g_track_only) return;
     int n = g_npages.load(std::memory_order_acquire), nw = g_nwpages.load(std::memory_order_acquire);
     if (n == 0 && nw == 0) return;
