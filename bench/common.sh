@@ -13,7 +13,7 @@ SCRATCH=$(mktemp -d /tmp/jobsentry-bench.XXXXXX)
 export JOBSENTRY_BENCH_TAG=$SCRATCH
 end_tagged() {
   local pid
-  for pid in $(pgrep -x hangprog; pgrep -x mpirun); do
+  for pid in $(pgrep -x hangprog; pgrep -x mpirun; pgrep -x mpiexec.mpich); do
     grep -qz "^JOBSENTRY_BENCH_TAG=$SCRATCH\$" "/proc/$pid/environ" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
   done
   return 0

@@ -16,10 +16,16 @@
 # drifts along the run (NWChem's later steps are slower); and that by-steps ratio normalized by the
 # same ratio before the fault (by_steps, below), free of a run that went slower or faster than the
 # balanced one from its start. The summary judges the estimate on the normalized measure where known,
-# else on the steps.
+# else on the steps. Also recorded, by the run's own steps alone (own_pace, below): steps a second in
+# the 30 s before the fault over those from 5 s after it to the end, free of the balanced run (which
+# ran at another moment of a shared machine) but not of a pace that drifts along the run.
 # Rows are appended to $OUT/results.tsv as they come, so a campaign stopped early keeps them.
 #   [LIMIT=600] [KEEP_REFS=1] [APPS="lammps cp2k nwchem"] [FAULTS="stopcont quota hog"] \
 #     bash bench/slow_detection.sh [INJECTIONS=40] [RUN_SECONDS=90] [SEED]
+# APPS_MPI=mpich: the applications' MPICH builds under Hydra (tests/apps/launch.sh: NWChem only, and
+# Debian 13's; e.g. in scripts/debian13-root.sh's root with APPS=nwchem and an OUT of its own), with
+# NP=2: MPICH's ranks poll without yielding, and NWChem at 4 ranks on 2 CPUs made 1 step in 100 s
+# (36 steps in 15 s at 2 ranks). NP (default 4): ranks per job.
 # LIMIT: a faulted run is stopped after that many seconds (a busy neighbour can slow a job 20-50x;
 # the steps' measure compares the steps it made with the balanced run's same steps).
 . "$(dirname "$0")/common.sh"
@@ -28,7 +34,7 @@ RUN=${2:-90}
 RANDOM=${3:-$$}
 OUT=${OUT:-$TOP/bench-out/slow_detection}
 mkdir -p "$OUT"
-export PROGRAMS=$BUILD/tests/programs JOBSENTRY HANGPROG NP=4
+export PROGRAMS=$BUILD/tests/programs JOBSENTRY HANGPROG NP=${NP:-4}
 calibrated_app_rates
 read -ra apps <<<"${APPS:-lammps cp2k nwchem}"
 read -ra faults <<<"${FAULTS:-stopcont quota hog}"
@@ -39,7 +45,7 @@ for a in "${apps[@]}"; do
   bash "$TOP/tests/apps/launch.sh" list | grep -x "$a" >/dev/null || { echo "APPS: '$a' is not an application of tests/apps/launch.sh" >&2; exit 2; }
 done
 RESULTS=$OUT/results.tsv
-[ -s "$RESULTS" ] || echo -e "app\tfault\tparam\trank\tdelay_after_baseline\tslow\tnamed\tright\tverdict_delay_s\testimated\tmeasured\tmeasured_steps\tmeasured_steps_normalized" >"$RESULTS"
+[ -s "$RESULTS" ] || echo -e "app\tfault\tparam\trank\tdelay_after_baseline\tslow\tnamed\tright\tverdict_delay_s\testimated\tmeasured\tmeasured_steps\tmeasured_steps_normalized\tmeasured_own_pace" >"$RESULTS"
 
 # by_steps RUN_STEPS REF_STEPS FAULT [normalized]: the faulted run's time from FAULT to its last step
 # over the balanced run's time for the same steps (step k's time interpolated at the fault); "-" when
@@ -61,6 +67,14 @@ by_steps() {
       if (at - ref[1] < 10) { print "-"; exit }
       printf "%.2f", after / ((f - run[1]) / (at - ref[1]))
     }' "$1" "$2"
+}
+
+# own_pace RUN_STEPS FAULT END: the run's steps a second in [FAULT - 30, FAULT] over those in
+# [FAULT + 5, END]; "-" with fewer than 3 steps in either.
+own_pace() {
+  awk -v f="$2" -v e="$3" '$1 >= f - 30 && $1 <= f { if (b++ == 0) b0 = $1; b1 = $1 }
+    $1 >= f + 5 && $1 <= e { if (a++ == 0) a0 = $1; a1 = $1 }
+    END { if (b >= 3 && a >= 3 && b1 > b0 && a1 > a0) printf "%.2f", ((b - 1) / (b1 - b0)) / ((a - 1) / (a1 - a0)); else print "-" }' "$1"
 }
 
 field() { awk -v k="$2" '{ print $k }' "$1/times"; }  # started faulted detected ended
@@ -108,18 +122,20 @@ for i in $(seq "$N"); do
   est=$(jq -r 'if .slow.status == "slow" then (.slow.job_factor * 100 | round / 100) else "-" end' "$dir/report.json")
   measured=$(awk -v s="$started" -v f="$faulted" -v e="$ended" -v r="${ref[$app]}" \
     'BEGIN { left = r - (f - s); if (left > 5) printf "%.2f", (e - f) / left; else print "-" }')
-  steps=- normalized=-
+  steps=- normalized=- own=-
   if [ -s "$dir/app.steps" ] && [ -s "$OUT/ref_$app/app.steps" ]; then
     steps=$(by_steps "$dir/app.steps" "$OUT/ref_$app/app.steps" "$faulted")
     normalized=$(by_steps "$dir/app.steps" "$OUT/ref_$app/app.steps" "$faulted" normalized)
   fi
-  echo -e "$app\t$fault\t$param\t$rank\t$delay\t$slow\t${named:--}\t$right\t$vdelay\t$est\t$measured\t$steps\t$normalized" >>"$RESULTS"
-  echo "run $i: $app $fault $param rank $rank: $slow [$named] after $vdelay s, est $est, measured $measured (by steps $steps, normalized $normalized)" >&2
+  [ -s "$dir/app.steps" ] && own=$(own_pace "$dir/app.steps" "$faulted" "$ended")
+  echo -e "$app\t$fault\t$param\t$rank\t$delay\t$slow\t${named:--}\t$right\t$vdelay\t$est\t$measured\t$steps\t$normalized\t$own" >>"$RESULTS"
+  echo "run $i: $app $fault $param rank $rank: $slow [$named] after $vdelay s, est $est, measured $measured (by steps $steps, normalized $normalized, own pace $own)" >&2
 done
 
 # The table of every injection so far in $RESULTS (this run's and earlier ones').
-# Column 14: the measured slowdown judged on: by the steps normalized by the run's pace before the
-# fault where known, else by the steps, else by wall time (rows of earlier campaigns have 12 columns).
+# In the copy below, column 14 (the own pace, which the summary does not judge on) becomes the measured
+# slowdown judged on: by the steps normalized by the run's pace before the fault where known, else by
+# the steps, else by wall time (rows of earlier campaigns have 12 or 13 columns).
 awk -F'\t' -v OFS='\t' 'NR > 1 && $2 != "none" {
     $14 = ($13 != "" && $13 != "-") ? $13 : ($12 != "" && $12 != "-") ? $12 : $11; print }' "$RESULTS" >"$SCRATCH/inj"
 total=$(wc -l <"$SCRATCH/inj")

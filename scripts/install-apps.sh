@@ -6,7 +6,13 @@
 # dpkg query. Measured on a fresh Debian 12 with openmpi-bin already present
 # (scripts/install-deps.sh): about 20 s in total, ~115 MB downloaded,
 # ~790 MB on disk. See tests/apps/README.md for the per-package figures.
+#   install-apps.sh [--mpich]   --mpich: also NWChem's MPICH build (nwchem-mpich, 13 MB;
+#                               bench/ runs it under Hydra with APPS_MPI=mpich; no test needs it)
 set -euo pipefail
+case ${1:-} in
+  "" | --mpich) ;;
+  *) echo "usage: install-apps.sh [--mpich] (not '$1')" >&2; exit 2 ;;
+esac
 . "$(dirname "${BASH_SOURCE[0]}")/lib/apt-install.sh"  # install_missing
 
 packages=(
@@ -18,6 +24,7 @@ packages=(
   quantum-espresso-data    # its pseudopotentials (a Recommends, which install_missing leaves out)
 )
 
+[ "${1:-}" = --mpich ] && packages+=(nwchem-mpich)  # nwchem.mpich, beside nwchem.openmpi
 install_missing install-apps "${packages[@]}"
 
 # OpenBLAS's OpenMP build, unpacked beside the system (not installed: installing it would make it every

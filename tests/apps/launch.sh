@@ -53,6 +53,11 @@
 # that neither mpirun nor tee nor sed is preloaded) and handed to the ranks
 # only, as `-x LD_PRELOAD=<value>`. APPS_MPIRUN_ARGS (word-split) adds options
 # to mpirun.
+# APPS_MPI=mpich runs the application's MPICH build under MPICH's Hydra instead
+# (`mpiexec.mpich -n NP`, the variables above as `-genv VAR VALUE`): only NWChem
+# has one in Debian (nwchem-mpich, installed by scripts/install-apps.sh --mpich;
+# Debian 13's: Debian 12's computes wrongly, below); the rates above are the
+# Open MPI build's (bench/ sizes its runs from them).
 set -euo pipefail
 
 APPS=(lammps cp2k nwchem hpcc qe)
@@ -112,7 +117,7 @@ calibrate() {
   # rate it slower still, and its runs (a hang at 12 s) would end sooner.
   for name in lammps:2:0 cp2k:6:$SETUP_CP2K nwchem:30:$SETUP_NWCHEM qe:6:$SETUP_QE hpcc:20:0; do
     IFS=: read -r name secs setup <<<"$name"
-    env -u JOBSENTRY_APP_RATES bash "$0" "$name" "$dir/$name" 4 "$secs" >/dev/null 2>"$dir/$name.err" ||
+    env -u JOBSENTRY_APP_RATES -u APPS_MPI bash "$0" "$name" "$dir/$name" 4 "$secs" >/dev/null 2>"$dir/$name.err" ||
       { tail -5 "$dir/$name.err" >&2; echo "launch.sh: calibrating $name failed (above)" >&2; return 1; }
     steps=$(sed -nE "s/^launch.sh: $name, ([0-9]+) steps .*/\1/p" "$dir/$name.err")
     case $name in
@@ -194,6 +199,13 @@ export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 mkdir -p "$dir"
 cd "$dir"
 
+APPS_MPI=${APPS_MPI:-openmpi}
+case $APPS_MPI:$name in
+  openmpi:* | mpich:nwchem) ;;
+  mpich:*) echo "launch.sh: $name has no MPICH build in Debian (APPS_MPI=mpich: only nwchem, from nwchem-mpich)" >&2; exit 2 ;;
+  *) echo "launch.sh: APPS_MPI='$APPS_MPI': accepted are openmpi and mpich" >&2; exit 2 ;;
+esac
+
 case $name in
   lammps)
     # examples/melt/in.melt from lammps-examples (3d Lennard-Jones melt), with
@@ -253,7 +265,19 @@ qmd
 end
 task dft qmd
 NW
-    cmd=(nwchem.openmpi h2o.nw)
+    cmd=("nwchem.$APPS_MPI" h2o.nw)
+    if ! command -v "${cmd[0]}" >/dev/null; then
+      hint=; [ "$APPS_MPI" = mpich ] && hint=" --mpich"
+      echo "launch.sh: ${cmd[0]} missing: run scripts/install-apps.sh$hint" >&2; exit 1
+    fi
+    # Debian 12's MPICH build (nwchem-mpich 7.0.2-4, Global Arrays over ComEx, MPICH 4.0.2) computes
+    # wrongly at 2 ranks or more: this water's B3LYP energy came out +5310 Eh instead of -76.41 (right
+    # at 1 rank), its SCF stagnates, and the QMD run aborts after minutes. Debian 13's is right.
+    if [ "$APPS_MPI" = mpich ] && [[ $(mpichversion 2>/dev/null) =~ MPICH\ Version:[[:space:]]*4\.0\. ]]; then
+      echo "launch.sh: NWChem's MPICH build computes wrongly at 2+ ranks under MPICH 4.0 (Debian 12);" \
+        "run it under Debian 13's MPICH (scripts/debian13-root.sh run ...) or use APPS_MPI=openmpi" >&2
+      exit 2
+    fi
     ;;
   hpcc)
     # HPC Challenge (hpcc package): HPL, DGEMM, STREAM, PTRANS, RandomAccess,
@@ -302,11 +326,17 @@ QE
   *) usage ;;
 esac
 
-mpirun_args=(--oversubscribe -np "$np" -x OMP_NUM_THREADS)
+# Open MPI: -x VAR[=VALUE]; Hydra: -genv VAR VALUE.
+forward() {
+  if [ "$APPS_MPI" = mpich ]; then mpirun_args+=(-genv "$1" "$2"); else mpirun_args+=(-x "$1=$2"); fi
+}
+launcher=mpirun mpirun_args=(--oversubscribe -np "$np")
+[ "$APPS_MPI" = mpich ] && launcher=mpiexec.mpich mpirun_args=(-n "$np")
+forward OMP_NUM_THREADS "$OMP_NUM_THREADS"
 while IFS= read -r var; do
-  mpirun_args+=(-x "$var")
+  forward "$var" "${!var}"
 done < <(compgen -e | grep '^JOBSENTRY_' || true)
-[ -n "$preload" ] && mpirun_args+=(-x "LD_PRELOAD=$preload")
+[ -n "$preload" ] && forward LD_PRELOAD "$preload"
 # shellcheck disable=SC2206
 [ -n "${APPS_MPIRUN_ARGS-}" ] && mpirun_args+=($APPS_MPIRUN_ARGS)
 
@@ -329,4 +359,4 @@ else
   exec > >(tee -a app.out) 2> >(tee -a app.out >&2)
 fi
 echo "launch.sh: $name, $n steps for ~${secs} s at NP=4, in $PWD" >&2
-exec mpirun "${mpirun_args[@]}" "${cmd[@]}"
+exec "$launcher" "${mpirun_args[@]}" "${cmd[@]}"
