@@ -121,9 +121,7 @@ int run_rma_check(const std::vector<std::string>& args) {
         {"JOBSENTRY_RMA_MODE", o.precise ? "precise" : "protect"},
         {"JOBSENTRY_RMA_SAMPLING", o.check_all ? "off" : "on"}};
     // Mode 1 of a GCC -fopenmp program: LLVM libomp in libgomp's place, for OMPT (precise mode's
-    // programs are built by clang with libomp already), under both MPIs. (Under MPICH it was once
-    // left out: rma_mpich_gcc_omp_master crashed in about one run of five, from the module's races
-    // between two threads' Puts, which hit Open MPI's ranks as well: protect.cpp, g_tables.)
+    // programs are built by clang with libomp already), under both MPIs.
     rmacheck::openmp::LibgompSwap swap;
     if (!o.precise)
         swap = rmacheck::openmp::prepare_libgomp_swap(o.command, dir, "jobsentry rma-check");
