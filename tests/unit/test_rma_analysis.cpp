@@ -357,6 +357,39 @@ TEST_CASE("threads ordered apart: a load of a Get's buffer after its flush races
     CHECK(std::set<uint64_t>{f[0].a.site, f[0].b.site} == std::set<uint64_t>{0x100, 0x300});
 }
 
+TEST_CASE("threads ordered apart: a thread's Puts, each flushed by itself, do not race when another thread's flush "
+          "came between") {
+    // Each thread Puts to bytes of its own and flushes, over and over (a loop of `omp parallel`); the
+    // other thread's flush lands between a Put and its own flush. That flush is not ordered after the
+    // Put's call, so it completes nothing the analysis can rely on; the thread's own flush does.
+    using K = trace::OmpKind;
+    auto run = [](bool own_flush) {
+        auto t = job(2);
+        auto& r = t[0];
+        add(r, fork_two());
+        for (int i = 0; i < 3; ++i) {
+            add(r, {on(rma(RmaKind::put, 1, 2, 0x100), 10), on(rma(RmaKind::put, 1, 3, 0x200), 11),
+                    on(sync(SyncKind::flush, 1), 10)});
+            if (own_flush) add(r, {on(sync(SyncKind::flush, 1), 11)});
+        }
+        add(r, {omp(K::barrier_begin, 0, 2, 10), omp(K::barrier_begin, 0, 3, 11), omp(K::barrier_end, 0, 2, 10),
+                omp(K::parallel_end, 1, 0, 10), on(sync(SyncKind::unlock_all), 10)});
+        for (auto& e : r.events)
+            if (e.thread == 0) e.thread = 10;
+        threaded(r);
+        return t;
+    };
+    auto t = run(true);
+    CHECK(ompt_ordered(t[0]));
+    CHECK(races(t).empty());
+    // Without its own flush, only the other thread's, thread 11's Puts to the same bytes are unordered.
+    auto f = races(run(false));
+    REQUIRE(f.size() == 1);
+    CHECK(f[0].a.thread == f[0].b.thread);
+    CHECK(f[0].a.site == 0x200);
+    CHECK(f[0].b.site == 0x200);
+}
+
 // The sweep keeps a loop's alike accesses as one chain (checker.cpp, Chain): every repetition must
 // still be checked, a race in one iteration of many found and counted once per concurrent pair.
 TEST_CASE("a loop of fenced epochs: a race in one iteration of 300 is found, counted once") {

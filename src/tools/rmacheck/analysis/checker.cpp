@@ -334,11 +334,18 @@ std::vector<Finding> find_races(const Execution& exec) {
         std::vector<std::pair<OriginUse, EventRef>> done_uses;  // threaded: completed uses, with the completion
         std::map<std::pair<uint32_t, int>, int> locks;  // (win, target) -> lock type
         std::map<uint32_t, bool> lock_all;
+        // Threads ordered apart (OpenMP): a flush or unlock completes an operation of another thread
+        // only when it happens after the operation's call (MPI completes what was issued before the
+        // flush was called, and only happens-before tells that the call came first). The first
+        // completion in the trace need not be that one: a thread's Put, another thread's flush, then
+        // the thread's own flush and its next Put to the same bytes -- the Put ended at the other
+        // thread's flush was unordered with the next one, a race reported between a thread's own Puts.
+        auto completes = [&](EventRef start, size_t j) { return !threaded || exec.before(start, {slot, j}); };
         auto complete = [&](size_t j, auto pred, bool remote) {
             // One pass that keeps the others in order (erasing one at a time was quadratic in a batch).
             size_t kept = 0;
             for (size_t k = 0; remote && k < open.size(); ++k) {
-                if (pred(t.events[open[k].second])) {
+                if (pred(t.events[open[k].second]) && completes(open[k].first.start, j)) {
                     open[k].first.end = {slot, j};
                     accesses.push_back(std::move(open[k].first));
                 } else {
@@ -352,7 +359,8 @@ std::vector<Finding> find_races(const Execution& exec) {
             // completion only through synchronisation, so the last completed uses are kept and checked.
             uses.erase(std::remove_if(uses.begin(), uses.end(),
                                       [&](const OriginUse& u) {
-                                          if (!pred(t.events[u.start.index])) return false;
+                                          if (!pred(t.events[u.start.index]) || !completes(u.start, j))
+                                              return false;
                                           if (threaded) done_uses.push_back({u, {slot, j}});
                                           return true;
                                       }),
