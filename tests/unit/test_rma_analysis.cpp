@@ -242,6 +242,16 @@ std::vector<Event> fork_two() {
     return {on(sync(SyncKind::lock_all), 10), omp(K::parallel_begin, 1, 0, 10), omp(K::implicit_begin, 1, 2, 10),
             omp(K::implicit_begin, 1, 3, 11)};
 }
+// Region 1's end: both threads at its closing barrier, thread 10 joins and closes lock_all; events
+// recorded without a thread are thread 10's; then the reader's bookkeeping (threaded).
+void join_two(RankTrace& r) {
+    using K = trace::OmpKind;
+    add(r, {omp(K::barrier_begin, 0, 2, 10), omp(K::barrier_begin, 0, 3, 11), omp(K::barrier_end, 0, 2, 10),
+            omp(K::parallel_end, 1, 0, 10), on(sync(SyncKind::unlock_all), 10)});
+    for (auto& e : r.events)
+        if (e.thread == 0) e.thread = 10;
+    threaded(r);
+}
 }  // namespace
 
 TEST_CASE("threads of one rank ordered by OpenMP: barrier, critical, taskwait; racing without them") {
@@ -274,11 +284,7 @@ TEST_CASE("threads of one rank ordered by OpenMP: barrier, critical, taskwait; r
             put_flush(10, 0x100);
             put_flush(11, 0x200);
         }
-        add(r, {omp(K::barrier_begin, 0, 2, 10), omp(K::barrier_begin, 0, 3, 11), omp(K::barrier_end, 0, 2, 10),
-                omp(K::parallel_end, 1, 0, 10), on(sync(SyncKind::unlock_all), 10)});
-        for (auto& e : r.events)
-            if (e.thread == 0) e.thread = 10;
-        threaded(r);
+        join_two(r);
         return t;
     };
     for (const char* how : {"barrier", "critical", "taskwait"}) {
@@ -362,7 +368,6 @@ TEST_CASE("threads ordered apart: a thread's Puts, each flushed by itself, do no
     // Each thread Puts to bytes of its own and flushes, over and over (a loop of `omp parallel`); the
     // other thread's flush lands between a Put and its own flush. That flush is not ordered after the
     // Put's call, so it completes nothing the analysis can rely on; the thread's own flush does.
-    using K = trace::OmpKind;
     auto run = [](bool own_flush) {
         auto t = job(2);
         auto& r = t[0];
@@ -372,11 +377,7 @@ TEST_CASE("threads ordered apart: a thread's Puts, each flushed by itself, do no
                     on(sync(SyncKind::flush, 1), 10)});
             if (own_flush) add(r, {on(sync(SyncKind::flush, 1), 11)});
         }
-        add(r, {omp(K::barrier_begin, 0, 2, 10), omp(K::barrier_begin, 0, 3, 11), omp(K::barrier_end, 0, 2, 10),
-                omp(K::parallel_end, 1, 0, 10), on(sync(SyncKind::unlock_all), 10)});
-        for (auto& e : r.events)
-            if (e.thread == 0) e.thread = 10;
-        threaded(r);
+        join_two(r);
         return t;
     };
     auto t = run(true);
