@@ -484,11 +484,22 @@ cmd_down() {
   done
   local i
   for i in "${!pids[@]}"; do stop_pid "${names[$i]}" "${pids[$i]}" 30 quiet; done
-  # steps of jobs that did not end in time (their slurmstepd were started by our slurmd)
+  # steps of jobs that did not end in time (their slurmstepd were started by our slurmd;
+  # a step whose srun was cancelled first keeps trying to reach it for half a minute): with
+  # their slurmd gone they serve nobody, so all at once, 3 s, then SIGKILL
   local steps
   steps=$(pids_named slurmstepd slurmstepd-wlm)
   if [ -n "$steps" ]; then
-    for pid in $steps; do stop_pid slurmstepd "$pid" 10; done
+    say "stopping slurmstepd (pids ${steps//$'\n'/ })"
+    # shellcheck disable=SC2086
+    kill -TERM $steps 2>/dev/null || true
+    steps_ended() { local p; for p in $steps; do ! kill -0 "$p" 2>/dev/null || return 1; done; }
+    if ! wait_for 3 steps_ended; then
+      say "slurmstepd still running after 3s: SIGKILL"
+      # shellcheck disable=SC2086
+      kill -KILL $steps 2>/dev/null || true
+      sleep 0.5
+    fi
   fi
   if pid=$(pid_of "$RUNDIR/slurmctld.pid" slurmctld slurmctld-wlm); then stop_pid slurmctld "$pid"; fi
   if pid=$(pid_of "$RUNDIR/slurmdbd.pid" slurmdbd); then stop_pid slurmdbd "$pid"; fi

@@ -23,6 +23,12 @@ std::string last_error(const char* what) {
     return std::string(what) + ": " + slurm_strerror(slurm_compat::last_errno());
 }
 
+// slurmctld's answer for a job that has finished or that it no longer knows.
+void note_job_over(bool* job_over) {
+    const int e = slurm_compat::last_errno();
+    if (job_over) *job_over = e == ESLURM_JOB_FINISHED || e == ESLURM_ALREADY_DONE || e == ESLURM_INVALID_JOB_ID;
+}
+
 }  // namespace
 
 void slurm_client_init() { slurm_init(nullptr); }
@@ -88,24 +94,33 @@ std::string slurm_node_address(const std::string& node, std::string* error) {
     return address;
 }
 
-std::string slurm_set_admin_comment(uint32_t job_id, const std::string& comment) {
+std::string slurm_set_admin_comment(uint32_t job_id, const std::string& comment, bool* job_over) {
     job_desc_msg_t desc;
     slurm_init_job_desc_msg(&desc);
     slurm_compat::set_job_id(&desc, job_id);
     std::vector<char> text(comment.begin(), comment.end());
     text.push_back('\0');
     desc.admin_comment = text.data();
-    if (slurm_update_job(&desc) != SLURM_SUCCESS) return last_error("slurm_update_job(AdminComment)");
+    if (slurm_update_job(&desc) != SLURM_SUCCESS) {
+        note_job_over(job_over);
+        return last_error("slurm_update_job(AdminComment)");
+    }
     return {};
 }
 
-std::string slurm_cancel(uint32_t job_id) {
-    if (slurm_kill_job(job_id, SIGKILL, 0) != SLURM_SUCCESS) return last_error("slurm_kill_job");
+std::string slurm_cancel(uint32_t job_id, bool* job_over) {
+    if (slurm_kill_job(job_id, SIGKILL, 0) != SLURM_SUCCESS) {
+        note_job_over(job_over);
+        return last_error("slurm_kill_job");
+    }
     return {};
 }
 
-std::string slurm_requeue_job(uint32_t job_id) {
-    if (slurm_requeue(job_id, 0) != SLURM_SUCCESS) return last_error("slurm_requeue");
+std::string slurm_requeue_job(uint32_t job_id, bool* job_over) {
+    if (slurm_requeue(job_id, 0) != SLURM_SUCCESS) {
+        note_job_over(job_over);
+        return last_error("slurm_requeue");
+    }
     return {};
 }
 

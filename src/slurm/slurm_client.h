@@ -32,15 +32,17 @@ struct SlurmJobInfo {
 void slurm_client_init();
 
 std::optional<SlurmJobInfo> slurm_job_info(uint32_t job_id, std::string* error);
-std::string slurm_set_admin_comment(uint32_t job_id, const std::string& comment);
+// job_over (where given) is set when slurmctld refused because the job has
+// finished or is unknown to it: no retry can succeed then.
+std::string slurm_set_admin_comment(uint32_t job_id, const std::string& comment, bool* job_over = nullptr);
 // Puts one clause of a part of jobsentry into the job's AdminComment, keeping
 // the others (annotation.h: with_clause); *comment gets the new line.
 std::string slurm_set_comment_clause(uint32_t job_id, const std::string& key, const std::string& clause,
                                      std::string* comment);
 // The address slurmctld knows a node by (NodeAddr), "" with *error.
 std::string slurm_node_address(const std::string& node, std::string* error);
-std::string slurm_cancel(uint32_t job_id);
-std::string slurm_requeue_job(uint32_t job_id);
+std::string slurm_cancel(uint32_t job_id, bool* job_over = nullptr);
+std::string slurm_requeue_job(uint32_t job_id, bool* job_over = nullptr);
 // The job is requeued and `nodes` (comma-separated) are added to its excluded
 // nodes (those it excluded already stay excluded): it runs again elsewhere.
 // Requeued held, changed, released (Slurm changes pending jobs only).

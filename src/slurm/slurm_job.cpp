@@ -320,13 +320,19 @@ void SlurmJob::hang(Report& report, const std::function<void()>&) {
     const std::string comment = with_note(
         with_note(hang_annotation(report, action, path, current_comment()), checkpoint_clause()), agents_note());
     tell_user(comment);
-    bool acted = false;
+    bool acted = false, job_over = false;
     int attempts = 0;
     const bool done = retry_slurm(kActionRetrySeconds, "the annotation and the action " + action, [&] {
         if (!annotated_) {
-            std::string e = slurm_set_admin_comment(opt_.job_id, comment);
+            std::string e = slurm_set_admin_comment(opt_.job_id, comment, &job_over);
             annotated_ = e.empty();
             log_.info(e.empty() ? "AdminComment set: " + comment : "could not set the AdminComment: " + e);
+        }
+        // Ended meanwhile (by itself, its time limit or scancel): nothing left
+        // to act on, and slurmctld takes no annotation of a finished job.
+        if (job_over) {
+            log_.info("the job has finished meanwhile: the action " + action + " is not taken, nothing retried");
+            return true;
         }
         // The evidence before the action, as long as slurmctld may just be
         // away; a job whose annotation keeps failing is acted on anyway.
@@ -334,17 +340,21 @@ void SlurmJob::hang(Report& report, const std::function<void()>&) {
         if (!acted) {
             std::string e;
             switch (opt_.action) {
-                case SlurmAction::cancel: e = slurm_cancel(opt_.job_id); break;
-                case SlurmAction::requeue: e = slurm_requeue_job(opt_.job_id); break;
+                case SlurmAction::cancel: e = slurm_cancel(opt_.job_id, &job_over); break;
+                case SlurmAction::requeue: e = slurm_requeue_job(opt_.job_id, &job_over); break;
                 case SlurmAction::notify: e = slurm_notify(opt_.job_id, info_.batch, opt_.notify_signal, comment); break;
                 case SlurmAction::report: break;
             }
             acted = e.empty();
             log_.info(e.empty() ? "action " + action + " done" : "action " + action + " failed: " + e);
+            if (job_over) {
+                log_.info("the job has finished meanwhile: the action " + action + " is not retried");
+                return true;
+            }
         }
         return annotated_ && acted;
     });
-    if (!done && !acted) problem("the hang was found but the action " + action + " could not be taken: slurmctld did not accept it");
+    if (!done && !acted && !job_over) problem("the hang was found but the action " + action + " could not be taken: slurmctld did not accept it");
     // A cancelled or requeued job is over for this supervisor: a requeued job
     // comes back with the same id and gets a supervisor of its own.
     if (opt_.action == SlurmAction::cancel || opt_.action == SlurmAction::requeue) ended_ = true;
@@ -463,14 +473,18 @@ int SlurmJob::finish(Report& report, bool hang_found) {
         const std::string verdict = opt_.detect ? end_annotation(report, previous)
                                                 : "jobsentry: hang detection off" + part_clauses(previous);
         const std::string comment = with_note(with_note(verdict, checkpoint_clause()), agents_note());
-        // The job has ended (its cgroup may be gone): a short bounded retry.
+        // The job has ended (its cgroup may be gone): a short bounded retry,
+        // none once slurmctld has closed the job's record (scancel, requeue):
+        // the supervisor would only keep the job's slurmstepd waiting.
         retry_slurm(kEndNoteRetrySeconds, "the end's AdminComment", [&] {
-            std::string err = slurm_set_admin_comment(opt_.job_id, comment);
-            log_.info(err.empty() ? "no hang; " + std::to_string(report.samples) + " samples; " +
+            bool job_over = false;
+            std::string err = slurm_set_admin_comment(opt_.job_id, comment, &job_over);
+            log_.info(err.empty()  ? "no hang; " + std::to_string(report.samples) + " samples; " +
                                         cpu_share_summary(report.supervisor_cpu_s, report.job_cpu_s) +
                                         "; AdminComment set"
-                            : "no hang; could not set the AdminComment: " + err);
-            return err.empty();
+                      : job_over ? "no hang; the job's record is closed, its AdminComment stays as it was: " + err
+                                 : "no hang; could not set the AdminComment: " + err);
+            return err.empty() || job_over;
         }, false);
     }
     if (!opt_.pid_file.empty()) {

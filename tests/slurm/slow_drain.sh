@@ -143,6 +143,9 @@ live=$(scontrol show job "$id" | sed -n 's/^ *AdminComment=//p')
 [[ "$live" =~ "jobsentry slow: "$unit ]] || fail "the AdminComment of running job $id does not name $unit slow: '$live'"
 scancel "$id"
 wait_state "$id" 60 CANCELLED COMPLETED
+# slurmctld takes no AdminComment of a cancelled job: the supervisor ends
+# without retrying, which would keep the job's slurmstepd for a minute.
+expect_supervisor_gone "$id"
 comment=$(sacct_field "$id" AdminComment)
 [[ "$comment" =~ "jobsentry slow: "$unit ]] || fail "sacct's AdminComment of job $id does not name $unit slow: '$comment'"
 if [ "$SHAPE" = link ]; then fault="n2's link limited to $RATE"
