@@ -61,7 +61,9 @@ std::optional<int> run_preloaded(const std::vector<std::string>& command, const 
     // Ranks write their traces when SIGTERM ends a hung job; Open MPI's
     // launcher sends SIGKILL 1 s after SIGTERM, too soon on a loaded node
     // (tests/rma/hang_killed.sh lost a rank's trace 1 run in 4 at load 10).
-    // A user's own setting wins.
+    // Open MPI 4's mpirun waits this long twice (SIGCONT, wait, SIGTERM, wait,
+    // SIGKILL; strace of a killed rma-check job): such a job ends about 20 s
+    // after its SIGTERM. A user's own setting wins.
     for (const char* grace : {"OMPI_MCA_odls_base_sigkill_timeout", "PRTE_MCA_odls_base_sigkill_timeout"})
         setenv(grace, "10", 0);
     Launch launch = launch_command(command);
