@@ -2,7 +2,8 @@
 # rma-check's mode 1 under two threads of one rank that Put and flush at the same time
 # (bench/rma/put_stress.c, GCC -fopenmp: the module swaps libgomp for LLVM libomp), under Open MPI
 # and MPICH, RUNS times each, interleaved. Counted per MPI: runs that crashed (an exit status other
-# than 0, or a signal: the module's page tables or its fault handler failing under threads), runs
+# than 0 or 4, a signal, or no report: the module's page tables or its fault handler failing under
+# threads), runs
 # whose report has findings (false ones: the program is race-free), the median run time and the
 # median count of rank 0's traced events (what was checked: 2 x ITERATIONS Puts and flushes). Races
 # this guards against: docs/rmacheck.md, "Threads" (a Put of one thread tore another's pending

@@ -48,8 +48,9 @@ cd "$top/build"
 rc=0
 # -j 2: the tests that may share the machine (unit, cli, rma-check's programs,
 # the injector's inject_check) run in pairs; every timed test is RUN_SERIAL and
-# runs alone. Not -j 4 (all 96 of them in 104 s against 126 s): rma_hang_killed's
-# rank, killed, then wrote no trace before mpirun's SIGKILL (an empty rank-1.jsrma).
+# runs alone. Not -j 4 (all 96 of them in 104 s against 126 s): in one run so,
+# rma_hang_killed's killed rank left an empty trace (cause not found; 0 of 12
+# runs of four copies at once did).
 ctest --output-on-failure --timeout 600 -j 2 "$@" || rc=$?
 # Then Debian 13 (Slurm 24.11, Open MPI 5) in a root of its own, unless a
 # subset was asked for: about 8 minutes with a new root (scripts/test-debian13.sh).
