@@ -7,8 +7,6 @@
 namespace jobsentry::sim {
 namespace {
 
-constexpr std::uint32_t kNone = 0xffffffffu;
-
 // Rank r's rounds of exchanges: in round k send to to(k) and receive from
 // from(k) with tag k (the receive posted once the send has started, as after
 // MPI_Isend; MPI_Irecv); round k+1 starts once round k's message has arrived.
@@ -19,7 +17,7 @@ std::uint32_t exchange_rounds(ScheduleBuilder& b, std::uint32_t r, std::uint32_t
     for (std::uint32_t k = 0; k < rounds; ++k) {
         std::uint32_t send = b.send(r, to(k), bytes, static_cast<std::int32_t>(k));
         std::uint32_t recv = b.recv(r, static_cast<std::int32_t>(from(k)), bytes, static_cast<std::int32_t>(k));
-        if (prev != kNone) b.after_end(send, prev);
+        if (prev != kNoOp) b.after_end(send, prev);
         b.after_start(recv, send);
         prev = recv;
     }
@@ -32,14 +30,14 @@ Schedule binomial_bcast(std::uint32_t P, std::uint64_t s) {
     ScheduleBuilder b(P, 2ull * P);
     for (std::uint32_t r = 0; r < P; ++r) {
         std::uint32_t mask = 1;
-        std::uint32_t prev = kNone;
+        std::uint32_t prev = kNoOp;
         while (mask < P && !(r & mask)) mask <<= 1;
         if (r != 0) prev = b.recv(r, static_cast<std::int32_t>(r - mask), s, 0);
         bool first = true;
         for (mask >>= 1; mask > 0; mask >>= 1) {
             if (r + mask >= P) continue;
             std::uint32_t send = b.send(r, r + mask, s, 0);
-            if (prev != kNone) first ? b.after_end(send, prev) : b.after_start(send, prev);
+            if (prev != kNoOp) first ? b.after_end(send, prev) : b.after_start(send, prev);
             prev = send;
             first = false;
         }
@@ -72,7 +70,7 @@ Schedule dissemination(std::uint32_t P, std::uint64_t s) {
     for (std::uint32_t r = 0; r < P; ++r) {
         auto dist = [P](std::uint32_t k) { return static_cast<std::uint32_t>((std::uint64_t{1} << k) % P); };
         exchange_rounds(
-            b, r, rounds, s, kNone, [&](std::uint32_t k) { return (r + dist(k)) % P; },
+            b, r, rounds, s, kNoOp, [&](std::uint32_t k) { return (r + dist(k)) % P; },
             [&](std::uint32_t k) { return (r + P - dist(k)) % P; });
     }
     return b.finish();
@@ -89,7 +87,7 @@ Schedule allreduce_recdbl(std::uint32_t P, std::uint64_t s) {
     ScheduleBuilder b(P, 2ull * P * (rounds + 1));
     auto rank_of = [rem](std::uint32_t v) { return v < rem ? 2 * v + 1 : v + rem; };
     for (std::uint32_t r = 0; r < P; ++r) {
-        std::uint32_t prev = kNone;
+        std::uint32_t prev = kNoOp;
         if (r < 2 * rem && r % 2 == 0) {  // folds into r + 1 and waits for the result
             std::uint32_t send = b.send(r, r + 1, s, 1000);
             std::uint32_t recv = b.recv(r, static_cast<std::int32_t>(r + 1), s, 1001);
@@ -113,7 +111,7 @@ Schedule allreduce_ring(std::uint32_t P, std::uint64_t s) {
     ScheduleBuilder b(P, 2ull * P * steps);
     for (std::uint32_t r = 0; r < P; ++r)
         exchange_rounds(
-            b, r, steps, chunk, kNone, [&](std::uint32_t) { return (r + 1) % P; },
+            b, r, steps, chunk, kNoOp, [&](std::uint32_t) { return (r + 1) % P; },
             [&](std::uint32_t) { return (r + P - 1) % P; });
     return b.finish();
 }
@@ -121,10 +119,10 @@ Schedule allreduce_ring(std::uint32_t P, std::uint64_t s) {
 // Root 0 sends to 1, 2, ..., P-1 in order (each send issued after the previous one started).
 Schedule scatter_linear(std::uint32_t P, std::uint64_t s) {
     ScheduleBuilder b(P, 2ull * P);
-    std::uint32_t prev = kNone;
+    std::uint32_t prev = kNoOp;
     for (std::uint32_t r = 1; r < P; ++r) {
         std::uint32_t send = b.send(0, r, s, 0);
-        if (prev != kNone) b.after_start(send, prev);
+        if (prev != kNoOp) b.after_start(send, prev);
         prev = send;
     }
     for (std::uint32_t r = 1; r < P; ++r) b.recv(r, 0, s, 0);

@@ -3,8 +3,6 @@
 namespace jobsentry::sim {
 namespace {
 
-constexpr std::uint32_t kNone = 0xffffffffu;
-
 std::int32_t from(std::uint32_t rank) { return static_cast<std::int32_t>(rank); }
 
 // Round r: a rank v < 2^r sends to v + 2^r; a rank 2^r <= v < 2^(r+1)
@@ -13,10 +11,10 @@ std::int32_t from(std::uint32_t rank) { return static_cast<std::int32_t>(rank); 
 Schedule binomial_tree_bcast(std::uint32_t P, std::uint64_t s) {
     ScheduleBuilder b(P, 2ull * P);
     for (std::uint32_t v = 0; v < P; ++v) {
-        std::uint32_t send = kNone, recv = kNone;
+        std::uint32_t send = kNoOp, recv = kNoOp;
         for (std::uint32_t r = 0, bit = 1; r < ceil_log2(P); ++r, bit <<= 1) {
             if (v < bit && std::uint64_t{v} + bit < P) send = b.send(v, v + bit, s, 0);
-            if (send != kNone && recv != kNone) b.after_end(send, recv);
+            if (send != kNoOp && recv != kNoOp) b.after_end(send, recv);
             if (v >= bit && v < 2ull * bit) recv = b.recv(v, from(v - bit), s, 0);
         }
     }
@@ -28,10 +26,10 @@ Schedule binomial_tree_bcast(std::uint32_t P, std::uint64_t s) {
 Schedule binomial_tree_reduce(std::uint32_t P, std::uint64_t s) {
     ScheduleBuilder b(P, 2ull * P);
     for (std::uint32_t v = 0; v < P; ++v) {
-        std::uint32_t send = kNone, recv = kNone;
+        std::uint32_t send = kNoOp, recv = kNoOp;
         for (std::uint32_t r = 0, bit = 1; r < ceil_log2(P); ++r, bit <<= 1) {
             if (v < bit && std::uint64_t{v} + bit < P) recv = b.recv(v, from(v + bit), s, 0);
-            if (send != kNone && recv != kNone) b.after_end(send, recv);
+            if (send != kNoOp && recv != kNoOp) b.after_end(send, recv);
             if (v >= bit && v < 2ull * bit) send = b.send(v, v - bit, s, 0);
         }
     }
@@ -43,10 +41,10 @@ Schedule binomial_tree_reduce(std::uint32_t P, std::uint64_t s) {
 Schedule binary_tree_bcast(std::uint32_t P, std::uint64_t s) {
     ScheduleBuilder b(P, 2ull * P);
     for (std::uint32_t v = 0; v < P; ++v) {
-        std::uint32_t recv = v > 0 ? b.recv(v, from((v - 1) / 2), s, 0) : kNone;
+        std::uint32_t recv = v > 0 ? b.recv(v, from((v - 1) / 2), s, 0) : kNoOp;
         for (std::uint64_t child = 2ull * v + 1; child <= 2ull * v + 2 && child < P; ++child) {
             std::uint32_t send = b.send(v, static_cast<std::uint32_t>(child), s, 0);
-            if (recv != kNone) b.after_end(send, recv);
+            if (recv != kNoOp) b.after_end(send, recv);
         }
     }
     return b.finish();
@@ -54,13 +52,13 @@ Schedule binary_tree_bcast(std::uint32_t P, std::uint64_t s) {
 
 // Round k: send to v + 2^k, which requires the previous round's receive; the
 // receives (from v - 2^k) depend on nothing, all posted at the start.
-Schedule dissemination(std::uint32_t P, std::uint64_t s) {
+Schedule schedgen_dissemination(std::uint32_t P, std::uint64_t s) {
     ScheduleBuilder b(P, 2ull * P * ceil_log2(P));
     for (std::uint32_t v = 0; v < P; ++v) {
-        std::uint32_t recv = kNone;
+        std::uint32_t recv = kNoOp;
         for (std::uint64_t dist = 1; dist < P; dist <<= 1) {
             std::uint32_t send = b.send(v, static_cast<std::uint32_t>((v + dist) % P), s, 0);
-            if (recv != kNone) b.after_end(send, recv);
+            if (recv != kNoOp) b.after_end(send, recv);
             recv = b.recv(v, from(static_cast<std::uint32_t>((v + P - dist) % P)), s, 0);
         }
     }
@@ -118,7 +116,7 @@ Schedule linear_alltoall(std::uint32_t P, std::uint64_t s) {
 const std::vector<CollectiveGenerator>& schedgen_patterns() {
     static const std::vector<CollectiveGenerator> patterns = {
         {"schedgen:binomialtreebcast", binomial_tree_bcast}, {"schedgen:binomialtreereduce", binomial_tree_reduce},
-        {"schedgen:binarytreebcast", binary_tree_bcast},     {"schedgen:dissemination", dissemination},
+        {"schedgen:binarytreebcast", binary_tree_bcast},     {"schedgen:dissemination", schedgen_dissemination},
         {"schedgen:linbarrier", linbarrier},                 {"schedgen:gather", gather},
         {"schedgen:scatter", scatter},                       {"schedgen:linear_alltoall", linear_alltoall},
     };

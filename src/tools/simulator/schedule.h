@@ -33,6 +33,8 @@ static_assert(sizeof(Op) == 32, "Op is meant to stay 32 bytes");
 
 // Successor entries carry this bit when the dependency is an irequires.
 constexpr std::uint32_t kStartEdge = 1u << 31;
+// An op index that names no op: "no previous op" while a pattern is built.
+constexpr std::uint32_t kNoOp = 0xffffffffu;
 
 struct Schedule {
     std::uint32_t num_ranks = 0;
