@@ -20,7 +20,7 @@ std::string sample_record(const StackSample& s) {
         << ",m=" << s.main_cpu_ticks << ",u=" << s.main_user_ticks << ",t=" << taken;
     if (s.sched_known) out << ",r=" << s.main_run_ns << ",w=" << s.main_wait_ns;
     // s: how long the rank took to stop, in µs (a rank off its CPU stops only when it is next
-    // scheduled): which samples caught it on the CPU (docs/benchmarks.md, a quota looked at closely).
+    // scheduled): which samples caught it on the CPU (docs/benchmarks.md, "Samples taken on the CPU").
     if (s.stop_seconds > 0) out << ",s=" << static_cast<uint64_t>(s.stop_seconds * 1e6 + 0.5);
     out << ",i=" << (s.in_mpi ? 1 : 0);
     const std::string call = outermost_mpi_call(s);
