@@ -285,16 +285,6 @@ void SlurmJob::tell_user(const std::string& line) {
     if (!err.empty()) log_.info("could not write to the job's output: " + err);
 }
 
-// A batch job's output file, where srun's ranks' output lands (relayed by slurmstepd and srun): its
-// size. Only a regular file of the job's user, so that a symlink planted there tells nothing of
-// another's file; one stat() a reading, every 4th round.
-int64_t SlurmJob::output_file_bytes() const {
-    if (!info_.batch || info_.std_out.empty() || info_.std_out == "/dev/null") return -1;
-    struct stat st {};
-    if (stat(info_.std_out.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != info_.uid) return -1;
-    return static_cast<int64_t>(st.st_size);
-}
-
 void SlurmJob::problem(const std::string& message) {
     log_.info(message);
     tell_user("jobsentry: " + message);

@@ -36,7 +36,6 @@ public:
     void slow(const SlowVerdict& verdict, const std::string& line) override;
     int finish(Report& report, bool hang_found) override;
     void problem(const std::string& message) override;
-    int64_t output_file_bytes() const override;
     double next_timer() override;
     void timer(double now) override;
 

@@ -9,7 +9,6 @@
 #include <signal.h>
 #include <sys/types.h>
 
-#include <cstdint>
 #include <functional>
 #include <limits>
 #include <map>
@@ -85,10 +84,6 @@ public:
     virtual void timer(double now) { (void)now; }
     // Where messages about monitoring go (besides the supervisor's stderr).
     virtual void problem(const std::string& message) { (void)message; }
-    // The bytes of the job's output so far where no launcher of its ranks can
-    // be read (ranks started by srun: root's slurmstepd relays their output),
-    // for the slow verdict's output rate; -1: none. Read every 4th round.
-    virtual int64_t output_file_bytes() const { return -1; }
 };
 
 }  // namespace jobsentry

@@ -73,10 +73,8 @@ private:
     void track_slow(const std::vector<SlowTracker::Sampled>& round, const std::map<std::string, double>& links,
                     int64_t output_bytes);
     // The bytes this node's ranks' launchers have written so far (RankProcess::launcher): the job's
-    // output as they relay it, the slow verdict's measure of its pace. Where its ranks have no
-    // launcher of the user's (srun), the job's output file instead (WatchedJob::output_file_bytes);
-    // -1 where neither could be read.
-    int64_t job_output_bytes();
+    // output as they relay it, the slow verdict's measure of its pace; -1 where none could be read.
+    int64_t launchers_output();
     // Adds this node's link reading (link_reader.h) to the round's other nodes' ("": this one).
     void add_own_link_reading(std::map<std::string, double>& out);
     // --verbose: the line of one sampling round (detail: each rank's activity).
@@ -170,9 +168,6 @@ private:
     // one given its pid); a launcher that could not be read once is never read again.
     std::map<pid_t, ProcStatFiles> launcher_files_;
     std::vector<pid_t> launchers_gone_;
-    // Where the job's output count comes from, fixed by the first reading: a count of the
-    // launchers' writes and a file's size are no one series.
-    enum class OutputSource { unknown, launchers, job_file } output_source_ = OutputSource::unknown;
     void observe_budget();
     Report report_;
 };

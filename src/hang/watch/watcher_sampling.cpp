@@ -189,8 +189,8 @@ void Watcher::sample_round() {
     else if (streak_started_ == 0) streak_started_ = unix_now();
     const double slow_began = thread_cpu_now();
     // Every 4th round: the job's output so far, as its launchers on this node relay it (a small read
-    // on a descriptor kept open per launcher), or as its output file grows (srun: job_output_bytes).
-    const int64_t output_bytes = output_round ? job_output_bytes() : -1;
+    // on a descriptor kept open per launcher).
+    const int64_t output_bytes = output_round ? launchers_output() : -1;
     if (opt_.verbose && output_bytes >= 0) records += " out=" + std::to_string(output_bytes);
     track_slow(slow_round, links, output_bytes);
     const double model_ended = thread_cpu_now();
@@ -248,8 +248,7 @@ void Watcher::add_own_link_reading(std::map<std::string, double>& out) {
     }
 }
 
-int64_t Watcher::job_output_bytes() {
-    if (output_source_ == OutputSource::job_file) return job_.output_file_bytes();
+int64_t Watcher::launchers_output() {
     for (const RankProcess& r : ranks_)  // the launchers of this node's ranks, each opened once
         if (r.node.empty() && r.launcher > 0 && launcher_files_.count(r.launcher) == 0 &&
             std::count(launchers_gone_.begin(), launchers_gone_.end(), r.launcher) == 0)
@@ -266,19 +265,7 @@ int64_t Watcher::job_output_bytes() {
             it = launcher_files_.erase(it);
         }
     }
-    if (read) output_source_ = OutputSource::launchers;
-    if (read || output_source_ == OutputSource::launchers) return read ? sum : -1;
-    // The job's file only where this node's ranks are known and none has a launcher of the user's.
-    const auto local = [](const RankProcess& r) { return r.node.empty(); };
-    const auto launched = [](const RankProcess& r) { return r.node.empty() && r.launcher > 0; };
-    if (std::none_of(ranks_.begin(), ranks_.end(), local) || std::any_of(ranks_.begin(), ranks_.end(), launched))
-        return -1;
-    const int64_t file_bytes = job_.output_file_bytes();
-    if (file_bytes >= 0) {
-        output_source_ = OutputSource::job_file;
-        log("the job's output rate is read from the size of its output file: no launcher of its ranks can be read");
-    }
-    return file_bytes;
+    return read ? sum : -1;
 }
 
 void Watcher::track_slow(const std::vector<SlowTracker::Sampled>& round, const std::map<std::string, double>& links,
