@@ -233,8 +233,11 @@ private:
     std::vector<Finding> significant(const SlowVerdict& v, const Shares& base, const std::vector<int>& windows,
                                      double* smallest) const;
     double compute_factor(const Finding& f, const std::vector<int>& suspects) const;
-    // The CPU share of runnable time of the unit and of its peers over these rounds (0 when untimed).
-    void cpu_shares(const Rounds& rounds, const Unit& u, double* own, double* peers) const;
+    // The CPU share of runnable time of the unit and of its peers over these rounds (0 when untimed);
+    // peers_per_own: their runnable time over the unit's (to weigh a change of their share against
+    // one of its own).
+    void cpu_shares(const Rounds& rounds, const Unit& u, double* own, double* peers,
+                    double* peers_per_own = nullptr) const;
     double peers_waiting(const Rounds& rounds, const std::vector<int>& suspects, int* samples = nullptr) const;
     // The job's slowdown by its peers' (every rank but the suspects) working share at baseline over
     // their share in these rounds: in a bulk-synchronous step they compute c and wait for the slowest.
