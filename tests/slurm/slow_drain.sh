@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The slow verdict acted on by site policy (issue 29), a real fault on a real
-# job: ranks of a halo-exchange job (the stripped polling program halo_waitall)
+# job: ranks of a halo-exchange job (the stripped polling program halo_waitall; under srun its
+# rank 0 prints a progress line every 10 iterations, which the job's srun writes out: its written
+# bytes are the job's output count, the slow verdict's measure of the job's pace)
 # are stopped STOP_MS of every 100 ms from outside (SIGSTOP/SIGCONT, as a
 # throttled or failing CPU would hold them) once the job's slow baseline is
 # complete. The supervisor must name them slow in its log and the AdminComment,
@@ -40,7 +42,7 @@ case $SHAPE in
     ranks=(2) unit="rank 2 \\(node [^)]*\\)" ;;
   multi)
     use_plugin slow_action=drain
-    multi_job_script job.sh "srun --mpi=pmix ./halo_waitall --seconds 400 --pid-dir $WORK/pids"
+    multi_job_script job.sh "srun --mpi=pmix ./halo_waitall --seconds 400 --progress 10 --pid-dir $WORK/pids"
     id=$(submit --hang-detect=slow_baseline_rounds=64 "${MULTI_NODE[@]}" job.sh)
     ranks=(2 3)
     # The first verdict may name one of n2's ranks before both (decision-rule.md §5): either names n2,
@@ -51,7 +53,7 @@ case $SHAPE in
     use_plugin slow_action=requeue_exclude mtbf=20s
     multi_job_script job.sh 'echo "RUN restart=${SLURM_RESTART_COUNT:-0} nodes=$SLURM_JOB_NODELIST" >&2' \
       "trap 'echo CHECKPOINT-SIGNAL >&2' USR2" \
-      "srun --mpi=pmix ./halo_waitall --seconds 400 --pid-dir $WORK/pids &" 'app=$!' \
+      "srun --mpi=pmix ./halo_waitall --seconds 400 --progress 10 --pid-dir $WORK/pids &" 'app=$!' \
       'while kill -0 $app 2>/dev/null; do wait $app; done'
     id=$(submit --requeue --open-mode=append --checkpoint=signal:USR2,cost=400ms \
       --hang-detect=slow_baseline_rounds=64,slow_requeue=yes "${MULTI_NODE[@]}" job.sh)
@@ -61,7 +63,7 @@ case $SHAPE in
     unit="(node n2 \\(ranks 2-3[^)]*\\)|rank [23] \\(node n2[^)]*\\))" ;;
   link)
     use_plugin slow_action=drain
-    multi_job_script job.sh "srun --mpi=pmix ./halo_waitall --seconds 400 --pid-dir $WORK/pids"
+    multi_job_script job.sh "srun --mpi=pmix ./halo_waitall --seconds 400 --progress 10 --pid-dir $WORK/pids"
     # A node's link is judged on 20 readings or more, one every 4th round (decision-rule.md §5).
     id=$(submit --hang-detect=slow_baseline_rounds=128 "${MULTI_NODE[@]}" job.sh)
     ranks=(2 3) BASELINE_WAIT=240 RATE=${2:-2mbit}
@@ -138,6 +140,14 @@ else
   [ "$(state "$id")" = RUNNING ] || fail "job $id is $(state "$id") after the slow verdict: it must run on"
 fi
 supervisor_log "$id" | contains "HANG detected" && fail "a hang was claimed for a rank that was only slowed"
+if [ "$SHAPE" != one ] && [ "$SHAPE" != notify ]; then
+  # srun's tasks are root's slurmstepd's children: the job's output count is what the job's own srun
+  # wrote (discovery.h), and it grows with rank 0's progress lines.
+  counts=$(supervisor_log "$id" | sed -n 's/.* record:.* out=\([0-9]*\).*/\1/p')
+  [ "$(wc -l <<<"$counts")" -ge 10 ] && [ "$(tail -1 <<<"$counts")" -gt "$(head -1 <<<"$counts")" ] ||
+    fail "the output counts of srun job $id do not grow: $(head -3 <<<"$counts" | paste -sd' ') ... $(tail -1 <<<"$counts")"
+  action="$action; srun wrote $(head -1 <<<"$counts") -> $(tail -1 <<<"$counts") B"
+fi
 # The live job record now (accounting gets it when the job ends), sacct after the end.
 live=$(scontrol show job "$id" | sed -n 's/^ *AdminComment=//p')
 [[ "$live" =~ "jobsentry slow: "$unit ]] || fail "the AdminComment of running job $id does not name $unit slow: '$live'"

@@ -115,8 +115,12 @@ Discovery discover_ranks(pid_t root, uid_t job_uid) {
 
 Discovery discover_ranks_among(std::vector<pid_t> pids, uid_t job_uid) {
     std::map<pid_t, ProcInfo> procs;
+    std::vector<pid_t> sruns;
     for (pid_t pid : pids)
-        if (auto stat = read_proc_stat(pid)) procs[pid] = {stat->ppid, stat->start_time, stat->state, stat->cpu_ticks};
+        if (auto stat = read_proc_stat(pid)) {
+            procs[pid] = {stat->ppid, stat->start_time, stat->state, stat->cpu_ticks};
+            if (stat->comm == "srun" && stat->state != 'Z' && stat->state != 'X') sruns.push_back(pid);
+        }
     // A parent starts before its children: start time orders parents first.
     std::sort(pids.begin(), pids.end(), [&](pid_t a, pid_t b) {
         auto ia = procs.find(a), ib = procs.find(b);
@@ -124,7 +128,24 @@ Discovery discover_ranks_among(std::vector<pid_t> pids, uid_t job_uid) {
         return ta != tb ? ta < tb : a < b;
     });
     pids.erase(std::unique(pids.begin(), pids.end()), pids.end());
-    return ranks_among(pids, procs, job_uid);
+    Discovery out = ranks_among(pids, procs, job_uid);
+    // srun's tasks are children of root's slurmstepd, which sends their output to the step's srun;
+    // that srun (the job's user's, in the batch step on this node) writes all of it out: it is the
+    // launcher whose written bytes count the job's output (docs/decision-rule.md §5). Only where it
+    // is the one srun here: two steps at once each relay their own tasks' output. An srun's own
+    // child srun (Slurm 22.05 forks one per step; it writes nothing) is part of its step.
+    std::sort(sruns.begin(), sruns.end());
+    sruns.erase(std::unique(sruns.begin(), sruns.end()), sruns.end());
+    const std::vector<pid_t> every_srun = sruns;
+    sruns.erase(std::remove_if(sruns.begin(), sruns.end(),
+                               [&](pid_t pid) {
+                                   return std::binary_search(every_srun.begin(), every_srun.end(), procs[pid].parent);
+                               }),
+                sruns.end());
+    if (sruns.size() == 1 && process_owned_by(sruns.front(), job_uid) == std::optional<bool>(true))
+        for (RankProcess& r : out.ranks)
+            if (r.launcher == 0) r.launcher = sruns.front();
+    return out;
 }
 
 std::vector<RankProcess> newest_of_each_rank(const std::vector<RankProcess>& ranks) {

@@ -24,7 +24,8 @@ struct RankProcess {
     std::string node;         // "" on the supervisor's own node; else the node whose agent samples it
     uint64_t cpu_ticks = 0;   // utime + stime when discovered (local ranks): the job's CPU time
     // Its parent where that is a process of the job's user and no rank (mpirun, orted, prted, a Hydra
-    // proxy: the launcher that relays its output); 0: none such (srun's slurmstepd, a remote rank).
+    // proxy: the launcher that relays its output); for srun's tasks (slurmstepd's children), the one
+    // srun of the job's user on this node (discover_ranks_among); 0: none such (a remote rank).
     pid_t launcher = 0;
 };
 
