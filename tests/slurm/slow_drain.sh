@@ -142,8 +142,10 @@ fi
 supervisor_log "$id" | contains "HANG detected" && fail "a hang was claimed for a rank that was only slowed"
 if [ "$SHAPE" != one ] && [ "$SHAPE" != notify ]; then
   # srun's tasks are root's slurmstepd's children: the job's output count is what the job's own srun
-  # wrote (discovery.h), and it grows with rank 0's progress lines.
-  counts=$(supervisor_log "$id" | sed -n 's/.* record:.* out=\([0-9]*\).*/\1/p')
+  # wrote (discovery.h), and it grows with rank 0's progress lines. The first run's only: a requeued
+  # job's next supervisor appends to the same log, and its srun counts from 0 again.
+  counts=$(supervisor_log "$id" | sed -n '1,/slow_action requeue_exclude: job requeued/p' |
+    sed -n 's/.* record:.* out=\([0-9]*\).*/\1/p')
   [ "$(wc -l <<<"$counts")" -ge 10 ] && [ "$(tail -1 <<<"$counts")" -gt "$(head -1 <<<"$counts")" ] ||
     fail "the output counts of srun job $id do not grow: $(head -3 <<<"$counts" | paste -sd' ') ... $(tail -1 <<<"$counts")"
   action="$action; srun wrote $(head -1 <<<"$counts") -> $(tail -1 <<<"$counts") B"

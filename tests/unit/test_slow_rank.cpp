@@ -735,14 +735,22 @@ TEST_CASE("a rank the kernel serves less than its peers, who gain what it lost, 
     REQUIRE(u.status == SlowStatus::slow);
     CHECK(u.slow_ranks == std::vector<int>{3});
     // A small loss spread over three peers: each gains under 5 % (an outside load takes a little from
-    // the job too), together more than a quarter of what rank 3 lost. Held back: seen in a statically
-    // imbalanced 4-rank job on 2 CPUs (mpi_slow_none_static_imbalance), rank 3 starved ~1.1x.
+    // the job too), together more than a third of what rank 3 lost (0.07 of 0.12). Held back: seen in a
+    // statically imbalanced 4-rank job on 2 CPUs (mpi_slow_none_static_imbalance), rank 3 starved ~1.1x.
     PollingJob spread = placed;
     spread.quota[3] = 0.38;
     spread.load[0] = 0.05;
     const SlowVerdict s = polling_verdict(spread);
     CHECK(s.status == SlowStatus::no_slow);
     CHECK_THAT(slow_summary(s), Catch::Contains("held back: rank 3 starved of CPU, but its peers gained what it lost"));
+    // A process beside it takes most of what it loses: its peers gain a fifth of it (0.05 of 0.25),
+    // each under 5 %. Named.
+    PollingJob beside = placed;
+    beside.quota[3] = 0.25;
+    beside.load[0] = 0.2;
+    const SlowVerdict b = polling_verdict(beside);
+    REQUIRE(b.status == SlowStatus::slow);
+    CHECK(b.slow_ranks == std::vector<int>{3});
     PollingJob hog = placed;  // a process beside it takes CPU from the job: its peers gain nothing, named
     hog.load[0] = 0.5;
     hog.quota[3] = 0.15;

@@ -139,12 +139,16 @@ Discovery discover_ranks_among(std::vector<pid_t> pids, uid_t job_uid) {
     const std::vector<pid_t> every_srun = sruns;
     sruns.erase(std::remove_if(sruns.begin(), sruns.end(),
                                [&](pid_t pid) {
-                                   return std::binary_search(every_srun.begin(), every_srun.end(), procs[pid].parent);
+                                   return std::binary_search(every_srun.begin(), every_srun.end(), procs.at(pid).parent);
                                }),
                 sruns.end());
     if (sruns.size() == 1 && process_owned_by(sruns.front(), job_uid) == std::optional<bool>(true))
-        for (RankProcess& r : out.ranks)
-            if (r.launcher == 0) r.launcher = sruns.front();
+        for (RankProcess& r : out.ranks) {
+            auto info = procs.find(r.pid);  // a task of srun's: its parent is another user's (slurmstepd)
+            if (r.launcher == 0 && info != procs.end() &&
+                process_owned_by(info->second.parent, job_uid) == std::optional<bool>(false))
+                r.launcher = sruns.front();
+        }
     return out;
 }
 
