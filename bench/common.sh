@@ -34,3 +34,11 @@ stats() {
     p90 = v[int(0.9 * (NR - 1) + 1.5)]; p99 = v[int(0.99 * (NR - 1) + 1.5)]
     printf "%.3f %.3f %.3f %.3f %.3f %d\n", m, p90, p99, v[1], v[NR], NR }'
 }
+
+# pace LINES FROM TO: iterations a second among halo_waitall's progress lines (--progress: "iteration
+# N at T s") whose time is in [FROM, TO].
+pace() {
+  awk -v a="$2" -v b="$3" '$1 == "iteration" && $4 >= a && $4 <= b {
+      if (n++ == 0) { i0 = $2; t0 = $4 } i1 = $2; t1 = $4 }
+    END { if (n >= 3 && t1 > t0) printf "%.3f", (i1 - i0) / (t1 - t0); else print "-" }' "$1"
+}

@@ -36,13 +36,6 @@ openmpi_launcher=mpirun
 [[ $(mpirun --version 2>/dev/null) =~ \(Open\ MPI\)\ ([0-9]+) ]] && [ "${BASH_REMATCH[1]}" -ge 5 ] && openmpi_launcher=prterun
 mkdir -p "$OUT"
 
-# pace LINES FROM TO: iterations a second among the progress lines whose time is in [FROM, TO].
-pace() {
-  awk -v a="$2" -v b="$3" '$1 == "iteration" && $4 >= a && $4 <= b {
-      if (n++ == 0) { i0 = $2; t0 = $4 } i1 = $2; t1 = $4 }
-    END { if (n >= 3 && t1 > t0) printf "%.3f", (i1 - i0) / (t1 - t0); else print "-" }' "$1"
-}
-
 echo "| MPI | launcher | run | fault | pace before (it/s) | pace after (it/s) | measured | estimated | from | estimate / measured | named |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for r in $(seq "$RUNS"); do

@@ -71,7 +71,17 @@ case $SHAPE in
   *) fail "usage: slow_drain.sh one|multi|notify|requeue [STOP_MS] | link [RATE] (not '$SHAPE')" ;;
 esac
 node="" throttler=""
+# KEEP_DIR (bench/slow_srun_rate.sh): the job's output, its supervisor's log and report, and `times`
+# (the fault's start and the action, Unix seconds) are copied there at the end.
+keep() {
+  [ -n "${KEEP_DIR:-}" ] && [ -n "${id:-}" ] || return 0
+  mkdir -p "$KEEP_DIR"
+  cp "$WORK/out.$id" "$WORK"/jobsentry-"$id"*.json "$KEEP_DIR"/ 2>/dev/null || true
+  supervisor_log "$id" >"$KEEP_DIR/supervisor.log"
+  echo "${faulted:--} ${acted:--}" >"$KEEP_DIR/times"
+}
 finish() {
+  keep
   [ -z "$throttler" ] || kill "$throttler" 2>/dev/null || true
   [ "$SHAPE" != link ] || unlimit_link n2
   [ -z "$node" ] || [ "$SHAPE" = notify ] || scontrol update NodeName="$node" State=RESUME 2>/dev/null || true
