@@ -202,3 +202,12 @@ TEST_CASE("a rank's launcher is its parent where that is the job's and no rank, 
     waitpid(launcher, &status, 0);
     waitpid(own, &status, 0);
 }
+
+TEST_CASE("the srun of a job's one step is found; a step's child srun is part of it, two steps give none", "[discovery]") {
+    CHECK_FALSE(sole_step_srun({}).has_value());
+    CHECK(sole_step_srun({{8193, 8190}}) == std::optional<pid_t>(8193));
+    // Slurm 22.05: srun 8193 (the batch script's child) and its own child srun 8196.
+    CHECK(sole_step_srun({{8193, 8190}, {8196, 8193}}) == std::optional<pid_t>(8193));
+    // Two steps at once, each with its child: neither relays the whole job's output.
+    CHECK_FALSE(sole_step_srun({{8193, 8190}, {8196, 8193}, {9001, 8190}, {9004, 9001}}).has_value());
+}

@@ -115,11 +115,11 @@ Discovery discover_ranks(pid_t root, uid_t job_uid) {
 
 Discovery discover_ranks_among(std::vector<pid_t> pids, uid_t job_uid) {
     std::map<pid_t, ProcInfo> procs;
-    std::vector<pid_t> sruns;
+    std::map<pid_t, pid_t> srun_parent;
     for (pid_t pid : pids)
         if (auto stat = read_proc_stat(pid)) {
             procs[pid] = {stat->ppid, stat->start_time, stat->state, stat->cpu_ticks};
-            if (stat->comm == "srun" && stat->state != 'Z' && stat->state != 'X') sruns.push_back(pid);
+            if (stat->comm == "srun" && stat->state != 'Z' && stat->state != 'X') srun_parent[pid] = stat->ppid;
         }
     // A parent starts before its children: start time orders parents first.
     std::sort(pids.begin(), pids.end(), [&](pid_t a, pid_t b) {
@@ -131,25 +131,26 @@ Discovery discover_ranks_among(std::vector<pid_t> pids, uid_t job_uid) {
     Discovery out = ranks_among(pids, procs, job_uid);
     // srun's tasks are children of root's slurmstepd, which sends their output to the step's srun;
     // that srun (the job's user's, in the batch step on this node) writes all of it out: it is the
-    // launcher whose written bytes count the job's output (docs/decision-rule.md §5). Only where it
-    // is the one srun here: two steps at once each relay their own tasks' output. An srun's own
-    // child srun (Slurm 22.05 forks one per step; it writes nothing) is part of its step.
-    std::sort(sruns.begin(), sruns.end());
-    sruns.erase(std::unique(sruns.begin(), sruns.end()), sruns.end());
-    const std::vector<pid_t> every_srun = sruns;
-    sruns.erase(std::remove_if(sruns.begin(), sruns.end(),
-                               [&](pid_t pid) {
-                                   return std::binary_search(every_srun.begin(), every_srun.end(), procs.at(pid).parent);
-                               }),
-                sruns.end());
-    if (sruns.size() == 1 && process_owned_by(sruns.front(), job_uid) == std::optional<bool>(true))
+    // launcher whose written bytes count the job's output (docs/decision-rule.md §5).
+    const std::optional<pid_t> srun = sole_step_srun(srun_parent);
+    if (srun && process_owned_by(*srun, job_uid) == std::optional<bool>(true))
         for (RankProcess& r : out.ranks) {
             auto info = procs.find(r.pid);  // a task of srun's: its parent is another user's (slurmstepd)
             if (r.launcher == 0 && info != procs.end() &&
                 process_owned_by(info->second.parent, job_uid) == std::optional<bool>(false))
-                r.launcher = sruns.front();
+                r.launcher = *srun;
         }
     return out;
+}
+
+std::optional<pid_t> sole_step_srun(const std::map<pid_t, pid_t>& srun_parent) {
+    std::optional<pid_t> step;
+    for (const auto& [pid, parent] : srun_parent) {
+        if (srun_parent.count(parent)) continue;  // a step's own child srun
+        if (step) return std::nullopt;             // two steps at once
+        step = pid;
+    }
+    return step;
 }
 
 std::vector<RankProcess> newest_of_each_rank(const std::vector<RankProcess>& ranks) {

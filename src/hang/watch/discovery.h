@@ -46,6 +46,11 @@ Discovery discover_ranks(pid_t root, uid_t job_uid);
 // The ranks among a set of pids (`jobsentry supervise`: a job cgroup's members).
 Discovery discover_ranks_among(std::vector<pid_t> pids, uid_t job_uid);
 
+// Pure: of the job's srun processes (pid -> parent), the srun of the one step that runs here, if
+// there is exactly one. An srun whose parent is an srun is part of that step (Slurm 22.05 forks a
+// child srun per step, which writes nothing); two steps at once each relay their own tasks' output.
+std::optional<pid_t> sole_step_srun(const std::map<pid_t, pid_t>& srun_parent);
+
 // Pure: one process per rank number, sorted by rank. Steps run one after another reuse rank
 // numbers, so of one node's processes with the same number the newest (the step running now) is
 // kept; start times of different nodes do not compare, so across nodes the first listed stays.
